@@ -15,7 +15,8 @@ COMMANDS = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="paigow", description="Pai Gow Poker dealer station tools")
+    parser = argparse.ArgumentParser(
+        prog="paigow", description="Pai Gow Poker dealer station tools")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         module = import_module(f"app.commands.{name}")

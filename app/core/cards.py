@@ -82,7 +82,7 @@ class Card:
 
 
 def _make_deck() -> tuple[Card, ...]:
-    deck = []
+    deck: list[Card] = []
     for suit in Suit:
         for rank in Rank:
             bits = (1 << (rank - 2)) << 16 | SUIT_BITS[suit] << 12 | PRIMES[rank - 2]
@@ -130,7 +130,8 @@ def parse_cards(text: str | Iterable[str], count: int | tuple[int, ...] | None =
         allowed = (count,) if isinstance(count, int) else count
         if len(cards) not in allowed:
             want = " or ".join(str(n) for n in allowed)
-            raise CardError(f"expected {want} cards, got {len(cards)}: {' '.join(tokens) or '(none)'}")
+            shown = " ".join(tokens) or "(none)"
+            raise CardError(f"expected {want} cards, got {len(cards)}: {shown}")
     return cards
 
 
@@ -140,7 +141,8 @@ def _check_distinct(tokens: list[str], cards: tuple[Card, ...]) -> None:
         if c in seen:
             if c.is_joker:
                 raise CardError(f"{token!r} is a second joker: the deck has only one")
-            raise CardError(f"{token!r} is a duplicate of {seen[c]!r}: each card is in the deck once")
+            raise CardError(
+                f"{token!r} is a duplicate of {seen[c]!r}: each card is in the deck once")
         seen[c] = token
 
 

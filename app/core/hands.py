@@ -113,7 +113,7 @@ def _reference(ranks: Sequence[int], suited: bool, order: dict[tuple[int, ...], 
     return _pack(category, grouped)
 
 
-def _joker_options(ranks: Sequence[int], suited: bool, rules: HandRules,
+def _joker_options(ranks: tuple[int, ...], suited: bool, rules: HandRules,
                    order: dict[tuple[int, ...], int]) -> Iterable[int]:
     """Every strength the joker may make with four natural ranks."""
     if rules.joker == "fully-wild":
@@ -142,19 +142,19 @@ def _tables(rules: HandRules) -> _Tables:
     order = {ranks: i for i, ranks in enumerate(straight_order(rules.wheel))}
     suited: dict[int, int] = {}
     unsuited: dict[int, int] = {}
-    for ranks in combinations_with_replacement(range(2, 15), 5):
-        if max(Counter(ranks).values()) > 4:
+    for five in combinations_with_replacement(range(2, 15), 5):
+        if max(Counter(five).values()) > 4:
             continue
-        unsuited[_product(ranks)] = _reference(ranks, False, order)
-        if len(set(ranks)) == 5:
-            suited[_rankbits(ranks)] = _reference(ranks, True, order)
-    for ranks in combinations_with_replacement(range(2, 15), 4):
-        if max(Counter(ranks).values()) > 4:
+        unsuited[_product(five)] = _reference(five, False, order)
+        if len(set(five)) == 5:
+            suited[_rankbits(five)] = _reference(five, True, order)
+    for four in combinations_with_replacement(range(2, 15), 4):
+        if max(Counter(four).values()) > 4:
             continue
-        unsuited[_product(ranks) * JOKER_PRIME] = max(_joker_options(ranks, False, rules, order))
-        if len(set(ranks)) == 4:
-            suited[_rankbits(ranks) | JOKER_RANKBIT] = max(
-                _joker_options(ranks, True, rules, order))
+        unsuited[_product(four) * JOKER_PRIME] = max(_joker_options(four, False, rules, order))
+        if len(set(four)) == 4:
+            suited[_rankbits(four) | JOKER_RANKBIT] = max(
+                _joker_options(four, True, rules, order))
     return _Tables(suited, unsuited)
 
 
@@ -184,8 +184,7 @@ class Ranker:
         self._unsuited = tables.unsuited
 
     def rank5(self, cards: Sequence[Card]) -> int:
-        a, b, c, d, e = cards
-        a, b, c, d, e = a.bits, b.bits, c.bits, d.bits, e.bits
+        a, b, c, d, e = (x.bits for x in cards)
         if a & b & c & d & e & 0xF000:
             return self._suited[(a | b | c | d | e) >> 16]
         return self._unsuited[(a & 0xFF) * (b & 0xFF) * (c & 0xFF) * (d & 0xFF) * (e & 0xFF)]
@@ -233,13 +232,13 @@ def describe(strength: int, wheel: WheelRule = "second") -> str:
     """A strength in a dealer's words: 'pair of Kings', 'straight, ace high'."""
     category = category_of(strength)
     ranks = [(strength >> s) & 0xF for s in (16, 12, 8, 4, 0)]
-    name = [Rank(r).plural for r in ranks if r]
     if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
         run = straight_order(wheel)[ranks[0]]
         if category == Category.STRAIGHT_FLUSH and run[0] == 14 and run[1] == 13:
             return "royal flush"
         return f"{category.label}, {Rank(run[0]).char}-{Rank(run[1]).char}-{Rank(run[2]).char}-" \
                f"{Rank(run[3]).char}-{Rank(run[4]).char}"
+    name = [Rank(r).plural for r in ranks if r]
     match category:
         case Category.PAIR:
             return f"pair of {name[0]}"

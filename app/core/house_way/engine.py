@@ -1,8 +1,10 @@
 """The House Way engine: a rule card is sections of rules, the first rule that fits fires.
 
 A rule holds the card's own words (`says`), a condition on the hand's facts (`when`) and a
-play that names the two cards that go in front. The engine computes the facts once,
-walks the card in its order, and returns the Setting with the rule that made it.
+play that names the two cards that go in front. A row that says "follow the steps
+described for ..." carries those steps instead of a play; the first step that fits plays.
+A rule fits when its condition holds and its play can be made without a foul: a card
+never asks the dealer to foul a hand, so a play that would is read as not meant for it.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason
 from .facts import Facts
 
 Condition = Callable[[Facts], bool]
-Play = Callable[[Facts], Sequence[Card]]
+Play = Callable[[Facts], Sequence[Card] | None]
 
 
 class HouseWayError(RuntimeError):
     """A rule card that cannot set a hand: a defect in the card, never the dealer's fault."""
+
+
+def _no_play(_: Facts) -> None:
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,28 +33,38 @@ class Rule:
     id: str
     says: str
     when: Condition = field(repr=False, compare=False)
-    play: Play = field(repr=False, compare=False)
+    play: Play = field(default=_no_play, repr=False, compare=False)
+    steps: tuple[Rule, ...] = field(default=(), repr=False, compare=False)
     section: str = ""
+
+    def in_section(self, title: str) -> Rule:
+        return Rule(self.id, self.says, self.when, self.play, self.steps, title)
 
 
 @dataclass(frozen=True, slots=True)
 class Section:
+    """A heading of the card. `gate` is what every hand under it has (a quick way past
+    sections that cannot fit); each rule still states its whole condition."""
+
     title: str
     rules: tuple[Rule, ...]
+    gate: Condition
 
-    def __init__(self, title: str, *rules: Rule) -> None:
+    def __init__(self, title: str, *rules: Rule, gate: Condition = lambda f: True) -> None:
         object.__setattr__(self, "title", title)
-        object.__setattr__(self, "rules", tuple(
-            Rule(r.id, r.says, r.when, r.play, title) for r in rules))
+        object.__setattr__(self, "rules", tuple(r.in_section(title) for r in rules))
+        object.__setattr__(self, "gate", gate)
 
 
 @dataclass(frozen=True, slots=True)
 class HouseWaySetting:
-    """What the House Way did with a hand: the setting and the rule that fired."""
+    """What the House Way did with a hand: the setting, the row that fired and, for a row
+    that follows other steps, the step that played."""
 
     setting: Setting
     rule: Rule
     way: str
+    step: Rule | None = None
 
     @property
     def low(self) -> tuple[Card, ...]:
@@ -57,6 +73,12 @@ class HouseWaySetting:
     @property
     def high(self) -> tuple[Card, ...]:
         return self.setting.high
+
+    @property
+    def says(self) -> str:
+        if self.step is None:
+            return self.rule.says
+        return f"{self.rule.says} -> {self.step.id}: {self.step.says}"
 
 
 @dataclass(frozen=True)
@@ -84,16 +106,29 @@ class HouseWay:
         if len(seven) != 7 or len(set(seven)) != 7:
             raise CardError(f"the House Way sets 7 different cards, not {len(set(seven))}")
         facts = Facts(seven, rules)
-        for rule in self.rules:
-            if rule.when(facts):
-                return HouseWaySetting(self._setting(facts, rule), rule, self.name)
+        for section in self.sections:
+            if not section.gate(facts):
+                continue
+            for rule in section.rules:
+                if rule.when(facts):
+                    found = self._play(facts, rule)
+                    if found is not None:
+                        return found
         raise HouseWayError(f"no rule of {self.name} fits {' '.join(map(str, seven))}")
 
-    def _setting(self, facts: Facts, rule: Rule) -> Setting:
-        front = list(rule.play(facts))
-        setting = Setting.from_front(facts.cards, front)
-        why = None if len(set(front)) == 2 else "the rule did not name two cards"
-        why = why or foul_reason(setting, facts.cards, facts.rules)
-        if why:
-            raise HouseWayError(f"{self.name} rule {rule.id} fouls {setting}: {why}")
-        return setting
+
+    def _play(self, facts: Facts, rule: Rule) -> HouseWaySetting | None:
+        for step in rule.steps or (rule,):
+            if step is not rule and not step.when(facts):
+                continue
+            setting = _legal(facts, step.play(facts))
+            if setting is not None:
+                return HouseWaySetting(setting, rule, self.name, None if step is rule else step)
+        return None
+
+
+def _legal(facts: Facts, front: Sequence[Card] | None) -> Setting | None:
+    if front is None or len(set(front)) != 2:
+        return None
+    setting = Setting.from_front(facts.cards, front)
+    return None if foul_reason(setting, facts.cards, facts.rules) else setting

@@ -1,0 +1,281 @@
+"""The table: positions, action from an RNG or three dice, the order of the deal, the deck.
+
+Positions are numbers. The dealer's place is position 0 (`DEALER`); the six seats are 1-6,
+numbered clockwise from the dealer's left. Seven hands of seven cards are dealt, one to
+every position, and four cards are left over.
+
+Action (seed 004, DESIGN.md): the count starts with the bank's position as 1 (and 8, 15)
+and goes round the table - clockwise unless the table counts counterclockwise - counting
+every position whether it has a wager or not. The first hand dealt goes to action, then on
+in the same direction; the hands are settled and paid in that order too.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import DECK, Card, card, cards_text
+
+DEALER = 0
+SEATS = 6
+HANDS = SEATS + 1
+CARDS_PER_HAND = 7
+LEFTOVERS = len(DECK) - HANDS * CARDS_PER_HAND  # 4
+
+
+class TableError(ValueError):
+    """Something the table cannot do, said for the people at it: what is wrong, what to do."""
+
+
+class Misdeal(TableError):
+    """The cards dealt are not one whole deck in seven hands of seven: the round stops.
+
+    Nothing is settled from a misdeal and the wagers stand for the new deal.
+    """
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__(
+            "Misdeal: " + "; ".join(self.problems)
+            + ". Nothing is settled and the wagers stand: gather the cards, shuffle and deal "
+              "again.")
+
+
+class Direction(Enum):
+    """Which way action is counted, the cards are dealt and the hands are paid."""
+
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+class DealMode(Enum):
+    """How the deal reaches the station."""
+
+    STACKS = "stacks"  # seven 7-card stacks (a shuffler's packets), the first to action
+    ONE_AT_A_TIME = "one-at-a-time"  # one card at a time around the table from action
+
+
+class ActionSource(Enum):
+    """What finds action at this table."""
+
+    RNG = "rng"  # a random number 1-7
+    DICE = "dice"  # three dice from the cup, 3-18
+
+
+def position_name(position: int) -> str:
+    """`dealer` or `seat 3`: how the slip and the errors name a position."""
+    return "dealer" if position == DEALER else f"seat {position}"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The layout and the table's habits: its name, direction, how it deals, finds action."""
+
+    name: str = "PG-1"
+    seats: int = SEATS
+    direction: Direction = Direction.CLOCKWISE
+    deal_mode: DealMode = DealMode.STACKS
+    action_source: ActionSource = ActionSource.RNG
+
+    def __post_init__(self) -> None:
+        if self.seats != SEATS:
+            raise TableError(f"a Pai Gow Poker table deals {HANDS} hands of {CARDS_PER_HAND} "
+                             f"cards, to the bank and {SEATS} seats, not {self.seats} seats")
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        """Every position clockwise from the dealer: 0, 1, ..., 6."""
+        return tuple(range(self.seats + 1))
+
+    def verify_position(self, position: int, what: str = "position") -> None:
+        if position not in self.positions:
+            raise TableError(f"{what} {position} is not at this table: the dealer is 0 and the "
+                             f"seats are 1-{self.seats}")
+
+    def step(self, position: int, by: int = 1) -> int:
+        """The position `by` places on from `position` in the table's direction."""
+        n = self.seats + 1
+        sign = 1 if self.direction is Direction.CLOCKWISE else -1
+        return (position + sign * by) % n
+
+    def around(self, start: int) -> tuple[int, ...]:
+        """Every position once, starting with `start`, in the table's direction."""
+        self.verify_position(start)
+        return tuple(self.step(start, i) for i in range(self.seats + 1))
+
+    def count(self, number: int, bank: int = DEALER) -> int:
+        """Where a count of `number` lands, the bank's position counting as 1 (and 8, 15)."""
+        self.verify_position(bank, "the bank's position")
+        return self.step(bank, number - 1)
+
+
+RNG_NUMBERS = range(1, HANDS + 1)
+DIE_FACES = range(1, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """The number that finds action, where it came from, and the dice if dice were thrown."""
+
+    number: int
+    source: ActionSource
+    dice: tuple[int, ...] = ()
+    drawn_by: str = "entered"  # "entered" (read off the RNG or the dice) or "secrets"
+
+    def __post_init__(self) -> None:
+        if self.source is ActionSource.RNG:
+            if self.dice:
+                raise TableError("an RNG number comes without dice")
+            if self.number not in RNG_NUMBERS:
+                raise TableError(f"the action number is 1 to {HANDS}, not {self.number}: "
+                                 f"read the number again")
+        else:
+            if len(self.dice) != 3:
+                raise TableError(f"action takes three dice, not {len(self.dice)}: enter all "
+                                 f"three")
+            for die in self.dice:
+                if die not in DIE_FACES:
+                    raise TableError(f"a die shows 1 to 6, not {die}: read the dice again")
+            if self.number != sum(self.dice):
+                raise TableError(f"the dice {self.dice_text} total {sum(self.dice)}, "
+                                 f"not {self.number}")
+
+    @classmethod
+    def from_rng(cls, number: int) -> Action:
+        """A 1-7 number read off the table's random number generator."""
+        return cls(number, ActionSource.RNG)
+
+    @classmethod
+    def from_dice(cls, *dice: int) -> Action:
+        """Three dice from the cup, entered or read; the count is their total (3-18)."""
+        return cls(sum(dice), ActionSource.DICE, tuple(dice))
+
+    @classmethod
+    def draw(cls, randbelow: Callable[[int], int] = secrets.randbelow) -> Action:
+        """A 1-7 number drawn by the station itself with `secrets` (a CSPRNG)."""
+        return cls(randbelow(HANDS) + 1, ActionSource.RNG, drawn_by="secrets")
+
+    @property
+    def dice_text(self) -> str:
+        return "+".join(str(d) for d in self.dice)
+
+    def __str__(self) -> str:
+        if self.source is ActionSource.DICE:
+            return f"dice {self.dice_text} = {self.number}"
+        how = " (drawn by the station)" if self.drawn_by == "secrets" else ""
+        return f"RNG {self.number}{how}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Seven hands, each with its position, in the order dealt (action first), and the rest.
+
+    `leftovers_counted` is False when the four left-over cards were not read and were worked
+    out as the cards missing from the hands.
+    """
+
+    order: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    leftovers: tuple[Card, ...]
+    leftovers_counted: bool
+    mode: str
+
+    @property
+    def action(self) -> int:
+        return self.order[0]
+
+    def hand(self, position: int) -> tuple[Card, ...]:
+        return self.hands[self.order.index(position)]
+
+    def by_position(self) -> dict[int, tuple[Card, ...]]:
+        return dict(zip(self.order, self.hands, strict=True))
+
+
+def _missing(seen: Iterable[Card]) -> list[Card]:
+    have = set(seen)
+    return [c for c in DECK if c not in have]
+
+
+def check_deck(order: Sequence[int], hands: Sequence[Sequence[Card]],
+               leftovers: Sequence[Card] | None) -> list[str]:
+    """Every problem with a deal, in a dealer's words; empty when the deck is whole."""
+    problems: list[str] = []
+    if len(hands) != HANDS:
+        problems.append(f"{len(hands)} hands were dealt, not {HANDS}")
+    where: dict[Card, str] = {}
+    for position, hand in zip(order, hands, strict=False):
+        name = position_name(position)
+        if len(hand) < CARDS_PER_HAND:
+            problems.append(f"{name} has a short hand: {len(hand)} cards, not {CARDS_PER_HAND}")
+        elif len(hand) > CARDS_PER_HAND:
+            problems.append(f"{name} has {len(hand)} cards, not {CARDS_PER_HAND}")
+        for c in hand:
+            if c in where:
+                problems.append(f"{c} is dealt twice, to {where[c]} and to {name}"
+                                if where[c] != name else f"{c} is twice in {name}'s hand")
+            else:
+                where[c] = name
+    if leftovers is not None:
+        for c in leftovers:
+            if c in where:
+                problems.append(f"{c} is dealt to {where[c]} and also left over")
+            else:
+                where[c] = "the leftovers"
+        if len(leftovers) != LEFTOVERS:
+            problems.append(f"{len(leftovers)} cards are left over, not {LEFTOVERS}")
+    if leftovers is not None:
+        missing = _missing(where)
+        if missing:
+            problems.append("the deck is missing " + cards_text(missing))
+    return problems
+
+
+def make_deal(order: Sequence[int], hands: Sequence[Sequence[Card]],
+              leftovers: Sequence[Card] | None, mode: str) -> Deal:
+    """Check the deck and hold the deal; a Misdeal names every problem found."""
+    problems = check_deck(order, hands, leftovers)
+    if problems:
+        raise Misdeal(problems)
+    held = tuple(tuple(h) for h in hands)
+    counted = leftovers is not None
+    rest = tuple(leftovers) if leftovers is not None else tuple(
+        _missing(c for h in held for c in h))
+    return Deal(tuple(order), held, rest, counted, mode)
+
+
+def deal_stacks(table: Table, action: int, stacks: Sequence[Sequence[Card]],
+                leftovers: Sequence[Card] | None = None) -> Deal:
+    """Seven 7-card stacks in the order they came out: the first goes to action."""
+    return make_deal(table.around(action), stacks, leftovers, DealMode.STACKS.value)
+
+
+def deal_one_at_a_time(table: Table, action: int, cards: Sequence[Card]) -> Deal:
+    """Cards one at a time round the table from action; 49 (leftovers unread) or 53."""
+    if len(cards) > len(DECK):
+        raise Misdeal([f"{len(cards)} cards came out of the shoe: the deck has {len(DECK)}"])
+    order = table.around(action)
+    dealt = HANDS * CARDS_PER_HAND
+    hands = [list(cards[i:dealt:HANDS]) for i in range(HANDS)]
+    leftovers = list(cards[dealt:]) if len(cards) > dealt else None
+    return make_deal(order, hands, leftovers, DealMode.ONE_AT_A_TIME.value)
+
+
+def deal_by_position(table: Table, action: int, hands: Mapping[int, Sequence[Card]],
+                     leftovers: Sequence[Card] | None = None) -> Deal:
+    """Each position's seven cards entered by position (e.g. read back from the layout)."""
+    order = table.around(action)
+    problems = [f"no hand was entered for {position_name(p)}" for p in order if p not in hands]
+    for p in hands:
+        if p not in order:
+            problems.append(f"a hand was entered for position {p}, which is not at this table")
+    if problems:
+        raise Misdeal(problems)
+    return make_deal(order, [hands[p] for p in order], leftovers, "by-position")
+
+
+def cards_from_text(tokens: Iterable[str]) -> tuple[Card, ...]:
+    """Cards from tokens without the duplicate check, so that a misdeal can name them."""
+    return tuple(card(t) for item in tokens for t in str(item).replace(",", " ").split())
