@@ -1,0 +1,1 @@
+"""The card-reading shoe (or shuffler): line protocol, serial transport, simulator."""
