@@ -1,0 +1,66 @@
+"""What every `paigow` subcommand shares: hands from arguments or stdin, one result per
+line, `--json`, and errors a dealer can act on (exit 2, never a traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from app.core.cards import CardError
+from app.core.hands import HandRules
+from app.core.house_way import HouseWayError
+
+Handler = Callable[[str], tuple[dict[str, Any], str]]
+
+
+class InputError(ValueError):
+    """A line of input that is not what the command takes."""
+
+
+def add_hand_arguments(parser: argparse.ArgumentParser, metavar: str = "CARDS") -> None:
+    parser.add_argument("cards", nargs="*", metavar=metavar,
+                        help="cards such as AS KD 10H JK; none: read one hand per line on stdin")
+    parser.add_argument("--json", action="store_true", help="one JSON object per input line")
+    parser.add_argument("--joker", choices=("bug", "fully-wild"), default="bug",
+                        help="the joker is a bug (ace, or completes straights and flushes; "
+                             "default) or fully wild")
+    parser.add_argument("--wheel", choices=("second", "lowest"), default="second",
+                        help="where A-2-3-4-5 ranks among straights (default: second highest)")
+
+
+def hand_rules(args: argparse.Namespace) -> HandRules:
+    return HandRules(joker=args.joker, wheel=args.wheel)
+
+
+def lines(args: argparse.Namespace) -> Iterator[str]:
+    if args.cards:
+        yield " ".join(args.cards)
+        return
+    for line in sys.stdin:
+        if line.strip():
+            yield line.strip()
+
+
+def run_lines(args: argparse.Namespace, handle: Handler) -> int:
+    """Answer each input line in order; a bad line is reported and the rest go on."""
+    code = 0
+    for number, line in enumerate(lines(args), start=1):
+        try:
+            obj, text = handle(line)
+        except HouseWayError as err:
+            code = 2
+            print(f"paigow: {err}: set this hand by hand and report it as a defect of the "
+                  "rule card", file=sys.stderr, flush=True)
+            continue
+        except (CardError, InputError) as err:
+            code = 2
+            where = "" if args.cards else f"line {number}: "
+            if args.json:
+                print(json.dumps({"input": line, "error": str(err)}), flush=True)
+            print(f"paigow: {where}{err}", file=sys.stderr, flush=True)
+            continue
+        print(json.dumps(obj) if args.json else text, flush=True)
+    return code

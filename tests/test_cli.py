@@ -1,0 +1,107 @@
+"""The `paigow` command as other tools use it: arguments or stdin, --json, exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def paigow(*args, stdin=None):
+    proc = subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+    return proc
+
+
+def json_lines(out):
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_rank_five_cards_gives_category_and_strength():
+    out = json_lines(paigow("rank", "--json", "AS", "KS", "QS", "JS", "TS").stdout)
+    assert out[0]["category"] == "straight flush"
+    assert out[0]["description"] == "royal flush"
+
+
+def test_rank_strength_orders_hands_and_equal_strength_is_a_copy():
+    out = json_lines(paigow("rank", "--json", stdin="AH 2D 3C 4S 5H\nKS QD JH TC 9S\n"
+                            "AD 2C 3S 4H 5D\n").stdout)
+    assert out[0]["strength"] > out[1]["strength"]
+    assert out[0]["strength"] == out[2]["strength"]
+
+
+def test_rank_seven_cards_ranks_the_best_five_and_shows_it():
+    out = json_lines(paigow("rank", "--json", "AS KD 9C 7H 5S 3D JK").stdout)[0]
+    assert out["category"] == "one pair"
+    assert out["best"] == ["JK", "AS", "KD", "9C", "7H"]
+
+
+def test_rank_two_cards_with_the_joker_is_an_ace():
+    out = json_lines(paigow("rank", "--json", "JK AD").stdout)[0]
+    assert out["description"] == "pair of Aces"
+
+
+def test_stdin_answers_one_json_line_per_input_line_in_order():
+    proc = paigow("rank", "--json", stdin="AS KD\nXX 2C\n2S 2D\n")
+    out = json_lines(proc.stdout)
+    assert [o.get("input") for o in out] == [None, "XX 2C", None]
+    assert out[0]["description"] == "high card, A-K"
+    assert "'XX' is not a card" in out[1]["error"]
+    assert out[2]["description"] == "pair of 2s"
+    assert proc.returncode == 2
+
+
+@pytest.mark.parametrize("cards, message", [
+    (["AS", "XX"], "'XX' is not a card"),
+    (["AS", "AS"], "duplicate"),
+    (["JK", "AS", "JK"], "second joker"),
+    (["AS", "KS", "QS"], "expected 2 or 5 or 7 cards, got 3"),
+])
+def test_bad_cards_exit_2_with_the_message_and_no_traceback(cards, message):
+    proc = paigow("rank", *cards)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_check_reports_a_foul_with_its_reason():
+    out = json_lines(paigow("check", "--json", "AS AD | KS QH 7C 5D 2H").stdout)[0]
+    assert out["foul"] is True
+    assert "pair of Aces" in out["reason"]
+
+
+def test_check_legal_split_is_not_a_foul():
+    out = json_lines(paigow("check", "--json", "KS QD | AS AH 7C 5D 2H").stdout)[0]
+    assert out == {"low": ["KS", "QD"], "high": ["AH", "AS", "7C", "5D", "2H"],
+                   "foul": False, "reason": None}
+
+
+def test_check_split_that_is_not_two_and_five_is_a_foul_with_that_reason():
+    out = json_lines(paigow("check", "--json", "KS QD 2C | AS AH 7C 5D").stdout)[0]
+    assert out["foul"] is True and "2 + 5" in out["reason"]
+
+
+def test_check_line_without_a_bar_is_an_error():
+    proc = paigow("check", "AS AD KS QH 7C 5D 2H")
+    assert proc.returncode == 2 and "'|'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_house_way_names_the_rule_and_the_card_wording():
+    out = json_lines(paigow("house-way", "--json", "AS", "AD", "AH", "AC", "JK", "KS",
+                            "KD").stdout)[0]
+    assert out["low"] == ["KS", "KD"] or sorted(out["low"]) == ["KD", "KS"]
+    assert out["rule"] == "5K-1"
+    assert out["says"] == "Hand contains two Kings: The two cards will be the two Kings"
+
+
+def test_house_way_wants_seven_cards():
+    proc = paigow("house-way", "AS", "KD")
+    assert proc.returncode == 2 and "expected 7 cards, got 2" in proc.stderr
+
+
+def test_house_way_list_prints_the_whole_card():
+    text = paigow("house-way", "--list").stdout
+    for heading in ("FIVE OF A KIND", "ROYAL FLUSH", "STRAIGHT FLUSH", "FOUR OF A KIND",
+                    "FULL HOUSE", "FLUSH", "STRAIGHT", "THREE OF A KIND", "PAIRS", "HIGH CARD"):
+        assert heading in text
+    assert "HC-1" in text and "1st highest [Joker|A]" in text
