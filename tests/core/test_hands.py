@@ -7,6 +7,7 @@ import pytest
 
 from app.core.cards import DECK, parse_cards
 from app.core.hands import (
+    DEFAULT_RULES,
     Category,
     HandRules,
     Setting,
@@ -20,15 +21,15 @@ from app.core.hands import (
 )
 
 
-def r5(text, rules=HandRules()):
+def r5(text, rules=DEFAULT_RULES):
     return rank5(parse_cards(text, count=5), rules)
 
 
-def r2(text, rules=HandRules()):
+def r2(text, rules=DEFAULT_RULES):
     return rank2(parse_cards(text, count=2), rules)
 
 
-def cat(text, rules=HandRules()):
+def cat(text, rules=DEFAULT_RULES):
     return category_of(r5(text, rules))
 
 
