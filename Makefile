@@ -24,7 +24,7 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m tests.bench
 
 lint: $(STAMP)
 	$(BIN)/ruff check app drivers tests

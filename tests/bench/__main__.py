@@ -1,0 +1,15 @@
+"""`make bench`: every benchmark once; the core figures print last, as the README shows."""
+
+from importlib import import_module
+
+# Device and window benchmarks first; the core's lines are the last lines printed.
+ORDER = ("bench_shoe", "bench_core")
+
+for name in ORDER:
+    try:
+        module = import_module(f"tests.bench.{name}")
+    except ModuleNotFoundError as err:
+        if err.name != f"tests.bench.{name}":
+            raise
+        continue
+    module.main()
