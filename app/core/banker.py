@@ -1,0 +1,165 @@
+"""Player banker: the rotation of the bank and who may take it (seed 003).
+
+The bank is offered in rotation round the table; each player may accept or pass, and the
+offer moves on; when it reaches the dealer's place, the dealer takes the bank. The dealer
+banks the first round, and no player banks two rounds in a row unless the table allows it.
+
+A player may bank only if (seed 003):
+  1. they placed a wager against the dealer during the last round with no player banker, and
+  2. they have chips on the table to cover every wager placed by the other players this
+     round (half of it when the house co-banks).
+
+`BankRotation` is what the table remembers between rounds; `eligibility()` answers for the
+pit supervisor's screen with every reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from .settlement import money
+from .table import DEALER, Table, TableError, position_name
+
+
+class BankError(TableError):
+    """The bank cannot go to that player, or not now: the reason and what to do."""
+
+
+class DealerWager(Enum):
+    """What the house wagers on the dealer's hand against a player banker."""
+
+    LAST_BET = "last-bet"  # what the banker last bet against the house (seed 003 practice)
+    MINIMUM = "minimum"  # the table minimum
+
+
+@dataclass(frozen=True, slots=True)
+class BankingRules:
+    enabled: bool = True
+    consecutive: bool = False  # may a player bank two rounds in a row
+    dealer_wager: DealerWager = DealerWager.LAST_BET
+    co_banking: bool = False  # may the house cover half of a player's bank
+
+
+@dataclass(frozen=True, slots=True)
+class Eligibility:
+    """May this seat bank this round, and why (or why not), for the supervisor's screen."""
+
+    seat: int
+    eligible: bool
+    reasons: tuple[str, ...]
+    chips: int  # the seat's chips on the table, in cents
+    cover: int  # what the bank must cover, in cents
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(self.reasons)
+
+    def __str__(self) -> str:
+        verdict = "may bank" if self.eligible else "may not bank"
+        return f"{position_name(self.seat)} {verdict}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class BankRotation:
+    """What the table remembers between rounds for the bank and the dragon.
+
+    `house_bets` are the main wagers of the last round with no player banker, seat -> cents;
+    `offer_from` is where the next offer of the bank starts; `last_banker` is the seat that
+    banked the last round (None when the dealer did); `last_dragon` the seat that last took
+    a dragon hand.
+    """
+
+    round_no: int = 1
+    first_round: bool = True
+    last_banker: int | None = None
+    house_bets: tuple[tuple[int, int], ...] = ()
+    offer_from: int = 1
+    last_dragon: int | None = None
+
+    @classmethod
+    def resume(cls, *, round_no: int = 2, house_bets: Mapping[int, int] | None = None,
+               last_banker: int | None = None, offer_from: int | None = None,
+               last_dragon: int | None = None, table: Table | None = None) -> BankRotation:
+        """The rotation part-way through a session (e.g. read back from the ledger)."""
+        t = table or Table()
+        start = offer_from if offer_from is not None else t.step(
+            DEALER if last_banker is None else last_banker)
+        return cls(round_no, False, last_banker, tuple(sorted((house_bets or {}).items())),
+                   start, last_dragon)
+
+    def house_bet(self, seat: int) -> int | None:
+        """What the seat wagered against the dealer in the last round with no player banker."""
+        return dict(self.house_bets).get(seat)
+
+    def offer_order(self, table: Table, rules: BankingRules) -> tuple[int, ...]:
+        """Who is offered the bank this round, in turn, ending with the dealer."""
+        if self.first_round or not rules.enabled:
+            return (DEALER,)
+        order = []
+        for position in table.around(self.offer_from):
+            order.append(position)
+            if position == DEALER:
+                break
+        return tuple(order)
+
+    def eligibility(self, seat: int, chips: int, wagers: Mapping[int, int],
+                    rules: BankingRules, table: Table | None = None,
+                    co_bank: bool = False) -> Eligibility:
+        """May `seat` bank with `chips` on the table, when `wagers` (cents per seat: every
+        wager this round, main and dragon) are placed. Every reason is given."""
+        t = table or Table()
+        why: list[str] = []
+        ok = True
+        if seat == DEALER or seat not in t.positions:
+            raise BankError(f"{seat} is not a seat: the seats are 1-{t.seats}")
+        if not rules.enabled:
+            ok = False
+            why.append("this table does not allow player banking")
+        if co_bank and not rules.co_banking:
+            ok = False
+            why.append("this table does not co-bank")
+        if self.first_round:
+            ok = False
+            why.append("the dealer banks the first round")
+        bet = self.house_bet(seat)
+        if bet is None:
+            ok = False
+            why.append("placed no wager against the dealer in the last round with no player "
+                       "banker")
+        else:
+            why.append(f"wagered {money(bet)} against the dealer in the last round with no "
+                       f"player banker")
+        if self.last_banker == seat and not rules.consecutive:
+            ok = False
+            why.append("banked the last round: no player banks two rounds in a row")
+        total = sum(cents for s, cents in wagers.items() if s != seat)
+        cover = -(-total // 2) if co_bank else total
+        half = " (half, co-banked with the house)" if co_bank else ""
+        if chips < cover:
+            ok = False
+            why.append(f"has {money(chips)} in chips, short of the {money(cover)}{half} needed "
+                       f"to cover the other wagers")
+        else:
+            why.append(f"has {money(chips)} in chips to cover {money(cover)}{half} of other "
+                       f"wagers")
+        return Eligibility(seat, ok, tuple(why), chips, cover)
+
+    def after(self, table: Table, *, banker: int | None, main_wagers: Mapping[int, int],
+              dragon_takers: Iterable[int] = ()) -> BankRotation:
+        """The rotation for the next round, once this one is settled.
+
+        `banker` is the seat that banked (None: the dealer); `main_wagers` the seats' main
+        wagers this round; `dragon_takers` the seats that took a dragon, in the order taken.
+        """
+        takers = list(dragon_takers)
+        bets = self.house_bets if banker is not None else tuple(sorted(main_wagers.items()))
+        return BankRotation(
+            round_no=self.round_no + 1,
+            first_round=False,
+            last_banker=banker,
+            house_bets=bets,
+            offer_from=table.step(DEALER if banker is None else banker),
+            last_dragon=takers[-1] if takers else self.last_dragon,
+        )

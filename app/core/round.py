@@ -1,0 +1,771 @@
+"""One round at the table as a state machine: bets, the bank, action, the deal, the dragon,
+the hands, and the settlement.
+
+    BETTING --set_action--> DEALING --deal_...--> SETTING --settle--> SETTLED
+                               |  ^                                     (slip)
+                          misdeal  `--set_action (new action; the wagers stand)
+                               v  |
+                             MISDEAL
+
+Every change is checked before it happens: `verify_x(...)` raises a `RoundError` that says
+what is wrong and what to do, `can_x(...)` answers yes or no, and `x(...)` makes the change
+and returns a frozen record of what happened and the rule that applied; `Round.log` keeps
+them in order. The round takes cards and numbers from outside and never does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from .banker import BankError, BankingRules, BankRotation, DealerWager, Eligibility
+from .cards import Card, cards_text
+from .hands import DEFAULT_RULES, HandRules, Setting, foul_reason
+from .house_way import set_house_way
+from .settlement import Bank, CommissionPolicy, Hand, Role, SetBy, Slip, money, settle
+from .table import (
+    DEALER,
+    Action,
+    Deal,
+    DealMode,
+    Direction,
+    Misdeal,
+    Table,
+    TableError,
+    deal_by_position,
+    deal_one_at_a_time,
+    deal_stacks,
+    position_name,
+)
+
+
+class RoundError(TableError):
+    """A change the round cannot make now: what is wrong and what to do."""
+
+
+class Phase(Enum):
+    BETTING = "betting"
+    DEALING = "dealing"
+    SETTING = "setting"
+    SETTLED = "settled"
+    MISDEAL = "misdeal"
+
+
+class FoulPenalty(Enum):
+    """What a player's foul costs: the hand (seed 001 physical, seed 004) or a reset."""
+
+    FORFEIT = "forfeit"
+    HOUSE_WAY = "house-way"
+
+
+class DragonWager(Enum):
+    EQUAL = "equal"  # the dragon's wager equals the player's main wager
+    AT_MOST = "at-most"  # the table minimum up to the player's main wager
+
+
+class DragonSetting(Enum):
+    HOUSE_WAY = "house-way"  # the dealer sets the dragon hand the House Way
+    PLAYER = "player"  # the player who took it sets it
+
+
+class DragonOffer(Enum):
+    """Where the offer of a dragon hand starts among the seated players."""
+
+    AFTER_LAST_TAKER = "after-last-taker"  # on from the last player who took one
+    FROM_ACTION = "from-action"  # the first seated player from action
+
+
+@dataclass(frozen=True, slots=True)
+class DragonRules:
+    enabled: bool = True
+    wager: DragonWager = DragonWager.AT_MOST
+    setting: DragonSetting = DragonSetting.HOUSE_WAY
+    offer: DragonOffer = DragonOffer.AFTER_LAST_TAKER
+    per_round: int = 1
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.per_round <= 6:
+            raise RoundError(f"dragon hands per round are 1 to 6, not {self.per_round}")
+
+
+@dataclass(frozen=True, slots=True)
+class WagerLimits:
+    minimum: int = 500
+    maximum: int = 100_000
+
+    def __post_init__(self) -> None:
+        if not 0 < self.minimum <= self.maximum:
+            raise RoundError(f"the wager limits {money(self.minimum)} to {money(self.maximum)} "
+                             f"are not a range: the minimum is above zero and at most the "
+                             f"maximum")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRules:
+    """Every rule a round is played by, as the table is configured."""
+
+    table: Table = field(default_factory=Table)
+    hands: HandRules = DEFAULT_RULES
+    house_way: str = "standard"
+    foul_penalty: FoulPenalty = FoulPenalty.FORFEIT
+    limits: WagerLimits = field(default_factory=WagerLimits)
+    commission: CommissionPolicy = field(default_factory=CommissionPolicy)
+    dragon: DragonRules = field(default_factory=DragonRules)
+    banking: BankingRules = field(default_factory=BankingRules)
+
+    def summary(self) -> tuple[tuple[str, str], ...]:
+        """The rules as (name, value) text, for the slip."""
+        return (
+            ("house_way", self.house_way),
+            ("joker", self.hands.joker),
+            ("wheel", self.hands.wheel),
+            ("foul_penalty", self.foul_penalty.value),
+            ("commission", str(self.commission)),
+            ("wagers", f"{money(self.limits.minimum)} to {money(self.limits.maximum)}"),
+            ("direction", self.table.direction.value),
+            ("copies", "go to the banker"),
+        )
+
+
+# --- records: what happened, and the rule that applied -------------------------------------
+
+RULE_ACTION = ("the bank's position counts as 1, 8 and 15; every position counts, wager or "
+               "not; counted {direction} (seed 004)")
+RULE_DEAL = "the first hand dealt goes to action, then on {direction}; 4 cards left over"
+RULE_MISDEAL = "a misdeal stops the round: nothing is settled and the wagers stand"
+RULE_DEALER_FIRST = "the dealer banks the first round"
+RULE_DEALER_TURN = "the dealer takes the bank in turn (seed 003)"
+RULE_NO_BANKING = "the dealer banks: this table has no player banking"
+RULE_PLAYER_BANK = ("a player who wagered against the dealer in the last round with no player "
+                    "banker and covers every wager may bank (seed 003)")
+RULE_FOUL_FORFEIT = "a player's fouled hand forfeits (seed 001 physical game, seed 004)"
+RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (table: foul_penalty)"
+RULE_BANK_RESET = "a banker's or dealer's mis-set is always reset the House Way"
+RULE_OWN_SETTING = "the player sets the hand; the dealer entered the two cards in front"
+RULE_HOUSE_WAY = "set the House Way ({way}), rule {rule}: {says}"
+RULE_DRAGON = ("an unused hand is offered to the seated players in turn; one dragon per "
+               "player, never to a player banker (seed 001 physical game)")
+
+
+@dataclass(frozen=True, slots=True)
+class WagerPlaced:
+    seat: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class WagerWithdrawn:
+    seat: int
+    wager: int
+
+
+@dataclass(frozen=True, slots=True)
+class BankPassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BankTaken:
+    """Who banks this round. `player` is None when the dealer banks for the house."""
+
+    position: int
+    player: int | None
+    chips: int | None
+    co_bank: bool
+    dealer_wager: int
+    eligibility: Eligibility | None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCounted:
+    action: Action
+    bank: int
+    position: int
+    direction: Direction
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    deal: Deal
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Misdealt:
+    problems: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DragonPassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DragonTaken:
+    seat: int
+    position: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandSet:
+    hand: Hand
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    slip: Slip
+
+
+Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
+          | Misdealt | DragonPassed | DragonTaken | HandSet | Settled)
+
+
+def _can(verify: Callable[[], None]) -> bool:
+    try:
+        verify()
+    except TableError:
+        return False
+    return True
+
+
+# --- the round -----------------------------------------------------------------------------
+
+class Round:
+    """One round. Build it with the table's rules and what the table remembers (rotation)."""
+
+    def __init__(self, rules: RoundRules | None = None,
+                 rotation: BankRotation | None = None) -> None:
+        self.rules = rules or RoundRules()
+        self.rotation = rotation or BankRotation()
+        self.phase = Phase.BETTING
+        self.log: list[Record] = []
+        self._wagers: dict[int, int] = {}
+        self._taken: BankTaken | None = None
+        self._bank_passed: list[int] = []
+        self._action: ActionCounted | None = None
+        self._deal: Deal | None = None
+        self._dragons: dict[int, tuple[int, int]] = {}  # position -> (seat, wager)
+        self._dragon_passed: list[int] = []
+        self._hands: dict[int, Hand] = {}
+        self.slip: Slip | None = None
+
+    @property
+    def table(self) -> Table:
+        return self.rules.table
+
+    # --- what the round knows --------------------------------------------------------------
+
+    @property
+    def wagers(self) -> dict[int, int]:
+        """Each seat's main wager, in cents."""
+        return dict(self._wagers)
+
+    @property
+    def dragons(self) -> dict[int, tuple[int, int]]:
+        """Dragon hands taken: position -> (seat, wager)."""
+        return dict(self._dragons)
+
+    @property
+    def banker(self) -> int:
+        """The bank's position: the dealer's place unless a player has taken the bank."""
+        return self._taken.position if self._taken else DEALER
+
+    @property
+    def bank(self) -> Bank:
+        t = self._taken
+        if t is None or t.player is None:
+            return Bank()
+        return Bank(t.position, t.player, t.chips, t.co_bank, t.dealer_wager)
+
+    @property
+    def action(self) -> ActionCounted | None:
+        return self._action
+
+    @property
+    def deal(self) -> Deal | None:
+        return self._deal
+
+    @property
+    def hands(self) -> dict[int, Hand]:
+        """Every position's hand once dealt: set or not, with its role."""
+        return dict(self._hands)
+
+    def _all_wagers(self) -> dict[int, int]:
+        """Every wager a seat has at risk this round, main and dragon, per seat."""
+        total = dict(self._wagers)
+        for seat, cents in self._dragons.values():
+            total[seat] = total.get(seat, 0) + cents
+        return total
+
+    def _require(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise RoundError(f"the round is {self.phase.value}: that is done while it is "
+                             + " or ".join(p.value for p in phases))
+
+    def _verify_seat(self, seat: int) -> None:
+        if seat == DEALER or seat not in self.table.positions:
+            raise RoundError(f"{seat} is not a seat: the seats are 1-{self.table.seats}")
+
+    def _verify_cover(self, seat: int, extra: int) -> None:
+        """A player bank must cover every wager placed against it (half, co-banked)."""
+        t = self._taken
+        if t is None or t.player is None or t.chips is None or extra <= 0:
+            return
+        at_risk = sum(self._all_wagers().values())
+        covers = t.chips * (2 if t.co_bank else 1)
+        if at_risk + extra > covers:
+            raise RoundError(f"the bank of seat {t.player} ({money(t.chips)}) cannot cover "
+                             f"{money(extra)} more: it covers {money(max(covers - at_risk, 0))} "
+                             f"more")
+
+    # --- bets ------------------------------------------------------------------------------
+
+    def verify_place_wager(self, seat: int, wager: int) -> None:
+        self._require(Phase.BETTING)
+        self._verify_seat(seat)
+        if self._taken and self._taken.player == seat:
+            raise RoundError(f"seat {seat} is the banker: a banker does not wager against the "
+                             f"bank")
+        lim = self.rules.limits
+        if wager < lim.minimum:
+            raise RoundError(f"{money(wager)} is under the table minimum of {money(lim.minimum)}")
+        if wager > lim.maximum:
+            raise RoundError(f"{money(wager)} is over the table maximum of {money(lim.maximum)}")
+        self._verify_cover(seat, wager - self._wagers.get(seat, 0))
+
+    def can_place_wager(self, seat: int, wager: int) -> bool:
+        return _can(lambda: self.verify_place_wager(seat, wager))
+
+    def place_wager(self, seat: int, wager: int) -> WagerPlaced:
+        """A seat's main wager (a second call changes it while bets are open)."""
+        self.verify_place_wager(seat, wager)
+        self._wagers[seat] = wager
+        lim = self.rules.limits
+        record = WagerPlaced(seat, wager, f"within the table's {money(lim.minimum)} to "
+                                          f"{money(lim.maximum)}")
+        self.log.append(record)
+        return record
+
+    def verify_withdraw_wager(self, seat: int) -> None:
+        self._require(Phase.BETTING)
+        if seat not in self._wagers:
+            raise RoundError(f"{position_name(seat)} has no wager to take back")
+
+    def withdraw_wager(self, seat: int) -> WagerWithdrawn:
+        self.verify_withdraw_wager(seat)
+        record = WagerWithdrawn(seat, self._wagers.pop(seat))
+        self.log.append(record)
+        return record
+
+    # --- the bank --------------------------------------------------------------------------
+
+    def offer_bank(self) -> int:
+        """The position the bank is offered to now (DEALER when it has come round to the
+        dealer); once a player has taken it, that player's seat."""
+        if self._taken is not None:
+            return self._taken.position
+        for position in self.rotation.offer_order(self.table, self.rules.banking):
+            if position not in self._bank_passed:
+                return position
+        return DEALER
+
+    def eligibility(self, seat: int, chips: int, co_bank: bool = False) -> Eligibility:
+        """May this seat bank with these chips, against the wagers on the table now."""
+        self._verify_seat(seat)
+        return self.rotation.eligibility(seat, chips, self._all_wagers(), self.rules.banking,
+                                         self.table, co_bank)
+
+    def verify_pass_bank(self, seat: int) -> None:
+        self._require(Phase.BETTING)
+        self._verify_seat(seat)
+        if self._taken is not None:
+            raise RoundError(f"{self._who_banks()} has the bank already")
+        offered = self.offer_bank()
+        if offered != seat:
+            raise RoundError(f"the bank is offered to {position_name(offered)}, not seat {seat}")
+
+    def can_pass_bank(self, seat: int) -> bool:
+        return _can(lambda: self.verify_pass_bank(seat))
+
+    def pass_bank(self, seat: int) -> BankPassed:
+        """The seat offered the bank passes; the offer moves on."""
+        self.verify_pass_bank(seat)
+        self._bank_passed.append(seat)
+        record = BankPassed(seat)
+        self.log.append(record)
+        return record
+
+    def _who_banks(self) -> str:
+        return "the dealer" if self.banker == DEALER else f"seat {self.banker}"
+
+    def verify_take_bank(self, seat: int, chips: int, co_bank: bool = False) -> None:
+        self._require(Phase.BETTING)
+        self._verify_seat(seat)
+        if self._taken is not None:
+            raise RoundError(f"{self._who_banks()} has the bank already")
+        offered = self.offer_bank()
+        if offered != seat:
+            whom = ("it has come round to the dealer" if offered == DEALER
+                    else f"it is offered to seat {offered}, who accepts or passes first")
+            raise BankError(f"the bank is not seat {seat}'s to take: {whom}")
+        if seat in self._wagers:
+            raise BankError(f"seat {seat} has a wager against the bank: take it back "
+                            f"({money(self._wagers[seat])}) before banking")
+        verdict = self.eligibility(seat, chips, co_bank)
+        if not verdict.eligible:
+            raise BankError(str(verdict))
+
+    def can_take_bank(self, seat: int, chips: int, co_bank: bool = False) -> bool:
+        return _can(lambda: self.verify_take_bank(seat, chips, co_bank))
+
+    def take_bank(self, seat: int, chips: int, co_bank: bool = False) -> BankTaken:
+        """The seat offered the bank accepts it, putting up `chips` (cents) as the bank."""
+        self.verify_take_bank(seat, chips, co_bank)
+        verdict = self.eligibility(seat, chips, co_bank)
+        rules = self.rules.banking
+        if co_bank:
+            dealer_wager = 0
+        elif rules.dealer_wager is DealerWager.LAST_BET:
+            dealer_wager = self.rotation.house_bet(seat) or self.rules.limits.minimum
+        else:
+            dealer_wager = self.rules.limits.minimum
+        record = BankTaken(seat, seat, chips, co_bank, dealer_wager, verdict,
+                           RULE_PLAYER_BANK + ("; the house co-banks half" if co_bank else ""))
+        self._taken = record
+        self.log.append(record)
+        return record
+
+    # --- action ----------------------------------------------------------------------------
+
+    def verify_set_action(self, action: Action) -> None:
+        self._require(Phase.BETTING, Phase.MISDEAL)
+        if not self._wagers:
+            raise RoundError("there are no wagers on the table: place a wager before action")
+        source = self.table.action_source
+        if action.source is not source:
+            raise RoundError(f"this table finds action with {source.value}, not "
+                             f"{action.source.value} (table: action = \"{source.value}\")")
+
+    def can_set_action(self, action: Action) -> bool:
+        return _can(lambda: self.verify_set_action(action))
+
+    def set_action(self, action: Action) -> ActionCounted:
+        """Close the bets (the dealer banks unless a player took the bank) and count action
+        from the bank's position."""
+        self.verify_set_action(action)
+        if self._taken is None:
+            if self.rotation.first_round:
+                why = RULE_DEALER_FIRST
+            elif not self.rules.banking.enabled:
+                why = RULE_NO_BANKING
+            else:
+                why = RULE_DEALER_TURN
+            self._taken = BankTaken(DEALER, None, None, False, 0, None, why)
+            self.log.append(self._taken)
+        bank = self.banker
+        position = self.table.count(action.number, bank)
+        direction = self.table.direction
+        record = ActionCounted(action, bank, position, direction,
+                               RULE_ACTION.format(direction=direction.value))
+        self._action = record
+        self._deal = None
+        self.phase = Phase.DEALING
+        self.log.append(record)
+        return record
+
+    # --- the deal --------------------------------------------------------------------------
+
+    def _verify_deal(self, mode: DealMode | None) -> int:
+        self._require(Phase.DEALING)
+        assert self._action is not None
+        configured = self.table.deal_mode
+        if mode is not None and mode is not configured:
+            raise RoundError(f"this table reads the deal as {configured.value} "
+                             f"(table: deal = \"{configured.value}\"), not {mode.value}; "
+                             f"or enter the hands by position")
+        return self._action.position
+
+    def deal_stacks(self, stacks: Sequence[Sequence[Card]],
+                    leftovers: Sequence[Card] | None = None) -> Dealt:
+        """Seven 7-card stacks in the order dealt, the first to action; then the 4 left."""
+        action = self._verify_deal(DealMode.STACKS)
+        return self._dealt(lambda: deal_stacks(self.table, action, stacks, leftovers))
+
+    def deal_one_at_a_time(self, cards: Sequence[Card]) -> Dealt:
+        """The cards as they came out of the shoe, one at a time round from action."""
+        action = self._verify_deal(DealMode.ONE_AT_A_TIME)
+        return self._dealt(lambda: deal_one_at_a_time(self.table, action, cards))
+
+    def deal_by_position(self, hands: Mapping[int, Sequence[Card]],
+                         leftovers: Sequence[Card] | None = None) -> Dealt:
+        """Each position's seven cards, entered by position."""
+        action = self._verify_deal(None)
+        return self._dealt(lambda: deal_by_position(self.table, action, hands, leftovers))
+
+    def can_deal(self) -> bool:
+        return self.phase is Phase.DEALING
+
+    def _dealt(self, make: Callable[[], Deal]) -> Dealt:
+        try:
+            deal = make()
+        except Misdeal as misdeal:
+            self.phase = Phase.MISDEAL
+            self.log.append(Misdealt(misdeal.problems, RULE_MISDEAL))
+            raise
+        self._deal = deal
+        self._hands = {p: self._unset(p, deal.hand(p)) for p in deal.order}
+        self.phase = Phase.SETTING
+        record = Dealt(deal, RULE_DEAL.format(direction=self.table.direction.value))
+        self.log.append(record)
+        return record
+
+    def _unset(self, position: int, cards: tuple[Card, ...]) -> Hand:
+        bank = self.bank
+        if position == self.banker:
+            return Hand(position, Role.BANK, cards, bank.player)
+        if position == DEALER:
+            if bank.co_bank:
+                return Hand(position, Role.MUCKED, cards)
+            return Hand(position, Role.DEALER, cards, None, bank.dealer_wager)
+        if position in self._wagers:
+            return Hand(position, Role.PLAYER, cards, position, self._wagers[position])
+        return Hand(position, Role.MUCKED, cards)
+
+    # --- dragon hands ----------------------------------------------------------------------
+
+    def dragon_hands(self) -> tuple[int, ...]:
+        """Unused hands that may still be played as dragons, in order from action."""
+        if (not self.rules.dragon.enabled or self._deal is None
+                or len(self._dragons) >= self.rules.dragon.per_round):
+            return ()
+        return tuple(p for p in self._deal.order
+                     if p != DEALER and self._hands[p].role is Role.MUCKED)
+
+    def dragon_order(self) -> tuple[int, ...]:
+        """The seated players the dragon is offered to, in turn."""
+        if self._deal is None:
+            return ()
+        takers = {seat for seat, _ in self._dragons.values()}
+        start = self._deal.action
+        last = self.rotation.last_dragon
+        if self.rules.dragon.offer is DragonOffer.AFTER_LAST_TAKER and last is not None:
+            start = self.table.step(last)
+        return tuple(p for p in self.table.around(start)
+                     if p in self._wagers and p != self.banker and p not in takers)
+
+    def offer_dragon(self) -> int | None:
+        """The seat the dragon hand is offered to now, or None if there is none to offer."""
+        if self.phase is not Phase.SETTING or not self.dragon_hands() or self._any_set():
+            return None
+        for seat in self.dragon_order():
+            if seat not in self._dragon_passed:
+                return seat
+        return None
+
+    def _any_set(self) -> bool:
+        return any(h.setting is not None for h in self._hands.values())
+
+    def _verify_dragon_turn(self, seat: int) -> None:
+        self._require(Phase.SETTING)
+        self._verify_seat(seat)
+        if not self.rules.dragon.enabled:
+            raise RoundError("this table plays no dragon hands (table: dragon.enabled)")
+        if self._any_set():
+            raise RoundError("the dragon hand is offered before any hand is set")
+        if not self.dragon_hands():
+            raise RoundError("there is no unused hand left to play as a dragon")
+        if seat == self.banker:
+            raise RoundError(f"seat {seat} is the banker: a player banker may not take a "
+                             f"dragon hand")
+        if seat not in self._wagers:
+            raise RoundError(f"seat {seat} has no wager: the dragon is offered to seated "
+                             f"players")
+        if any(s == seat for s, _ in self._dragons.values()):
+            raise RoundError(f"seat {seat} has a dragon hand already: one per player")
+        offered = self.offer_dragon()
+        if offered != seat:
+            whom = f"seat {offered}" if offered is not None else "no one"
+            raise RoundError(f"the dragon is offered to {whom} now, not seat {seat}")
+
+    def verify_pass_dragon(self, seat: int) -> None:
+        self._verify_dragon_turn(seat)
+
+    def pass_dragon(self, seat: int) -> DragonPassed:
+        self.verify_pass_dragon(seat)
+        self._dragon_passed.append(seat)
+        record = DragonPassed(seat)
+        self.log.append(record)
+        return record
+
+    def verify_take_dragon(self, seat: int, wager: int, position: int | None = None) -> None:
+        self._verify_dragon_turn(seat)
+        if position is not None and position not in self.dragon_hands():
+            free = ", ".join(position_name(p) for p in self.dragon_hands())
+            raise RoundError(f"{position_name(position)}'s hand is not an unused hand: the "
+                             f"dragon may be {free}")
+        main = self._wagers[seat]
+        if self.rules.dragon.wager is DragonWager.EQUAL and wager != main:
+            raise RoundError(f"the dragon's wager equals the main wager here: {money(main)}, "
+                             f"not {money(wager)}")
+        if wager > main:
+            raise RoundError(f"the dragon's wager is at most seat {seat}'s main wager of "
+                             f"{money(main)}, not {money(wager)}")
+        if wager < self.rules.limits.minimum:
+            raise RoundError(f"{money(wager)} is under the table minimum of "
+                             f"{money(self.rules.limits.minimum)}")
+        self._verify_cover(seat, wager)
+
+    def can_take_dragon(self, seat: int, wager: int, position: int | None = None) -> bool:
+        return _can(lambda: self.verify_take_dragon(seat, wager, position))
+
+    def take_dragon(self, seat: int, wager: int, position: int | None = None) -> DragonTaken:
+        """The seat offered the dragon takes it (the first unused hand from action unless a
+        position is named) with `wager` cents on it."""
+        self.verify_take_dragon(seat, wager, position)
+        where = position if position is not None else self.dragon_hands()[0]
+        self._dragons[where] = (seat, wager)
+        old = self._hands[where]
+        self._hands[where] = Hand(where, Role.DRAGON, old.cards, seat, wager)
+        record = DragonTaken(seat, where, wager, RULE_DRAGON)
+        self.log.append(record)
+        return record
+
+    # --- the hands -------------------------------------------------------------------------
+
+    def _opened_by_dealer(self, hand: Hand) -> bool:
+        """The dealer's own hands, opened after every other hand is set (seeds 003, 004)."""
+        return hand.role is Role.DEALER or (hand.role is Role.BANK and hand.player is None)
+
+    def pending(self) -> tuple[int, ...]:
+        """Positions whose hands still wait to be set, in order from action."""
+        if self._deal is None:
+            return ()
+        return tuple(p for p in self._deal.order
+                     if self._hands[p].role is not Role.MUCKED and self._hands[p].setting is None)
+
+    def verify_set_hand(self, position: int, front: Sequence[Card] | None = None) -> None:
+        self._require(Phase.SETTING)
+        self.table.verify_position(position)
+        hand = self._hands[position]
+        name = position_name(position)
+        if hand.role is Role.MUCKED:
+            raise RoundError(f"{name}'s hand is unused: it is mucked")
+        if hand.setting is not None:
+            raise RoundError(f"{name}'s hand is set already: once set it is not touched again")
+        if (front is not None and hand.role is Role.DRAGON
+                and self.rules.dragon.setting is DragonSetting.HOUSE_WAY):
+            raise RoundError("the dragon hand is set the House Way at this table "
+                             "(table: dragon.setting)")
+        if self._opened_by_dealer(hand):
+            waiting = [p for p in self.pending()
+                       if p != position and not self._opened_by_dealer(self._hands[p])]
+            if waiting:
+                raise RoundError(
+                    "the dealer's hand is opened after every other hand is set: waiting for "
+                    + ", ".join(position_name(p) for p in waiting))
+        if front is not None:
+            if len(set(front)) != len(front):
+                raise RoundError(f"a card is named twice in front: {cards_text(front)}")
+            strays = [c for c in front if c not in hand.cards]
+            if strays:
+                raise RoundError(f"{cards_text(strays)} not dealt to {name}: the front is "
+                                 f"two of {cards_text(hand.cards)}")
+
+    def can_set_hand(self, position: int, front: Sequence[Card] | None = None) -> bool:
+        return _can(lambda: self.verify_set_hand(position, front))
+
+    def set_hand(self, position: int, front: Sequence[Card] | None = None) -> HandSet:
+        """Set a position's hand: `front` names the cards put in the two-card hand; None sets
+        it the House Way. A foul is caught here with its reason: a player's forfeits (or is
+        reset, by the table's rule); a banker's or the dealer's is always reset."""
+        self.verify_set_hand(position, front)
+        hand = self._hands[position]
+        if front is None:
+            new, rule = self._house_way(hand, SetBy.HOUSE_WAY, None)
+        else:
+            setting = Setting.from_front(hand.cards, front)
+            reason = foul_reason(setting, hand.cards, self.rules.hands)
+            if reason is None:
+                new = replace(hand, setting=setting, set_by=SetBy.PLAYER)
+                rule = RULE_OWN_SETTING
+            elif hand.role in (Role.BANK, Role.DEALER):
+                new, rule = self._house_way(hand, SetBy.RESET, reason)
+                rule = f"{RULE_BANK_RESET}; {rule}"
+            elif self.rules.foul_penalty is FoulPenalty.HOUSE_WAY:
+                new, rule = self._house_way(hand, SetBy.RESET, reason)
+                rule = f"{RULE_FOUL_RESET}; {rule}"
+            else:
+                new = replace(hand, setting=setting, set_by=SetBy.PLAYER, foul=reason,
+                            forfeit=True)
+                rule = f"{RULE_FOUL_FORFEIT}: {reason}"
+        self._hands[position] = new
+        record = HandSet(new, rule)
+        self.log.append(record)
+        return record
+
+    def house_way(self, position: int) -> HandSet:
+        """Set a position's hand the House Way (the player asked, or it is the dealer's)."""
+        return self.set_hand(position, None)
+
+    def _house_way(self, hand: Hand, how: SetBy, foul: str | None) -> tuple[Hand, str]:
+        way = set_house_way(hand.cards, self.rules.house_way, self.rules.hands)
+        new = replace(hand, setting=way.setting, set_by=how, rule=way.rule.id,
+                    rule_says=way.rule.says, foul=foul)
+        return new, RULE_HOUSE_WAY.format(way=way.way, rule=way.rule.id, says=way.rule.says)
+
+    # --- settlement ------------------------------------------------------------------------
+
+    def verify_settle(self) -> None:
+        self._require(Phase.SETTING)
+        waiting = [p for p in self.pending() if not self._set_by_dealer(self._hands[p])]
+        if waiting:
+            raise RoundError("hands still to be set: " + ", ".join(
+                f"{position_name(p)} (the banker)" if p == self.banker else position_name(p)
+                for p in waiting) + ": enter the two front cards, or House Way")
+
+    def _set_by_dealer(self, hand: Hand) -> bool:
+        """Hands the dealer sets the House Way without anyone's choice."""
+        return self._opened_by_dealer(hand) or (
+            hand.role is Role.DRAGON and self.rules.dragon.setting is DragonSetting.HOUSE_WAY)
+
+    def can_settle(self) -> bool:
+        return _can(self.verify_settle)
+
+    def settle(self) -> Slip:
+        """Set the dealer's hands the House Way, compare every hand with the bank's, and pay
+        in order from action. Returns the slip."""
+        self.verify_settle()
+        for p in self.pending():  # the House Way dragons first, then the dealer's own hands
+            if not self._opened_by_dealer(self._hands[p]):
+                self.house_way(p)
+        for p in self.pending():
+            self.house_way(p)
+        assert self._deal is not None and self._action is not None
+        slip = settle(
+            table=self.table.name, round_no=self.rotation.round_no,
+            action=self._action.action, direction=self.table.direction,
+            order=self._deal.order, hands=self._hands, bank=self.bank,
+            commission=self.rules.commission, rules=self.rules.hands,
+            leftovers=self._deal.leftovers, leftovers_counted=self._deal.leftovers_counted,
+            rule_summary=self.rules.summary())
+        self.slip = slip
+        self.phase = Phase.SETTLED
+        self.log.append(Settled(slip))
+        return slip
+
+    def next_rotation(self) -> BankRotation:
+        """What the table remembers for the next round (a misdeal moves nothing on)."""
+        if self.phase is not Phase.SETTLED:
+            return self.rotation
+        taken = [seat for seat, _ in self._dragons.values()]
+        return self.rotation.after(self.table, banker=self.bank.player,
+                                   main_wagers=self._wagers, dragon_takers=taken)
+

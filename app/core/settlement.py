@@ -1,0 +1,536 @@
+"""Settlement: every money rule of the game is in this module.
+
+Money is integer cents everywhere, never float. A position wins when both of its hands beat
+the banker's, loses when the banker wins both (copies go to the banker), and otherwise
+pushes; a fouled hand that forfeits loses. Wins are paid even money less commission (5% by
+default) rounded to the configured step (up to a quarter of the lowest chip, $0.25, by
+default) and never more than the win.
+
+When the house banks it covers every wager. When a player banks (seed 003) the dealer's hand
+against the bank is settled first; then the bank pays winners and collects from losers in
+order from action; when it is exhausted the remaining winning wagers are returned (push);
+the banker pays commission on the net win. With co-banking the house and the player share
+the bank half and half, and the dealer plays no hand against it.
+
+The result is a `Slip`: frozen, listing every position in order from action, with a stable
+`to_dict()` that the printer, the ledger and the window read (documented in docs/settle.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from .cards import Card, cards_text
+from .hands import HandRules, Setting, ranker
+from .table import DEALER, Action, Direction, TableError, position_name
+
+SLIP_SCHEMA = "paigow.slip/1"
+
+
+class MoneyError(TableError):
+    """Money text that is not an amount of dollars and cents."""
+
+
+# --- money -------------------------------------------------------------------------------
+
+_MONEY = re.compile(r"^\s*(-)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*$")
+
+
+def parse_money(text: str) -> int:
+    """Cents from dollar text: `"25"`, `"25.00"`, `"$9.50"`, `"0.25"`.
+
+    Only text is read: a bare number is refused because 25 could be dollars or cents.
+    """
+    if not isinstance(text, str):
+        raise MoneyError(f"write money as dollars in quotes, like \"25.00\", not {text!r}")
+    m = _MONEY.match(text)
+    if m is None:
+        raise MoneyError(f"{text!r} is not an amount of money: write dollars and cents, like "
+                         f"\"25.00\" or \"$9.50\"")
+    sign, dollars, cents = m.groups()
+    value = int(dollars.replace(",", "")) * 100 + int((cents or "0").ljust(2, "0"))
+    return -value if sign else value
+
+
+def money(cents: int, sign: bool = False) -> str:
+    """`$9.50`, `-$25.00`; with `sign`, `+$9.50` for a gain."""
+    text = f"${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+    if cents < 0:
+        return "-" + text
+    return ("+" + text) if sign and cents > 0 else text
+
+
+_RATE = re.compile(r"^\s*(\d{1,2})(?:\.(\d{1,2}))?\s*%\s*$")
+
+
+def parse_rate(text: str) -> int:
+    """Basis points (hundredths of a percent) from `"5%"`, `"4.5%"`, `"5.25%"`."""
+    m = _RATE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise MoneyError(f"{text!r} is not a rate: write a percentage like \"5%\" or \"4.5%\"")
+    whole, frac = m.groups()
+    return int(whole) * 100 + int((frac or "0").ljust(2, "0"))
+
+
+def rate_text(basis_points: int) -> str:
+    whole, frac = divmod(basis_points, 100)
+    return f"{whole}%" if frac == 0 else f"{whole}.{frac:02d}".rstrip("0") + "%"
+
+
+# --- commission ----------------------------------------------------------------------------
+
+class Rounding(Enum):
+    """Which way the commission goes to the step."""
+
+    UP = "up"
+    DOWN = "down"
+    NEAREST = "nearest"  # halves go up
+
+
+@dataclass(frozen=True, slots=True)
+class CommissionPolicy:
+    """Commission on a win: `rate_bp` basis points, rounded to `step_cents` in a direction."""
+
+    rate_bp: int = 500
+    step_cents: int = 25
+    rounding: Rounding = Rounding.UP
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.rate_bp <= 10_000:
+            raise MoneyError(f"a commission rate is 0% to 100%, not {rate_text(self.rate_bp)}")
+        if self.step_cents < 1:
+            raise MoneyError(f"the commission step is at least one cent, not {self.step_cents}")
+
+    def on(self, win_cents: int) -> int:
+        """The commission on a win of `win_cents`, rounded to the step, never above the win."""
+        if win_cents <= 0:
+            return 0
+        steps = Fraction(win_cents * self.rate_bp, 10_000 * self.step_cents)
+        match self.rounding:
+            case Rounding.UP:
+                n = -(-steps.numerator // steps.denominator)
+            case Rounding.DOWN:
+                n = steps.numerator // steps.denominator
+            case Rounding.NEAREST:
+                half_up = steps + Fraction(1, 2)
+                n = half_up.numerator // half_up.denominator
+        return min(n * self.step_cents, win_cents)
+
+    def __str__(self) -> str:
+        return (f"{rate_text(self.rate_bp)} rounded {self.rounding.value} to "
+                f"{money(self.step_cents)}")
+
+
+# --- hands as set --------------------------------------------------------------------------
+
+class Role(Enum):
+    """What a position's hand is this round."""
+
+    BANK = "bank"  # the banker's hand (the house's, or a player banker's)
+    PLAYER = "player"  # a seated player's hand against the bank
+    DRAGON = "dragon"  # an empty position's hand played by a seated player
+    DEALER = "dealer"  # the dealer's hand against a player banker, for the house
+    MUCKED = "mucked"  # an unused hand
+
+
+class SetBy(Enum):
+    """Who set a hand."""
+
+    PLAYER = "player"  # the player (or the player banker) set it; the dealer entered the front
+    HOUSE_WAY = "house-way"  # set the House Way: asked for, or the dealer's or a dragon hand
+    RESET = "reset"  # a foul reset the House Way
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One position's seven cards and, unless mucked, how they were set.
+
+    `player` is the seat whose money rides on the hand (a dragon's is the seat that took it);
+    `foul` is why the hand as first set was a foul; `forfeit` says that foul loses.
+    """
+
+    position: int
+    role: Role
+    cards: tuple[Card, ...]
+    player: int | None = None
+    wager: int = 0
+    setting: Setting | None = None
+    set_by: SetBy | None = None
+    rule: str | None = None  # the House Way rule id that set it
+    rule_says: str | None = None
+    foul: str | None = None
+    forfeit: bool = False
+
+
+# --- outcomes ------------------------------------------------------------------------------
+
+class Versus(Enum):
+    """One hand against the banker's: a copy goes to the banker."""
+
+    WIN = "win"
+    LOSE = "lose"
+    COPY = "copy"
+
+
+class Outcome(Enum):
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    RETURNED = "returned"  # won, but the player bank was exhausted: the wager is returned
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    front: Versus | None
+    back: Versus | None
+    outcome: Outcome
+    rule: str
+
+
+def _versus(mine: int, theirs: int) -> Versus:
+    if mine > theirs:
+        return Versus.WIN
+    return Versus.COPY if mine == theirs else Versus.LOSE
+
+
+def compare(hand: Hand, bank: Setting, rules: HandRules) -> Comparison:
+    """A hand against the banker's: win both to win, lose both (copies included) to lose."""
+    if hand.forfeit:
+        return Comparison(None, None, Outcome.LOSE, f"a fouled hand forfeits ({hand.foul})")
+    assert hand.setting is not None
+    r = ranker(rules)
+    front = _versus(r.rank2(hand.setting.low), r.rank2(bank.low))
+    back = _versus(r.rank5(hand.setting.high), r.rank5(bank.high))
+    if front is Versus.WIN and back is Versus.WIN:
+        return Comparison(front, back, Outcome.WIN, "both hands beat the banker's")
+    if front is not Versus.WIN and back is not Versus.WIN:
+        copy = " (copies go to the banker)" if Versus.COPY in (front, back) else ""
+        return Comparison(front, back, Outcome.LOSE, "the banker wins both hands" + copy)
+    copy = "; a copy goes to the banker" if Versus.COPY in (front, back) else ""
+    return Comparison(front, back, Outcome.PUSH, "each side wins one hand" + copy)
+
+
+# --- the slip ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One position on the slip, with its hands and its money (cents; net is the player's)."""
+
+    position: int
+    role: Role
+    player: int | None
+    cards: tuple[Card, ...]
+    setting: Setting | None
+    set_by: SetBy | None
+    rule: str | None
+    rule_says: str | None
+    foul: str | None
+    front: Versus | None
+    back: Versus | None
+    outcome: Outcome | None
+    wager: int
+    win: int  # what the bank paid the hand (0 unless it won)
+    commission: int
+    net: int  # + what the hand won after commission, - what it lost
+    order: int | None  # when it was settled: 1 first; None for the bank and mucked hands
+    note: str
+
+    @property
+    def name(self) -> str:
+        if self.role is Role.DRAGON:
+            return f"{position_name(self.position)} (dragon, seat {self.player})"
+        if self.role is Role.BANK:
+            return f"{position_name(self.position)} (bank)"
+        return position_name(self.position)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "name": self.name,
+            "role": self.role.value,
+            "player": self.player,
+            "cards": cards_text(self.cards),
+            "low": cards_text(self.setting.low) if self.setting else None,
+            "high": cards_text(self.setting.high) if self.setting else None,
+            "set_by": self.set_by.value if self.set_by else None,
+            "house_way_rule": self.rule,
+            "house_way_says": self.rule_says,
+            "foul": self.foul,
+            "front": self.front.value if self.front else None,
+            "back": self.back.value if self.back else None,
+            "outcome": self.outcome.value if self.outcome else None,
+            "wager_cents": self.wager,
+            "win_cents": self.win,
+            "commission_cents": self.commission,
+            "net_cents": self.net,
+            "order": self.order,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    """Who banks and with what. `player` is None when the house banks."""
+
+    position: int = DEALER
+    player: int | None = None
+    stake: int | None = None  # a player banker's chips on the table (None: the house covers)
+    co_bank: bool = False  # the house covers half of the player's bank
+    dealer_wager: int = 0  # the house's wager on the dealer's hand against a player banker
+
+    @property
+    def is_house(self) -> bool:
+        return self.player is None
+
+    @property
+    def who(self) -> str:
+        return "house" if self.player is None else f"seat {self.player}"
+
+
+@dataclass(frozen=True, slots=True)
+class BankResult:
+    """What the bank did: collected from losers, paid to winners, and the banker's net."""
+
+    who: str
+    position: int
+    player: int | None
+    co_bank: bool
+    stake: int | None  # the bank at the start: a player's chips (doubled when co-banked)
+    collected: int
+    paid: int
+    gross: int  # collected - paid, the dealer's hand included
+    commission: int  # the player banker's commission on the net win
+    net: int  # the player banker's share after commission (0 when the house banks)
+    house_share: int  # the house's share of the bank's result (all of it when the house banks)
+    exhausted: bool
+    remaining: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "who": self.who,
+            "position": self.position,
+            "player": self.player,
+            "co_bank": self.co_bank,
+            "stake_cents": self.stake,
+            "collected_cents": self.collected,
+            "paid_cents": self.paid,
+            "gross_cents": self.gross,
+            "commission_cents": self.commission,
+            "net_cents": self.net,
+            "house_share_cents": self.house_share,
+            "exhausted": self.exhausted,
+            "remaining_cents": self.remaining,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Money for the round: what the players (not the banker) netted, what the house did.
+
+    Conservation: `players_net + banker_net + house_net == 0`.
+    """
+
+    wagers: int  # every wager against the bank, the dealer's hand included
+    players_net: int  # the seated players (not a player banker), after commission
+    commission: int  # all commission the house collected, the banker's included
+    banker_net: int  # the player banker's net (0 when the house banks)
+    house_net: int  # the house: its bank or share, the dealer's hand, and commission
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "wagers_cents": self.wagers,
+            "players_net_cents": self.players_net,
+            "commission_cents": self.commission,
+            "banker_net_cents": self.banker_net,
+            "house_net_cents": self.house_net,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """The settlement slip of one round. Positions are listed in order from action."""
+
+    table: str
+    round: int
+    action: Action
+    action_position: int
+    direction: Direction
+    rules: tuple[tuple[str, str], ...]  # (name, value) of every rule that shaped the round
+    lines: tuple[Line, ...]
+    bank: BankResult
+    leftovers: tuple[Card, ...]
+    leftovers_counted: bool
+    totals: Totals
+
+    def line(self, position: int) -> Line:
+        for line in self.lines:
+            if line.position == position:
+                return line
+        raise KeyError(position)
+
+    def net_of(self, seat: int) -> int:
+        """What a seat netted over all its hands (a player banker's bank included)."""
+        total = sum(line.net for line in self.lines
+                    if line.player == seat and line.role in (Role.PLAYER, Role.DRAGON))
+        return total + (self.bank.net if self.bank.player == seat else 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SLIP_SCHEMA,
+            "table": self.table,
+            "round": self.round,
+            "action": {
+                "source": self.action.source.value,
+                "number": self.action.number,
+                "dice": list(self.action.dice) or None,
+                "drawn_by": self.action.drawn_by,
+                "counted_from": self.bank.position,
+                "position": self.action_position,
+                "direction": self.direction.value,
+            },
+            "rules": dict(self.rules),
+            "bank": self.bank.to_dict(),
+            "positions": [line.to_dict() for line in self.lines],
+            "leftovers": cards_text(self.leftovers),
+            "leftovers_counted": self.leftovers_counted,
+            "totals": self.totals.to_dict(),
+        }
+
+    def text(self) -> str:
+        """The slip as a dealer reads it, one position a line, in order from action."""
+        out = [f"Table {self.table}  round {self.round}  action: {self.action} -> "
+               f"{position_name(self.action_position)} ({self.direction.value})",
+               f"Bank: {self.bank.who}" + (" (co-banked with the house)" if self.bank.co_bank
+                                           else "")]
+        for line in self.lines:
+            hands = (f"{cards_text(line.setting.low):<6} | {cards_text(line.setting.high):<15}"
+                     if line.setting else f"{cards_text(line.cards):<24}")
+            how = line.set_by.value if line.set_by else ""
+            if line.rule:
+                how += f" {line.rule}"
+            if line.foul:
+                how += " FOUL"
+            if line.outcome is None:
+                result = "BANK" if line.role is Role.BANK else "mucked"
+                out.append(f"  {line.name:<24} {hands}  {how:<18} {result}")
+                continue
+            money_part = (f"wager {money(line.wager)}  net {money(line.net, sign=True)}"
+                          + (f" (commission {money(line.commission)})" if line.commission
+                             else ""))
+            out.append(f"  {line.name:<24} {hands}  {how:<18} {line.outcome.value.upper():<8} "
+                       f"{money_part}" + (f"  [{line.note}]" if line.note else ""))
+        b = self.bank
+        if b.player is not None:
+            out.append(f"Banker seat {b.player}: collected {money(b.collected)}, paid "
+                       f"{money(b.paid)}, commission {money(b.commission)}, net "
+                       f"{money(b.net, sign=True)}" + (" - the bank ran out" if b.exhausted
+                                                       else ""))
+        t = self.totals
+        out.append(f"Players net {money(t.players_net, sign=True)}   commission "
+                   f"{money(t.commission)}   house net {money(t.house_net, sign=True)}"
+                   + (f"   banker net {money(t.banker_net, sign=True)}"
+                      if b.player is not None else ""))
+        out.append(f"Leftovers: {cards_text(self.leftovers)}"
+                   + ("" if self.leftovers_counted else " (not read: the cards not dealt)"))
+        return "\n".join(out)
+
+
+# --- settling ------------------------------------------------------------------------------
+
+EXHAUSTED = "the bank is exhausted: the winning wager is returned"
+
+
+def _half_to_player(amount: int) -> int:
+    """The co-banking player's half of the bank's result; an odd cent stays with the house."""
+    return amount // 2 if amount >= 0 else -((-amount) // 2)
+
+
+def settle(*, table: str, round_no: int, action: Action, direction: Direction,
+           order: Sequence[int], hands: Mapping[int, Hand], bank: Bank,
+           commission: CommissionPolicy, rules: HandRules,
+           leftovers: Sequence[Card], leftovers_counted: bool,
+           rule_summary: Sequence[tuple[str, str]] = ()) -> Slip:
+    """Settle a round whose hands are all set. `order` is every position from action."""
+    bank_hand = hands[bank.position]
+    if bank_hand.setting is None:
+        raise TableError(f"the bank's hand ({position_name(bank.position)}) is not set")
+    for h in hands.values():
+        if h.role in (Role.PLAYER, Role.DRAGON, Role.DEALER) and h.setting is None:
+            raise TableError(f"{position_name(h.position)} has not set its hand")
+    covered = bank.is_house
+    initial = (bank.stake or 0) * (2 if bank.co_bank else 1)
+    remaining = initial
+    collected = paid = 0
+    dealer_result = 0  # the house's result on its dealer's hand against a player banker
+    exhausted = False
+    settled: dict[int, Line] = {}
+    settle_order = [p for p in order if hands[p].role is Role.DEALER]
+    settle_order += [p for p in order if hands[p].role in (Role.PLAYER, Role.DRAGON)]
+    for n, position in enumerate(settle_order, start=1):
+        hand = hands[position]
+        cmp = compare(hand, bank_hand.setting, rules)
+        outcome, win, comm, net, note = cmp.outcome, 0, 0, 0, cmp.rule
+        if outcome is Outcome.LOSE:
+            net = -hand.wager
+            collected += hand.wager
+            remaining += hand.wager
+        elif outcome is Outcome.WIN:
+            win = hand.wager if covered else min(hand.wager, remaining)
+            if win == 0:
+                outcome, note, exhausted = Outcome.RETURNED, EXHAUSTED, True
+            else:
+                if win < hand.wager:
+                    exhausted = True
+                    note = (f"the bank ran out: paid {money(win)} of {money(hand.wager)}, "
+                            f"the rest is returned")
+                paid += win
+                remaining -= win
+                # The house takes no commission from itself on the dealer's hand.
+                comm = 0 if hand.role is Role.DEALER else commission.on(win)
+                net = win - comm
+        if hand.role is Role.DEALER:
+            dealer_result = net
+        settled[position] = Line(
+            position, hand.role, hand.player, hand.cards, hand.setting, hand.set_by, hand.rule,
+            hand.rule_says, hand.foul, cmp.front, cmp.back, outcome, hand.wager, win, comm, net,
+            n, note)
+    gross = collected - paid
+    players_commission = sum(line.commission for line in settled.values())
+    if bank.is_house:
+        banker_commission, banker_net, house_share = 0, 0, gross
+    else:
+        player_share = _half_to_player(gross) if bank.co_bank else gross
+        banker_commission = commission.on(player_share)
+        banker_net = player_share - banker_commission
+        house_share = gross - player_share
+    lines = []
+    for position in order:
+        hand = hands[position]
+        if position in settled:
+            lines.append(settled[position])
+            continue
+        note = ("the bank" if hand.role is Role.BANK else "unused: mucked")
+        lines.append(Line(position, hand.role, hand.player, hand.cards, hand.setting,
+                          hand.set_by, hand.rule, hand.rule_says, hand.foul, None, None, None,
+                          0, 0, 0, 0, None, note))
+    bank_result = BankResult(
+        bank.who, bank.position, bank.player, bank.co_bank,
+        None if bank.is_house else initial, collected, paid, gross,
+        banker_commission, banker_net, house_share, exhausted,
+        None if bank.is_house else remaining)
+    players = [line for line in settled.values() if line.role is not Role.DEALER]
+    commission_total = players_commission + banker_commission
+    totals = Totals(
+        wagers=sum(line.wager for line in settled.values()),
+        players_net=sum(line.net for line in players),
+        commission=commission_total,
+        banker_net=banker_net,
+        house_net=house_share + commission_total + dealer_result)
+    return Slip(table, round_no, action, order[0], direction, tuple(rule_summary), tuple(lines),
+                bank_result, tuple(leftovers), leftovers_counted, totals)
+
