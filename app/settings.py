@@ -1,0 +1,373 @@
+"""The table's configuration, validated once at start.
+
+Layers, each over the one before: `config/default.toml` (the table as shipped; the models'
+defaults are the same values), then a site file (`--config FILE` or `PAIGOW_CONFIG`), then
+the environment (`PAIGOW_<SECTION>__<KEY>`, e.g. `PAIGOW_COMMISSION__RATE=4%`), then any
+overrides a caller adds (a round description's `config`). Anything wrong is refused with the
+file (or variable), the key and why, as a `ConfigError` - never a traceback.
+
+Money is written as dollars in quotes (`"5.00"`), rates as percentages (`"5%"`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+
+from app.core.banker import BankingRules, DealerWager
+from app.core.hands import HandRules
+from app.core.house_way import WAYS
+from app.core.round import (
+    DragonOffer,
+    DragonRules,
+    DragonSetting,
+    DragonWager,
+    FoulPenalty,
+    RoundRules,
+    WagerLimits,
+)
+from app.core.settlement import (
+    CommissionPolicy,
+    MoneyError,
+    Rounding,
+    money,
+    parse_money,
+    parse_rate,
+    rate_text,
+)
+from app.core.table import ActionSource, DealMode, Direction, Table
+
+DEFAULT_FILE = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+ENV_FILE = "PAIGOW_CONFIG"
+ENV_PREFIX = "PAIGOW_"
+BUILT_IN = "built-in defaults"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    file: str
+    key: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.key}: {self.why}" if self.key else f"{self.file}: {self.why}"
+
+
+class ConfigError(Exception):
+    """A table configuration refused at start: each problem names the file, the key, why."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @property
+    def file(self) -> str:
+        return self.problems[0].file
+
+    @property
+    def key(self) -> str:
+        return self.problems[0].key
+
+    @property
+    def why(self) -> str:
+        return self.problems[0].why
+
+
+def _money(value: Any) -> int:
+    try:
+        cents = parse_money(value)
+    except MoneyError as e:
+        raise ValueError(str(e)) from None
+    if cents < 0:
+        raise ValueError(f"{value!r} is below zero")
+    return cents
+
+
+def _rate(value: Any) -> int:
+    try:
+        return parse_rate(value)
+    except MoneyError as e:
+        raise ValueError(str(e)) from None
+
+
+Money = Annotated[int, BeforeValidator(_money)]
+Rate = Annotated[int, BeforeValidator(_rate)]
+
+_STEP = re.compile(r"^\s*(?:(\d+)\s*/\s*(\d+)\s+)?chip\s*$")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSection(_Section):
+    name: str = Field(default="PG-1", min_length=1, max_length=40)
+    seats: int = 6
+    direction: Literal["clockwise", "counterclockwise"] = "clockwise"
+    action: Literal["rng", "dice"] = "rng"
+    deal: Literal["stacks", "one-at-a-time"] = "stacks"
+
+    @field_validator("seats")
+    @classmethod
+    def _six_seats(cls, v: int) -> int:
+        if v != 6:
+            raise ValueError(f"Pai Gow Poker deals seven hands, to the bank and 6 seats, so "
+                             f"seats is 6, not {v}")
+        return v
+
+
+class WagersSection(_Section):
+    minimum: Money = 500
+    maximum: Money = 100_000
+
+    @field_validator("minimum")
+    @classmethod
+    def _above_zero(cls, v: int) -> int:
+        if v <= 0:
+            raise ValueError("the minimum wager must be above $0.00")
+        return v
+
+    @field_validator("maximum")
+    @classmethod
+    def _range(cls, v: int, info: ValidationInfo) -> int:
+        low = info.data.get("minimum")
+        if low is not None and v < low:
+            raise ValueError(f"the maximum {money(v)} is below the minimum {money(low)}")
+        return v
+
+
+class CommissionSection(_Section):
+    rate: Rate = 500
+    lowest_chip: Money = 100
+    step: str = "1/4 chip"
+    rounding: Literal["up", "down", "nearest"] = "up"
+
+    @field_validator("rate")
+    @classmethod
+    def _sane_rate(cls, v: int) -> int:
+        if v > 2500:
+            raise ValueError(f"a commission of {rate_text(v)} is above 25%: write the rate "
+                             f"like \"5%\"")
+        return v
+
+    @field_validator("lowest_chip")
+    @classmethod
+    def _chip_above_zero(cls, v: int) -> int:
+        if v <= 0:
+            raise ValueError("the lowest chip must be above $0.00")
+        return v
+
+    @field_validator("step")
+    @classmethod
+    def _step_text(cls, v: str, info: ValidationInfo) -> str:
+        m = _STEP.match(v)
+        if m is None:
+            try:
+                cents = parse_money(v)
+            except MoneyError:
+                raise ValueError(f"{v!r} is not a step: write an amount like \"0.25\" or a "
+                                 f"part of the lowest chip like \"1/4 chip\"") from None
+            if cents <= 0:
+                raise ValueError(f"the step must be above $0.00, not {v!r}")
+        elif m.group(1):
+            num, den = int(m.group(1)), int(m.group(2))
+            chip = info.data.get("lowest_chip")
+            if den == 0 or num == 0:
+                raise ValueError(f"{v!r} is not a part of a chip")
+            if chip is not None and (chip * num) % den:
+                raise ValueError(f"{v} of a {money(chip)} chip is not a whole number of "
+                                 f"cents: choose another step")
+        return v
+
+    @property
+    def step_cents(self) -> int:
+        m = _STEP.match(self.step)
+        if m is None:
+            return parse_money(self.step)
+        if m.group(1) is None:
+            return self.lowest_chip
+        return self.lowest_chip * int(m.group(1)) // int(m.group(2))
+
+
+class RulesSection(_Section):
+    house_way: str = "standard"
+    joker: Literal["bug", "fully-wild"] = "bug"
+    wheel: Literal["second", "lowest"] = "second"
+    foul_penalty: Literal["forfeit", "house-way"] = "forfeit"
+
+    @field_validator("house_way")
+    @classmethod
+    def _known_way(cls, v: str) -> str:
+        if v not in WAYS:
+            raise ValueError(f"there is no House Way called {v!r}: the rule cards are "
+                             + ", ".join(WAYS))
+        return v
+
+
+class DragonSection(_Section):
+    enabled: bool = True
+    wager: Literal["equal", "at-most"] = "at-most"
+    setting: Literal["house-way", "player"] = "house-way"
+    offer: Literal["after-last-taker", "from-action"] = "after-last-taker"
+    per_round: int = Field(default=1, ge=1, le=6)
+
+
+class PlayerBankingSection(_Section):
+    enabled: bool = True
+    consecutive: bool = False
+    dealer_wager: Literal["last-bet", "minimum"] = "last-bet"
+    co_banking: bool = False
+
+
+class TableConfig(_Section):
+    """The whole table configuration, as config/default.toml lays it out."""
+
+    table: TableSection = TableSection()
+    wagers: WagersSection = WagersSection()
+    commission: CommissionSection = CommissionSection()
+    rules: RulesSection = RulesSection()
+    dragon: DragonSection = DragonSection()
+    player_banking: PlayerBankingSection = PlayerBankingSection()
+
+    def round_rules(self) -> RoundRules:
+        """The core's rules for a round at this table."""
+        t, c, r, d, b = self.table, self.commission, self.rules, self.dragon, \
+            self.player_banking
+        return RoundRules(
+            table=Table(t.name, t.seats, Direction(t.direction), DealMode(t.deal),
+                        ActionSource(t.action)),
+            hands=HandRules(joker=r.joker, wheel=r.wheel),
+            house_way=r.house_way,
+            foul_penalty=FoulPenalty(r.foul_penalty),
+            limits=WagerLimits(self.wagers.minimum, self.wagers.maximum),
+            commission=CommissionPolicy(c.rate, c.step_cents, Rounding(c.rounding)),
+            dragon=DragonRules(d.enabled, DragonWager(d.wager), DragonSetting(d.setting),
+                               DragonOffer(d.offer), d.per_round),
+            banking=BankingRules(b.enabled, b.consecutive, DealerWager(b.dealer_wager),
+                                 b.co_banking),
+        )
+
+
+SECTIONS = tuple(TableConfig.model_fields)
+
+
+# --- loading -------------------------------------------------------------------------------
+
+class _Layers:
+    """The merged raw config and, for every key, the file or variable that set it last."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, Any] = {}
+        self.source: dict[tuple[str, ...], str] = {}
+
+    def add(self, data: Mapping[str, Any], source: str, at: tuple[str, ...] = ()) -> None:
+        target = self.data
+        for k in at:
+            target = target.setdefault(k, {})
+        for key, value in data.items():
+            path = (*at, key)
+            if isinstance(value, Mapping) and isinstance(target.get(key, {}), dict):
+                target.setdefault(key, {})
+                self.source[path] = source
+                self.add(value, source, path)
+            else:
+                target[key] = value
+                self.source[path] = source
+
+    def source_of(self, loc: tuple[str, ...]) -> str:
+        for n in range(len(loc), 0, -1):
+            if loc[:n] in self.source:
+                if n == len(loc):
+                    return self.source[loc[:n]]
+                break
+        # A section-level check: name the layer that last set a key in that section.
+        under = [s for path, s in self.source.items() if path[:len(loc)] == loc]
+        return under[-1] if under else BUILT_IN
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError([Problem(str(path), "", "no such file")]) from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError([Problem(str(path), "", f"not valid TOML: {e}")]) from None
+    except OSError as e:
+        raise ConfigError([Problem(str(path), "", f"cannot be read: {e.strerror}")]) from None
+
+
+def _from_env(env: Mapping[str, str], layers: _Layers) -> None:
+    for name in sorted(env):
+        if not name.startswith(ENV_PREFIX) or "__" not in name:
+            continue
+        section, _, key = name[len(ENV_PREFIX):].lower().partition("__")
+        if section not in SECTIONS:
+            continue  # another part of the station's settings
+        layers.add({section: {key: env[name]}}, f"environment {name}")
+
+
+def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:
+    kind = error["type"]
+    msg = str(error["msg"]).removeprefix("Value error, ")
+    if kind == "extra_forbidden":
+        model: type[BaseModel] = TableConfig
+        for part in loc[:-1]:
+            annotation = model.model_fields[part].annotation
+            assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            model = annotation
+        return (f"there is no such key here; the keys are "
+                f"{', '.join(model.model_fields)}")
+    if kind in ("literal_error", "bool_parsing", "bool_type", "int_parsing", "int_type",
+                "string_type", "greater_than_equal", "less_than_equal", "string_too_short",
+                "string_too_long", "model_type", "dict_type"):
+        return f"{msg}, not {error['input']!r}"
+    return msg
+
+
+def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None = None,
+                overrides: Mapping[str, Any] | None = None,
+                overrides_source: str = "overrides",
+                default_file: Path = DEFAULT_FILE) -> TableConfig:
+    """The table's configuration from the shipped file, the site file, the environment and
+    any overrides, validated; a `ConfigError` lists everything wrong."""
+    environ = os.environ if env is None else env
+    layers = _Layers()
+    if default_file.exists():
+        layers.add(_read_toml(default_file), _display(default_file))
+    site_path = site if site is not None else environ.get(ENV_FILE) or None
+    if site_path is not None:
+        layers.add(_read_toml(Path(site_path)), _display(Path(site_path)))
+    _from_env(environ, layers)
+    if overrides:
+        layers.add(overrides, overrides_source)
+    try:
+        return TableConfig.model_validate(layers.data)
+    except ValidationError as e:
+        problems = []
+        for error in e.errors():
+            loc = tuple(str(p) for p in error["loc"])
+            problems.append(Problem(layers.source_of(loc), ".".join(loc), _why(error, loc)))
+        raise ConfigError(problems) from None
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
