@@ -11,6 +11,7 @@ COMMANDS = (
     "rank",
     "check",
     "house_way",
+    "shoe_sim",
 )
 
 
