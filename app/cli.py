@@ -12,6 +12,7 @@ COMMANDS = (
     "check",
     "house_way",
     "shoe_sim",
+    "settle",
 )
 
 
