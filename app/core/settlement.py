@@ -246,6 +246,8 @@ class Line:
             return f"{position_name(self.position)} (dragon, seat {self.player})"
         if self.role is Role.BANK:
             return f"{position_name(self.position)} (bank)"
+        if self.role is Role.DEALER:
+            return "dealer (vs the bank)"
         return position_name(self.position)
 
     def to_dict(self) -> dict[str, Any]:
@@ -417,12 +419,13 @@ class Slip:
                 how += " FOUL"
             if line.outcome is None:
                 result = "BANK" if line.role is Role.BANK else "mucked"
-                out.append(f"  {line.name:<24} {hands}  {how:<18} {result}")
+                out.append(f"   {line.name:<24} {hands}  {how:<18} {result}")
                 continue
             money_part = (f"wager {money(line.wager)}  net {money(line.net, sign=True)}"
                           + (f" (commission {money(line.commission)})" if line.commission
                              else ""))
-            out.append(f"  {line.name:<24} {hands}  {how:<18} {line.outcome.value.upper():<8} "
+            out.append(f"{line.order:>2} {line.name:<24} {hands}  {how:<18} "
+                       f"{line.outcome.value.upper():<8} "
                        f"{money_part}" + (f"  [{line.note}]" if line.note else ""))
         b = self.bank
         if b.player is not None:
