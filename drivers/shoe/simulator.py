@@ -9,6 +9,7 @@ serial port, or anything with open/close/read/write), with faults injected on re
     duplicate   the card's line is sent twice
     garbage     stray bytes arrive just before the card
     split       the card's line arrives in two pieces, a moment apart
+    swap        the card's line arrives after the next card's (out of order)
     unknown     a message type the station does not know comes before the card
     long        an over-long line comes before the card
     disconnect  the shoe is unplugged after the card, keeps dealing, and is plugged back in
@@ -32,7 +33,8 @@ from app.core.cards import DECK, Card, parse_cards
 
 from .protocol import SEQ_MAX, checksum, encode_line, seq_after
 
-FAULTS = ("checksum", "drop", "duplicate", "garbage", "split", "unknown", "long", "disconnect")
+FAULTS = ("checksum", "drop", "duplicate", "garbage", "split", "swap", "unknown", "long",
+          "disconnect")
 MODES = ("card", "hand")
 ACTIONS = ("rng", "dice", "none")
 GARBAGE = b"\x00\x7f~#\xff\x13 "
@@ -131,6 +133,8 @@ class PtyLink:
         self._slave: int | None = None
 
     def open(self) -> None:
+        if self._master is not None:                 # already plugged in
+            return
         master, slave = os.openpty()
         tty.setraw(slave)                   # no echo, no line editing, before anyone reads
         os.set_blocking(master, False)
@@ -291,6 +295,7 @@ class Simulator:
     _connected: bool = field(default=False, repr=False)
     _replug_at: float = field(default=0.0, repr=False)
     _last_write: float = field(default=0.0, repr=False)
+    _swapped: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -356,6 +361,7 @@ class Simulator:
                 self._idle(self.card_delay)
                 self._deal(("HAND", str(stack), *map(str, cards)), faults.get(stack, set()))
         self._idle(self.card_delay)
+        self._release_swapped()
         self._send(self.device.message("BURN", *map(str, deck[dealt:])))
         if self.heartbeat:
             self._send(self.device.beat())
@@ -372,6 +378,9 @@ class Simulator:
         line = self.device.message(*msg)
         if "drop" in kinds:
             pass
+        elif "swap" in kinds:
+            self._swapped = line
+            return
         elif "checksum" in kinds:
             star = line.rindex(b"*")
             self._send(line[:star - 1] + bytes([line[star - 1] ^ 0x01]) + line[star:])
@@ -381,10 +390,16 @@ class Simulator:
             self._send(line[7:])
         else:
             self._send(line)
+        self._release_swapped()
         if "duplicate" in kinds:
             self._send(line)
         if "disconnect" in kinds:
             self._unplug()
+
+    def _release_swapped(self) -> None:
+        if self._swapped is not None:
+            line, self._swapped = self._swapped, None
+            self._send(line)
 
     def _send(self, data: bytes) -> None:
         if not self._connected:

@@ -56,12 +56,12 @@ class ShoeConfig:
     resend_timeout: float = 0.5         # wait this long for the answer to a RESEND
     resend_tries: int = 3               # then the missing messages are reported LOST
 
-    # TOML key -> field; underscores are accepted too.
-    KEYS = {"port": "port", "baud": "baudrate", "baudrate": "baudrate",
-            "read-timeout": "read_timeout", "write-timeout": "write_timeout",
-            "heartbeat-timeout": "heartbeat_timeout", "reconnect-min": "reconnect_min",
-            "reconnect-max": "reconnect_max", "resend-delay": "resend_delay",
-            "resend-timeout": "resend_timeout", "resend-tries": "resend_tries"}
+    # TOML key -> field (the config's style is underscores; dashes are accepted too).
+    KEYS = {"port": "port", "baud": "baudrate", "read_timeout": "read_timeout",
+            "write_timeout": "write_timeout", "heartbeat_timeout": "heartbeat_timeout",
+            "reconnect_min": "reconnect_min", "reconnect_max": "reconnect_max",
+            "resend_delay": "resend_delay", "resend_timeout": "resend_timeout",
+            "resend_tries": "resend_tries"}
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, str) or not self.port.strip():
@@ -87,16 +87,16 @@ class ShoeConfig:
                                       "0" + (" (0 turns it off)" if f.name == "heartbeat_timeout"
                                              else ""))
         if self.reconnect_max < self.reconnect_min:
-            raise ShoeConfigError("shoe.reconnect-max must be at least shoe.reconnect-min")
+            raise ShoeConfigError("shoe.reconnect_max must be at least shoe.reconnect_min")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> ShoeConfig:
-        """From the `[shoe]` table of a TOML config (keys like `baud`, `heartbeat-timeout`)."""
+        """From the `[shoe]` table of a TOML config (keys like `baud`, `heartbeat_timeout`)."""
         kwargs: dict[str, Any] = {}
         for key, value in data.items():
-            name = cls.KEYS.get(key.replace("_", "-")) or cls.KEYS.get(key)
+            name = cls.KEYS.get(key.replace("-", "_"))
             if name is None:
-                known = ", ".join(k for k in cls.KEYS if k != "baudrate")
+                known = ", ".join(cls.KEYS)
                 raise ShoeConfigError(f"shoe.{key}: not a shoe setting; the settings are {known}")
             kwargs[name] = value
         if "port" not in kwargs:
