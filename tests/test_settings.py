@@ -1,0 +1,202 @@
+"""The table configuration: the shipped file, site files, the environment, and refusals that
+name the file, the key and why."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from app.core.banker import DealerWager
+from app.core.round import DragonOffer, DragonWager, FoulPenalty
+from app.core.settlement import Rounding
+from app.core.table import ActionSource, DealMode, Direction
+from app.settings import DEFAULT_FILE, ConfigError, TableConfig, load_config
+
+CONFIG = DEFAULT_FILE.parent
+EXAMPLES = sorted(CONFIG.glob("example-*.toml"))
+
+
+def _site(tmp_path: Path, text: str, name: str = "site.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def _refused(tmp_path: Path, text: str, env: dict[str, str] | None = None) -> ConfigError:
+    with pytest.raises(ConfigError) as err:
+        load_config(_site(tmp_path, text), env=env or {})
+    return err.value
+
+
+# --- the shipped table ---------------------------------------------------------------------
+
+def test_the_shipped_file_is_the_table_as_the_models_default_it() -> None:
+    assert load_config(env={}) == TableConfig()
+
+
+def test_the_shipped_table_is_the_designs_defaults() -> None:
+    rules = load_config(env={}).round_rules()
+    assert rules.table.direction is Direction.CLOCKWISE
+    assert rules.table.action_source is ActionSource.RNG
+    assert rules.table.deal_mode is DealMode.STACKS
+    assert (rules.commission.rate_bp, rules.commission.step_cents) == (500, 25)
+    assert rules.commission.rounding is Rounding.UP
+    assert rules.foul_penalty is FoulPenalty.FORFEIT
+    assert rules.house_way == "standard"
+    assert (rules.hands.joker, rules.hands.wheel) == ("bug", "second")
+    assert rules.commission.on(700) == 50
+
+
+def test_every_key_of_the_shipped_file_is_commented_and_every_setting_is_there() -> None:
+    lines = DEFAULT_FILE.read_text().splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"^\w+\s*=", line):
+            assert lines[i - 1].startswith("#"), f"no comment above {line!r}"
+    data = tomllib.loads(DEFAULT_FILE.read_text())
+    for section, model in TableConfig.model_fields.items():
+        assert section in data
+        assert set(data[section]) == set(model.annotation.model_fields)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_every_example_site_file_loads_and_changes_the_table(path: Path) -> None:
+    config = load_config(path, env={})
+    assert config != TableConfig()
+    assert config.table.name != TableConfig().table.name
+
+
+def test_the_counterclockwise_example_reaches_the_core_rules() -> None:
+    rules = load_config(CONFIG / "example-counterclockwise.toml", env={}).round_rules()
+    assert rules.table.direction is Direction.COUNTERCLOCKWISE
+    assert rules.table.action_source is ActionSource.DICE
+    assert rules.table.deal_mode is DealMode.ONE_AT_A_TIME
+    assert rules.commission.step_cents == 50  # half of a $1 chip
+    assert rules.foul_penalty is FoulPenalty.HOUSE_WAY
+    assert rules.dragon.wager is DragonWager.EQUAL
+    assert rules.dragon.offer is DragonOffer.FROM_ACTION
+    assert rules.banking.co_banking and rules.banking.dealer_wager is DealerWager.LAST_BET
+    assert (rules.limits.minimum, rules.limits.maximum) == (1000, 200000)
+
+
+# --- layers --------------------------------------------------------------------------------
+
+def test_a_site_file_sets_only_the_keys_it_changes(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[commission]\nrate = "4%"\n'), env={})
+    assert config.commission.rate == 400
+    assert config.commission.step == "1/4 chip" and config.table == TableConfig().table
+
+
+def test_the_environment_overrides_the_files(tmp_path: Path) -> None:
+    site = _site(tmp_path, '[commission]\nrate = "4%"\n')
+    env = {"PAIGOW_COMMISSION__RATE": "3.5%", "PAIGOW_TABLE__DIRECTION": "counterclockwise",
+           "PAIGOW_DRAGON__ENABLED": "false", "PAIGOW_DRAGON__PER_ROUND": "2",
+           "PAIGOW_LEDGER__URL": "sqlite://", "PAIGOW_HOME": "/tmp"}  # others' settings
+    config = load_config(site, env=env)
+    assert config.commission.rate == 350
+    assert config.table.direction == "counterclockwise"
+    assert config.dragon.enabled is False and config.dragon.per_round == 2
+
+
+def test_paigow_config_names_the_site_file(tmp_path: Path) -> None:
+    site = _site(tmp_path, '[table]\nname = "PG-9"\n')
+    assert load_config(env={"PAIGOW_CONFIG": str(site)}).table.name == "PG-9"
+
+
+def test_overrides_come_last() -> None:
+    config = load_config(env={"PAIGOW_WAGERS__MINIMUM": "10"},
+                         overrides={"wagers": {"minimum": "25"}})
+    assert config.wagers.minimum == 2500
+
+
+@pytest.mark.parametrize("step,cents", [("0.25", 25), ("1/4 chip", 25), ("1/2 chip", 50),
+                                        ("chip", 100), ("$0.05", 5)])
+def test_the_commission_step_is_an_amount_or_a_part_of_the_lowest_chip(
+        tmp_path: Path, step: str, cents: int) -> None:
+    config = load_config(_site(tmp_path, f'[commission]\nstep = "{step}"\n'), env={})
+    assert config.commission.step_cents == cents
+
+
+def test_a_quarter_of_a_five_dollar_lowest_chip(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[commission]\nlowest_chip = "5.00"\n'), env={})
+    assert config.round_rules().commission.step_cents == 125
+
+
+# --- refusals: the file, the key and why ---------------------------------------------------
+
+def test_a_bad_choice_is_refused_with_the_file_the_key_and_the_choices(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[table]\ndirection = "sideways"\n')
+    assert err.file.endswith("site.toml") and err.key == "table.direction"
+    assert "'clockwise' or 'counterclockwise'" in err.why and "'sideways'" in err.why
+
+
+def test_an_unknown_key_is_refused_with_the_keys_there_are(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "[dragon]\nenabeld = true\n")
+    assert err.key == "dragon.enabeld"
+    assert "no such key" in err.why and "enabled" in err.why
+
+
+def test_an_unknown_section_is_refused(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "[comission]\nrate = \"5%\"\n")
+    assert err.key == "comission" and "commission" in err.why
+
+
+def test_money_must_be_dollars_in_quotes(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "[wagers]\nminimum = 5\n")
+    assert err.key == "wagers.minimum" and "dollars in quotes" in err.why
+
+
+def test_a_rate_must_be_a_percentage(tmp_path: Path) -> None:
+    assert "percentage" in _refused(tmp_path, "[commission]\nrate = \"5\"\n").why
+    assert "above 25%" in _refused(tmp_path, "[commission]\nrate = \"50%\"\n").why
+
+
+def test_a_step_that_is_not_whole_cents_is_refused(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[commission]\nlowest_chip = "0.50"\nstep = "1/8 chip"\n')
+    assert err.key == "commission.step" and "not a whole number of cents" in err.why
+
+
+def test_a_minimum_above_the_maximum_is_refused(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[wagers]\nminimum = "50"\nmaximum = "10"\n')
+    assert err.key == "wagers.maximum" and "below the minimum $50.00" in err.why
+
+
+def test_an_unknown_house_way_is_refused_with_the_cards_there_are(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[rules]\nhouse_way = "caesars"\n')
+    assert err.key == "rules.house_way" and "standard" in err.why and "delaware-park" in err.why
+
+
+def test_a_table_is_six_seats(tmp_path: Path) -> None:
+    assert "seats is 6" in _refused(tmp_path, "[table]\nseats = 5\n").why
+
+
+def test_every_problem_is_listed_at_once(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[table]\naction = "coin"\n[rules]\njoker = "wild"\n')
+    assert [p.key for p in err.problems] == ["table.action", "rules.joker"]
+    assert str(err).count("site.toml") == 2
+
+
+def test_a_bad_environment_value_names_the_variable(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(env={"PAIGOW_PLAYER_BANKING__CO_BANKING": "maybe"})
+    assert err.value.file == "environment PAIGOW_PLAYER_BANKING__CO_BANKING"
+    assert err.value.key == "player_banking.co_banking"
+
+
+def test_a_file_that_is_not_toml_is_refused_with_where(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "[table\nname = 1\n")
+    assert err.file.endswith("site.toml") and "not valid TOML" in err.why and "line 1" in err.why
+
+
+def test_a_missing_site_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "nowhere.toml", env={})
+
+
+def test_an_override_is_named_by_its_source() -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(env={}, overrides={"rules": {"foul_penalty": "fine"}},
+                    overrides_source="round.json: config")
+    assert str(err.value).startswith("round.json: config: rules.foul_penalty: ")
