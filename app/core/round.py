@@ -411,6 +411,9 @@ class Round:
         self._verify_seat(seat)
         if self._taken is not None:
             raise RoundError(f"{self._who_banks()} has the bank already")
+        verdict = self.eligibility(seat, chips, co_bank)
+        if not verdict.eligible:
+            raise BankError(str(verdict))
         offered = self.offer_bank()
         if offered != seat:
             whom = ("it has come round to the dealer" if offered == DEALER
@@ -419,9 +422,6 @@ class Round:
         if seat in self._wagers:
             raise BankError(f"seat {seat} has a wager against the bank: take it back "
                             f"({money(self._wagers[seat])}) before banking")
-        verdict = self.eligibility(seat, chips, co_bank)
-        if not verdict.eligible:
-            raise BankError(str(verdict))
 
     def can_take_bank(self, seat: int, chips: int, co_bank: bool = False) -> bool:
         return _can(lambda: self.verify_take_bank(seat, chips, co_bank))

@@ -276,7 +276,7 @@ def test_the_dealer_takes_the_bank_in_turn_when_every_player_passes() -> None:
         game.pass_bank(seat)
     assert game.offer_bank() == DEALER
     with pytest.raises(BankError, match="come round to the dealer"):
-        game.take_bank(6, 100000)
+        game.take_bank(3, 100000)  # eligible, but the offer has passed
     game.set_action(Action.from_rng(1))
     taken = [r for r in game.log if isinstance(r, BankTaken)]
     assert taken[-1].position == DEALER and "in turn" in taken[-1].rule
