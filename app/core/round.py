@@ -728,8 +728,15 @@ class Round:
         waiting = [p for p in self.pending() if not self._set_by_dealer(self._hands[p])]
         if waiting:
             raise RoundError("hands still to be set: " + ", ".join(
-                f"{position_name(p)} (the banker)" if p == self.banker else position_name(p)
-                for p in waiting) + ": enter the two front cards, or House Way")
+                self._label(p) for p in waiting) + ": enter the two front cards, or House Way")
+
+    def _label(self, position: int) -> str:
+        hand = self._hands[position]
+        if hand.role is Role.BANK:
+            return f"{position_name(position)} (the banker)"
+        if hand.role is Role.DRAGON:
+            return f"{position_name(position)} (the dragon of seat {hand.player})"
+        return position_name(position)
 
     def _set_by_dealer(self, hand: Hand) -> bool:
         """Hands the dealer sets the House Way without anyone's choice."""

@@ -429,7 +429,7 @@ def test_the_player_sets_the_dragon_when_configured() -> None:
     game = dealt_round({2: 2000}, {5: ACES_AND_SEVENS}, rules=rules, rng=3)
     game.take_dragon(2, 1000, position=5)
     game.house_way(2)
-    with pytest.raises(RoundError, match=r"seat 5"):
+    with pytest.raises(RoundError, match=r"seat 5 \(the dragon of seat 2\)"):
         game.settle()
     record = game.set_hand(5, parse_cards("AS AH"))  # a foul: forfeits like a player's
     assert record.hand.forfeit
