@@ -150,9 +150,12 @@ def open_port(config: ShoeConfig) -> SerialLike:
                               parity=serial.PARITY_NONE, stopbits=serial.STOPBITS_ONE,
                               timeout=config.read_timeout, write_timeout=config.write_timeout)
     try:
+        port: SerialLike
         if "://" in target:
-            return serial.serial_for_url(target, **kw)  # type: ignore[no-any-return]
-        return serial.Serial(target, exclusive=True, **kw)
+            port = serial.serial_for_url(target, **kw)
+        else:
+            port = serial.Serial(target, exclusive=True, **kw)
+        return port
     except (serial.SerialException, OSError, ValueError) as e:
         raise ShoeLinkError(getattr(e, "errno", None) or errno.EIO,
                             describe_link_error(e, config.port)) from e
