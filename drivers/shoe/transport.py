@@ -51,7 +51,7 @@ class ShoeConfig:
     write_timeout: float = 0.5
     heartbeat_timeout: float = 3.0      # this long without a byte: "shoe offline" (0: never)
     reconnect_min: float = 0.2          # first pause before reopening the port...
-    reconnect_max: float = 5.0          # ...doubling up to this
+    reconnect_max: float = 2.0          # ...doubling up to this
     resend_delay: float = 0.1           # wait this long for a late message before RESEND
     resend_timeout: float = 0.5         # wait this long for the answer to a RESEND
     resend_tries: int = 3               # then the missing messages are reported LOST
