@@ -374,7 +374,8 @@ CARD = HouseWay(
         "A hand is in the first section whose row fits: a full house with a flush or a "
         "straight is played by the Flush or Straight rows that name it.",
         "Straights are read low to high: 'first' is the lowest card, 'last' the highest; "
-        "'starting with an Ace' is A-2-3-...",
+        "'starting with an Ace' is A-2-3-...; a joker that could stand at either end of a "
+        "straight stands at the higher end, and of equally long straights the higher is played.",
         "Pairs are read low to high: the 'first pair' is the lower, the 'second' the higher.",
         "A row fits only if its play is legal; a card never asks for a foul.",
     ),
