@@ -25,7 +25,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[station,test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[station,test,bench,installer]'
 	touch $(STAMP)
 
 run: $(STAMP)
