@@ -1,0 +1,119 @@
+"""The felt: the dealer's place at the bottom, the six seats round it, and the round's
+action and order in the middle, drawn as the dealer sees the table.
+
+Seats are numbered clockwise from the dealer's left: seen from above with the dealer at the
+bottom, seat 1 is at the lower left, seats 3 and 4 across the table, seat 6 at the lower
+right. A ring of arrows round the middle shows the way the deal and the payouts go.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QRadialGradient
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from app.core.table import DEALER, Direction
+
+from . import theme
+from .present import CenterState
+from .seat import SeatView
+
+# (row, column, column span) in a grid of 3 rows by 6 half-columns.
+PLACES: dict[int, tuple[int, int]] = {
+    3: (0, 1), 4: (0, 3),
+    2: (1, 0), 5: (1, 4),
+    1: (2, 0), DEALER: (2, 2), 6: (2, 4),
+}
+CENTER = (1, 2)
+
+
+class CenterView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.heading = QLabel(objectName="centerText")
+        self.phase = QLabel(objectName="centerTitle")
+        self.action = QLabel(objectName="centerText")
+        self.order = QLabel(objectName="order")
+        self.bank = QLabel(objectName="centerText")
+        box = QVBoxLayout(self)
+        box.setSpacing(4)
+        box.addStretch(1)
+        for label in (self.heading, self.phase, self.action, self.order, self.bank):
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            label.setWordWrap(True)
+            box.addWidget(label)
+        box.addStretch(1)
+
+    def show_state(self, s: CenterState) -> None:
+        self.heading.setText(s.heading)
+        self.phase.setText(s.phase)
+        self.action.setText(s.action)
+        self.order.setText(s.order)
+        self.bank.setText(s.bank)
+
+
+class FeltView(QWidget):
+    """Layout only: the seat views in their places and the centre."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("felt")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.direction = Direction.CLOCKWISE
+        self.seats: dict[int, SeatView] = {}
+        self.center = CenterView(self)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(26, 22, 26, 22)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(12)
+        for position, (row, col) in PLACES.items():
+            view = SeatView(position, self)
+            self.seats[position] = view
+            grid.addWidget(view, row, col, 1, 2)
+        grid.addWidget(self.center, CENTER[0], CENTER[1], 1, 2)
+        for c in range(6):
+            grid.setColumnStretch(c, 1)
+        for r in range(3):
+            grid.setRowStretch(r, 1)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        r = QRectF(self.rect()).adjusted(4, 4, -4, -4)
+        p.setPen(QPen(theme.FELT_EDGE, 10))
+        glow = QRadialGradient(r.center(), max(r.width(), r.height()) * 0.6)
+        glow.setColorAt(0, theme.FELT)
+        glow.setColorAt(1, theme.FELT_DARK)
+        p.setBrush(glow)
+        p.drawRoundedRect(r, 40, 40)
+        self._paint_ring(p, r)
+        p.end()
+
+    def _paint_ring(self, p: QPainter, r: QRectF) -> None:
+        """An ellipse through the seats with chevrons pointing the way of the deal."""
+        ring = r.adjusted(r.width() * 0.17, r.height() * 0.17, -r.width() * 0.17,
+                          -r.height() * 0.17)
+        p.setPen(QPen(theme.FELT_LINE, 3, Qt.PenStyle.DashLine))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(ring)
+        cx, cy = ring.center().x(), ring.center().y()
+        a, b = ring.width() / 2, ring.height() / 2
+        sign = 1 if self.direction is Direction.CLOCKWISE else -1
+        for k in range(12):
+            t = 2 * math.pi * (k + 0.5) / 12
+            x, y = cx + a * math.cos(t), cy + b * math.sin(t)
+            # On screen (y down) clockwise is increasing t.
+            dx, dy = -a * math.sin(t) * sign, b * math.cos(t) * sign
+            norm = math.hypot(dx, dy) or 1.0
+            dx, dy = dx / norm, dy / norm
+            size = 16
+            tip = QPointF(x + dx * size, y + dy * size)
+            left = QPointF(x - dy * size * 0.6, y + dx * size * 0.6)
+            right = QPointF(x + dy * size * 0.6, y - dx * size * 0.6)
+            arrow = QPainterPath(tip)
+            arrow.lineTo(left)
+            arrow.lineTo(right)
+            arrow.closeSubpath()
+            p.fillPath(arrow, QColor(255, 224, 130, 150))

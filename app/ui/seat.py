@@ -1,0 +1,190 @@
+"""One position at the table: its title, badges, wager, seven cards, hands and notes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QResizeEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from app.core.cards import Card
+from app.core.table import CARDS_PER_HAND
+
+from .cards import ASPECT, LIFT, CardWidget
+from .present import SeatState
+
+FRONT_GAP = 0.3  # the gap between the two-card and the five-card hand, in card widths
+SPACING = 0.06  # between cards that do not overlap, in card widths
+MIN_SHOWN = 0.56  # an overlapped card still shows this much of its width (its index)
+
+
+def restyle(widget: QWidget, prop: str, value: object) -> None:
+    """Set a property the style sheet reads, and let the style see it."""
+    if widget.property(prop) == value:
+        return
+    widget.setProperty(prop, value)
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
+def _label(name: str, text: str = "") -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(name)
+    return label
+
+
+class CardRow(QWidget):
+    """Seven cards as big as the place allows: side by side, or fanned like a hand in play
+    (each card still showing its index) when that makes them bigger; once the hand is set
+    a gap parts the two-card hand from the five-card hand."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.cards = [CardWidget(self) for _ in range(CARDS_PER_HAND)]
+        self.split = False
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumHeight(70)
+
+    def sizeHint(self) -> QSize:
+        return QSize(480, 150)
+
+    def set_split(self, split: bool) -> None:
+        if split != self.split:
+            self.split = split
+            self.arrange()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.arrange()
+
+    def offsets(self, w: float, step: float) -> list[float]:
+        """Where each card starts, from the left of the row."""
+        xs, x = [], 0.0
+        for i in range(len(self.cards)):
+            xs.append(x)
+            if self.split and i == 0:
+                x += w * (1 + SPACING)
+            elif self.split and i == 1:
+                x += w * (1 + SPACING + FRONT_GAP)
+            else:
+                x += step
+        return xs
+
+    def geometry_for(self, width: float, height: float) -> tuple[float, float]:
+        """(card width, step between the starts of fanned cards) for this room."""
+        n = len(self.cards)
+        fanned = n - 3 if self.split else n - 1  # steps that may overlap
+        front = 2 + SPACING + FRONT_GAP if self.split else 0.0  # the front pair and the gap
+        w = height / (ASPECT * (1 + LIFT))
+        step = (width - w * (1 + front)) / fanned
+        if step >= w * (1 + SPACING):
+            return w, w * (1 + SPACING)
+        if step >= w * MIN_SHOWN:
+            return w, step
+        w = width / (1 + front + fanned * MIN_SHOWN)
+        return w, w * MIN_SHOWN
+
+    def arrange(self) -> None:
+        width, height = self.width(), self.height()
+        w, step = self.geometry_for(width, height)
+        xs = self.offsets(w, step)
+        total = xs[-1] + w
+        left = (width - total) / 2
+        h = w * ASPECT * (1 + LIFT)
+        y = (height - h) / 2
+        for x, cw in zip(xs, self.cards, strict=True):
+            cw.setGeometry(QRect(round(left + x), round(y), round(w), round(h)))
+            cw.raise_()
+
+
+class SeatView(QFrame):
+    """Layout only: `show_state` puts a `SeatState` on screen."""
+
+    clicked = Signal(int)
+    card_clicked = Signal(int, object)
+
+    def __init__(self, position: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.position = position
+        self.state: SeatState | None = None
+        self.setObjectName("seat")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+        self.title = _label("seatTitle")
+        self.action_badge = _label("badgeAction", "ACTION")
+        self.order_badge = _label("badgeOrder")
+        self.role_badge = _label("badgeRole")
+        self.result = _label("result")
+        self.wager = _label("wager")
+        header = QHBoxLayout()
+        header.setSpacing(6)
+        for w in (self.title, self.action_badge, self.order_badge, self.role_badge):
+            header.addWidget(w)
+        header.addStretch(1)
+        header.addWidget(self.wager)
+
+        self.row = CardRow(self)
+        self.cards = self.row.cards
+        for cw in self.cards:
+            cw.clicked.connect(self._card_clicked)
+
+        self.hands = _label("hands")
+        self.hands.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        footer = QHBoxLayout()
+        footer.setSpacing(8)
+        footer.addWidget(self.result)
+        footer.addStretch(1)
+        self.note = _label("rule")
+        self.note.setWordWrap(True)
+        self.note.setMinimumHeight(66)
+        self.note.setMaximumHeight(70)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(10, 6, 10, 6)
+        box.setSpacing(3)
+        box.addLayout(header)
+        box.addWidget(self.row, 1)
+        box.addWidget(self.hands)
+        box.addLayout(footer)
+        box.addWidget(self.note)
+
+    def _card_clicked(self, c: Card) -> None:
+        self.card_clicked.emit(self.position, c)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.position)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def show_state(self, s: SeatState) -> None:
+        self.state = s
+        self.title.setText(f"{s.title}  [{s.key}]")
+        self.action_badge.setVisible(s.action)
+        self.order_badge.setVisible(s.order is not None)
+        self.order_badge.setText(f"#{s.order}" if s.order is not None else "")
+        self.order_badge.setToolTip("dealt and paid in this place from action")
+        self.role_badge.setVisible(bool(s.role))
+        self.role_badge.setText(s.role)
+        self.wager.setText(s.wager)
+        self.result.setVisible(bool(s.result))
+        self.result.setText(s.result)
+        restyle(self.result, "kind", s.result_kind)
+        self.row.set_split(s.split)
+        for i, cw in enumerate(self.cards):
+            c = s.cards[i] if i < len(s.cards) else None
+            cw.show_card(c, selected=c is not None and c in s.picked,
+                         dim=s.mucked, clickable=s.clickable, face_down=s.face_down)
+        self.hands.setText(s.hands)
+        self.hands.setToolTip(s.hands)
+        self.note.setText(s.note)
+        self.note.setToolTip(s.note)
+        self.note.setObjectName({"foul": "foul", "preview-foul": "foul",
+                                 "preview-legal": "legal"}.get(s.note_kind, "rule"))
+        restyle(self.note, "preview", s.note_kind.startswith("preview"))
+        self.note.style().unpolish(self.note)
+        self.note.style().polish(self.note)
+        restyle(self, "selected", s.selected)
+        restyle(self, "mucked", s.mucked)

@@ -1,0 +1,202 @@
+"""The dealer's main window: the felt, the side panel, the device status bar, and the keys.
+
+`MainWindow` is layout; `bind(controller)` connects its buttons, fields, keys and cards to
+the controller's steps and redraws from `controller.state()` whenever the round changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QSizePolicy,
+    QStatusBar,
+    QWidget,
+)
+
+from .controller import DealerController
+from .felt import FeltView
+from .panel import ControlPanel
+from .present import SEAT_KEYS, ScreenState
+from .seat import restyle
+from .theme import STYLE
+
+PANEL_WIDTH = 470
+
+# The keyboard map: key -> what it does (shown on the buttons and in the README).
+KEYMAP: tuple[tuple[str, str], ...] = (
+    ("N", "new round"),
+    ("1-6", "select seat 1-6"),
+    ("7 (or 0)", "select the dealer's position"),
+    ("Left / Right", "select the position before / after"),
+    ("W", "type the selected seat's wager, Enter"),
+    ("X", "take back the selected seat's wager"),
+    ("R", "action from the station's RNG"),
+    ("D", "type the three dice, Enter"),
+    ("C", "shoe offline: type the selected position's cards, Enter"),
+    ("F", "set the front: the two clicked cards, or type them, Enter"),
+    ("H", "House Way for the selected position"),
+    ("S", "settle"),
+    ("P", "print the slip"),
+    ("O", "demo: shoe offline / online"),
+    ("Esc", "leave a field, drop picked cards"),
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Pai Gow Poker - dealer station")
+        self.setStyleSheet(STYLE)
+        self.felt = FeltView()
+        self.panel = ControlPanel()
+        self.panel.setFixedWidth(PANEL_WIDTH)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(0)
+        row.addWidget(self.felt, 1)
+        row.addWidget(self.panel)
+        self.setCentralWidget(central)
+
+        bar = QStatusBar()
+        self.setStatusBar(bar)
+        self.devices = [QLabel(objectName="device") for _ in range(3)]
+        for label in self.devices:
+            bar.addWidget(label)
+        self.table_info = QLabel(objectName="tableInfo")
+        self.table_info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.table_info.setMinimumWidth(0)
+        bar.addWidget(self.table_info, 1)
+        self.shortcuts: dict[str, QShortcut] = {}
+        self.controller: DealerController | None = None
+        self.state: ScreenState | None = None
+
+    # --- binding -------------------------------------------------------------------------
+
+    def bind(self, c: DealerController) -> None:
+        self.controller = c
+        p, f = self.panel, self.panel.fields
+        b = p.buttons
+        b["new"].clicked.connect(c.new_round)
+        b["wager"].clicked.connect(lambda: self._submit("wager", c.place_wager))
+        b["withdraw"].clicked.connect(c.withdraw_wager)
+        b["rng"].clicked.connect(c.rng_action)
+        b["dice"].clicked.connect(lambda: self._submit("dice", c.dice_action))
+        b["cards"].clicked.connect(lambda: self._submit("cards", c.enter_cards, keep=True))
+        b["front"].clicked.connect(self._front)
+        b["house_way"].clicked.connect(c.house_way)
+        b["settle"].clicked.connect(c.settle)
+        b["print"].clicked.connect(c.print_slip)
+        b["shoe"].clicked.connect(c.toggle_shoe)
+        f["wager"].returnPressed.connect(lambda: self._submit("wager", c.place_wager,
+                                                              keep=True))
+        f["dice"].returnPressed.connect(lambda: self._submit("dice", c.dice_action))
+        f["cards"].returnPressed.connect(lambda: self._submit("cards", c.enter_cards,
+                                                              keep=True))
+        f["front"].returnPressed.connect(lambda: self._submit("front", c.set_front))
+        f["front"].textEdited.connect(c.type_front)
+        for seat in self.felt.seats.values():
+            seat.clicked.connect(c.select)
+            seat.card_clicked.connect(c.pick_card)
+
+        keys: dict[str, Callable[[], object]] = {
+            "N": c.new_round, "X": c.withdraw_wager, "R": c.rng_action, "H": c.house_way,
+            "S": c.settle, "P": c.print_slip, "O": c.toggle_shoe,
+            "W": lambda: self._focus("wager"), "D": lambda: self._focus("dice"),
+            "C": lambda: self._focus("cards"), "F": self._front,
+            "Left": lambda: c.select_step(-1), "Right": lambda: c.select_step(1),
+            "Esc": self._escape, "0": lambda: c.select(0),
+        }
+        for position, key in SEAT_KEYS.items():
+            keys[key] = (lambda pos=position: c.select(pos))
+        for key, handler in keys.items():
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(handler)
+            self.shortcuts[key] = shortcut
+        c.changed.connect(self.render)
+        self.render()
+
+    def _submit(self, name: str, step: Callable[[str], bool], keep: bool = False) -> None:
+        field = self.panel.fields[name]
+        if step(field.text()):
+            field.clear()
+            if not keep or not field.isEnabled():
+                self.felt.setFocus()
+
+    def _focus(self, name: str) -> None:
+        assert self.controller is not None
+        if self.controller.why_not(name) is not None:
+            self.controller.explain(name)
+            return
+        field = self.panel.fields[name]
+        field.setFocus()
+        field.selectAll()
+
+    def _front(self) -> None:
+        c = self.controller
+        assert c is not None
+        if len(c.picks) == 2:
+            if c.set_front(None):
+                self.panel.fields["front"].clear()
+                self.felt.setFocus()
+            return
+        text = self.panel.fields["front"].text()
+        if text.strip():
+            self._submit("front", c.set_front)
+            return
+        self._focus("front")
+
+    def _escape(self) -> None:
+        self.felt.setFocus()
+        c = self.controller
+        if c is not None and c.picks:
+            c.picks, c.preview, c.preview_error = [], None, None
+            c.fields["front"] = ""
+            c.changed.emit()
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def render(self) -> None:
+        c = self.controller
+        if c is None:
+            return
+        s = c.state()
+        self.state = s
+        self.felt.direction = c.table.direction
+        for position, seat in self.felt.seats.items():
+            seat.show_state(s.seats[position])
+        self.felt.center.show_state(s.center)
+        p = self.panel
+        p.phase.setText(s.phase)
+        p.next.setText(s.next_step)
+        p.show_message(s.message, s.level)
+        p.selected.setText(s.selected)
+        p.cards_label.setText("Cards")
+        p.fields["cards"].setPlaceholderText(f"{s.manual_target}, e.g. AS KD 10H 7C 7D 2S JK")
+        p.show_availability(s.availability)
+        front = p.fields["front"]
+        wanted = s.fields.get("front", "")
+        if front.text() != wanted and not (front.hasFocus() and not wanted):
+            if not front.hasFocus():
+                front.setText(wanted)
+        p.show_log(s.log)
+        p.show_slip(s.slip)
+        for label, device in zip(self.devices, s.devices, strict=True):
+            label.setText(device.label)
+            label.setToolTip(device.detail or device.label)
+            restyle(label, "state", device.state)
+        self.table_info.setText(s.table_info)
+        self.table_info.setToolTip(s.table_info)
+        self.felt.update()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.controller is not None:
+            self.controller.close()
+        super().closeEvent(event)
