@@ -87,8 +87,8 @@ class SlipView(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(row.detail or row.hands)
                 if c in (0, 3, 4, 5):
-                    item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight
-                                              | Qt.AlignmentFlag.AlignVCenter))
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
                 if c == 2 and row.kind in KIND_COLOURS:
                     item.setBackground(QColor(KIND_COLOURS[row.kind]))
                     item.setForeground(QColor("white"))

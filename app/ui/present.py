@@ -264,7 +264,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
             values.update(note=f"House Way {hand.rule}: {hand.rule_says}", note_kind="rule")
     else:
         values.update(cards=tuple(sort_cards(hand.cards)))
-        face_down = hide_bank and position == rnd.banker and rnd.phase is Phase.SETTING
+        # The bank's hand is opened after every other hand is set (the round says when).
+        face_down = (hide_bank and position == rnd.banker and rnd.phase is Phase.SETTING
+                     and not rnd.can_set_hand(position))
         values.update(face_down=face_down)
         can_pick = (rnd.phase is Phase.SETTING and hand.role is not Role.MUCKED
                     and not face_down)

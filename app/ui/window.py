@@ -129,6 +129,8 @@ class MainWindow(QMainWindow):
             field.clear()
             if not keep or not field.isEnabled():
                 self.felt.setFocus()
+        else:
+            field.selectAll()  # what was wrong stays in view; typing replaces it
 
     def _focus(self, name: str) -> None:
         assert self.controller is not None
