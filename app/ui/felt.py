@@ -34,7 +34,7 @@ class CenterView(QWidget):
         super().__init__(parent)
         self.heading = QLabel(objectName="centerText")
         self.phase = QLabel(objectName="centerTitle")
-        self.action = QLabel(objectName="centerText")
+        self.action = QLabel(objectName="centerAction")
         self.order = QLabel(objectName="order")
         self.bank = QLabel(objectName="centerText")
         box = QVBoxLayout(self)

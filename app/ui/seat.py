@@ -14,7 +14,7 @@ from .present import SeatState
 
 FRONT_GAP = 0.3  # the gap between the two-card and the five-card hand, in card widths
 SPACING = 0.06  # between cards that do not overlap, in card widths
-MIN_SHOWN = 0.56  # an overlapped card still shows this much of its width (its index)
+MIN_SHOWN = 0.48  # an overlapped card still shows this much of its width (its index)
 
 
 def restyle(widget: QWidget, prop: str, value: object) -> None:

@@ -45,8 +45,8 @@ STYLE = f"""
 QMainWindow, QWidget#panel {{ background: #1d2327; }}
 QWidget {{ font-family: "{FONT_FAMILY}"; font-size: 15px; color: #eceff1; }}
 QFrame#seat {{ background: #0a4630; border: 2px solid #2f6f52; border-radius: 12px; }}
-QFrame#seat[selected="true"] {{ border: 4px solid {ACTION}; background: #083b28; }}
 QFrame#seat[mucked="true"] {{ background: #0b3d2b; border: 2px dashed #2f6f52; }}
+QFrame#seat[selected="true"] {{ border: 4px solid {ACTION}; background: #083b28; }}
 QLabel#seatTitle {{ font-size: 22px; font-weight: bold; color: white; }}
 QLabel#wager {{ font-size: 20px; font-weight: bold; color: #fff59d; }}
 QLabel#badgeAction {{ background: {ACTION}; color: black; font-weight: bold; font-size: 15px;
@@ -70,7 +70,8 @@ QLabel#result[kind="push"], QLabel#result[kind="returned"] {{ background: {PUSH}
 QLabel#result[kind="bank"] {{ background: #4e342e; }}
 QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
-QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
+QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
+QLabel#order {{ font-size: 21px; font-weight: bold; color: #ffe082; }}
 QLabel#phase {{ font-size: 24px; font-weight: bold; color: white; }}
 QLabel#next {{ font-size: 16px; color: #b0bec5; }}
 QLabel#message {{ font-size: 16px; border-radius: 8px; padding: 8px; color: white;
