@@ -298,7 +298,6 @@ class DealerController(QObject):
     def _action(self, action: Action) -> None:
         record = self._do("set_action", action)
         self.manual = {}
-        self.leftovers = None
         self.select(record.position, quiet=True)
         where = position_name(record.position)
         if self.shoe.online:

@@ -12,7 +12,7 @@ from app.core.cards import Card, card
 from app.core.round import Phase, RoundRules
 from app.ui.controller import DealerController
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
-from app.ui.shoe import DemoShoe
+from app.ui.shoe import DemoShoe, ShoeFeed
 from app.ui.window import MainWindow
 
 SHOWCASE_ACTION = 3  # RNG 4 counts the dealer as 1: seat 3
@@ -22,7 +22,7 @@ SHOWCASE_ACTION = 3  # RNG 4 counts the dealer as 1: seat 3
 class Station:
     window: MainWindow
     controller: DealerController
-    shoe: DemoShoe
+    shoe: ShoeFeed
     qtbot: object
 
     def key(self, key: str | Qt.Key) -> None:
@@ -68,12 +68,13 @@ class Station:
 def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
     def make(hands: Mapping[int, str] = SHOWCASE, action: int = SHOWCASE_ACTION,
              rng: int = SHOWCASE_RNG, rules: RoundRules | None = None, online: bool = True,
-             deck: tuple[Card, ...] | None = None) -> Station:
+             deck: tuple[Card, ...] | None = None, shoe: ShoeFeed | None = None) -> Station:
         rules = rules or RoundRules()
-        decks = [deck or stacked_deck(hands, action, rules.table)] * 3
-        shoe = DemoShoe(decks, interval_ms=0)
-        if not online:
-            shoe.set_online(False)
+        if shoe is None:
+            decks = [deck or stacked_deck(hands, action, rules.table)] * 3
+            shoe = DemoShoe(decks, interval_ms=0)
+            if not online:
+                shoe.set_online(False)
         controller = DealerController(rules, shoe, randbelow=lambda n: rng)
         window = MainWindow()
         qtbot.addWidget(window)

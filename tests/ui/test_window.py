@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPainter
 
 from app.core.cards import DECK, CardError, card, parse_cards
@@ -17,6 +19,7 @@ from app.ui.main import build, main, parse_args
 from app.ui.qt_compat import none_refcount_bug
 from app.ui.screenshots import SHOWCASE, stacked_deck
 from app.ui.shoe import DemoShoe
+from app.ui.window import MainWindow
 
 WAGERS = {1: "25", 2: "10", 3: "50", 5: "100", 6: "15"}
 
@@ -314,6 +317,25 @@ def test_demo_builds_the_station_with_the_simulated_shoe(qapp):
         assert controller.rules.table.name == "PG-1"
     finally:
         window.close()
+
+
+def test_paigow_dealer_demo_opens_the_station_full_size(qapp, monkeypatch):
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    seen: dict[str, object] = {}
+
+    def look() -> None:
+        windows = [w for w in qapp.topLevelWidgets() if isinstance(w, MainWindow)
+                   and w.isVisible()]
+        w = windows[-1]
+        seen.update(maximized=bool(w.windowState() & Qt.WindowState.WindowMaximized),
+                    shoe=w.devices[0].text(), phase=w.panel.phase.text())
+        w.close()
+        qapp.quit()
+
+    QTimer.singleShot(300, look)
+    assert main(["--demo"]) == 0
+    assert seen == {"maximized": True, "shoe": "Shoe: online: demo shoe (simulated shuffle)",
+                    "phase": "NO ROUND OPEN"}
 
 
 def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, capsys):
