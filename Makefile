@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean postgres-server xvfb
+.PHONY: run test bench lint clean postgres-server xvfb screenshots
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
 postgres-server:
@@ -14,11 +14,19 @@ postgres-server:
 	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
 	    else echo "make: the tests need the PostgreSQL server: install the 'postgresql' package"; exit 1; fi; }
 
+# Qt's X11 plugin needs the xcb helper libraries besides the X server itself.
+XPACKAGES := xvfb libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxkbcommon-x11-0
 xvfb:
-	@command -v Xvfb >/dev/null 2>&1 || \
+	@{ command -v Xvfb && ldconfig -p | grep -q libxcb-cursor.so.0; } >/dev/null 2>&1 || \
 	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb; \
-	    else echo "make: screenshots need Xvfb: install the 'xvfb' package"; exit 1; fi; }
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(XPACKAGES); \
+	    else echo "make: screenshots need: $(XPACKAGES)"; exit 1; fi; }
+
+# The window at each stage of a round, in a real X server, into docs/screenshots/.
+screenshots: $(STAMP) xvfb
+	@Xvfb :97 -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 & echo $$! > .xvfb.pid; sleep 1; \
+	  DISPLAY=:97 $(BIN)/python -m app.ui.screenshots docs/screenshots; rc=$$?; \
+	  kill $$(cat .xvfb.pid); rm -f .xvfb.pid; exit $$rc
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

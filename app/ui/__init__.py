@@ -4,7 +4,3 @@ Views (`cards`, `seat`, `felt`, `panel`, `window`) hold layout only; `controller
 behaviour and calls the core (`app.core`), which holds every rule of the game; `present`
 turns the core's records into the text the views show.
 """
-
-from .qt_compat import guard_none_refcount
-
-guard_none_refcount()

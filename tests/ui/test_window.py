@@ -16,7 +16,6 @@ from app.core.table import Action, ActionSource, Table
 from app.ui import theme
 from app.ui.cards import paint_card
 from app.ui.main import build, main, parse_args
-from app.ui.qt_compat import none_refcount_bug
 from app.ui.screenshots import SHOWCASE, stacked_deck
 from app.ui.shoe import DemoShoe
 from app.ui.window import MainWindow
@@ -344,9 +343,3 @@ def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, ca
     assert main(["--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "site.toml" in err and "wagers.minimum" in err
-
-
-def test_the_refcount_guard_applies_only_where_pyside_needs_it():
-    assert none_refcount_bug("6.12.0", (3, 11))
-    assert not none_refcount_bug("6.11.3", (3, 11))
-    assert not none_refcount_bug("6.12.0", (3, 12))
