@@ -111,6 +111,24 @@ class Table:
         self.verify_position(bank, "the bank's position")
         return self.step(bank, number - 1)
 
+    def position_of_card(self, action: int, index: int) -> int | None:
+        """The position the `index`-th card read (0-based) goes to, or None for a leftover.
+
+        Stacks: seven cards to action, the next seven to the position after it, and so on;
+        one at a time: one card to each position round the table from action, seven times
+        round. Cards 49-52 are the four left over. So a card can be put in its place the
+        moment the shoe reads it; `deal_stacks` and `deal_one_at_a_time` deal the same way.
+        """
+        if not 0 <= index < len(DECK):
+            raise TableError(f"card {index + 1} of a deal: the deck has {len(DECK)} cards, "
+                             f"counted from 1")
+        if index >= HANDS * CARDS_PER_HAND:
+            return None
+        order = self.around(action)
+        if self.deal_mode is DealMode.STACKS:
+            return order[index // CARDS_PER_HAND]
+        return order[index % HANDS]
+
 
 RNG_NUMBERS = range(1, HANDS + 1)
 DIE_FACES = range(1, 7)

@@ -11,6 +11,7 @@ from app.core.table import (
     DEALER,
     Action,
     ActionSource,
+    DealMode,
     Direction,
     Misdeal,
     Table,
@@ -209,3 +210,54 @@ def test_the_whole_deck_deals_cleanly() -> None:
     assert sorted(c.index for c in seen) == list(range(53))
     assert cards_text(parse_cards(cards_text(deal.leftovers))) == cards_text(deal.leftovers)
     assert card("JK") in seen
+
+
+# --- where each card read goes, the moment it is read -------------------------------------
+
+STACKS_CCW = Table(direction=Direction.COUNTERCLOCKWISE, deal_mode=DealMode.STACKS)
+ONE_BY_ONE = Table(deal_mode=DealMode.ONE_AT_A_TIME)
+ONE_BY_ONE_CCW = Table(direction=Direction.COUNTERCLOCKWISE, deal_mode=DealMode.ONE_AT_A_TIME)
+
+
+def test_in_stacks_the_first_seven_cards_read_go_to_action_then_seven_to_each_next() -> None:
+    assert [CLOCKWISE.position_of_card(5, i) for i in range(0, 49, 7)] == [
+        5, 6, DEALER, 1, 2, 3, 4]
+    assert {CLOCKWISE.position_of_card(5, i) for i in range(7)} == {5}
+    assert CLOCKWISE.position_of_card(5, 7) == 6
+    assert STACKS_CCW.position_of_card(5, 7) == 4
+
+
+def test_one_at_a_time_each_card_read_goes_to_the_next_position_from_action() -> None:
+    assert [ONE_BY_ONE.position_of_card(2, i) for i in range(8)] == [
+        2, 3, 4, 5, 6, DEALER, 1, 2]
+    assert [ONE_BY_ONE_CCW.position_of_card(2, i) for i in range(8)] == [
+        2, 1, DEALER, 6, 5, 4, 3, 2]
+
+
+@pytest.mark.parametrize("table", [CLOCKWISE, STACKS_CCW, ONE_BY_ONE, ONE_BY_ONE_CCW],
+                         ids=["stacks", "stacks-ccw", "one-at-a-time", "one-at-a-time-ccw"])
+@pytest.mark.parametrize("action", range(7))
+def test_each_card_read_lands_where_the_whole_deal_puts_it(table: Table, action: int) -> None:
+    deck = _shuffled(100 + action)
+    if table.deal_mode is DealMode.STACKS:
+        deal = deal_stacks(table, action, [deck[i:i + 7] for i in range(0, 49, 7)], deck[49:])
+    else:
+        deal = deal_one_at_a_time(table, action, deck)
+    placed: dict[int, list] = {}
+    for i, c in enumerate(deck):
+        position = table.position_of_card(action, i)
+        if position is None:
+            assert c in deal.leftovers
+        else:
+            placed.setdefault(position, []).append(c)
+    assert {p: tuple(cs) for p, cs in placed.items()} == deal.by_position()
+
+
+def test_the_four_cards_after_the_deal_are_left_over_and_there_is_no_card_54() -> None:
+    assert [CLOCKWISE.position_of_card(0, i) for i in range(49, 53)] == [None] * 4
+    with pytest.raises(TableError, match="the deck has 53 cards"):
+        CLOCKWISE.position_of_card(0, 53)
+    with pytest.raises(TableError, match="the deck has 53 cards"):
+        CLOCKWISE.position_of_card(0, -1)
+    with pytest.raises(TableError, match="position 9 is not at this table"):
+        CLOCKWISE.position_of_card(9, 0)
