@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -51,6 +51,10 @@ from app.core.settlement import (
     rate_text,
 )
 from app.core.table import ActionSource, DealMode, Direction, Table
+
+if TYPE_CHECKING:
+    from drivers.printer.config import PrinterConfig
+    from drivers.shoe.transport import ShoeConfig
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "config" / "default.toml"
 ENV_FILE = "PAIGOW_CONFIG"
@@ -234,6 +238,72 @@ class PlayerBankingSection(_Section):
     co_banking: bool = False
 
 
+class ShoeSection(_Section):
+    """The card-reading shoe (docs/shoe-protocol.md); each key checked as the driver's
+    `ShoeConfig` checks it. An empty port: no shoe, the dealer enters the cards."""
+
+    port: str = ""
+    baud: int = 9600
+    read_timeout: float = 0.05
+    write_timeout: float = 0.5
+    heartbeat_timeout: float = 3.0
+    reconnect_min: float = 0.2
+    reconnect_max: float = 2.0
+    resend_delay: float = 0.1
+    resend_timeout: float = 0.5
+    resend_tries: int = 3
+
+    @field_validator("*")
+    @classmethod
+    def _as_the_shoe_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+        try:
+            from drivers.shoe.transport import ShoeConfig, ShoeConfigError
+        except ImportError:  # pyserial missing: the shoe cannot run, the rest can
+            return v
+        key = info.field_name or ""
+        if key == "port" and not str(v).strip():
+            return v  # no shoe
+        mine = {"port": "-", key: v}
+        if key == "reconnect_min":
+            mine["reconnect_max"] = v  # the two are compared at reconnect_max
+        try:
+            ShoeConfig.from_mapping(mine)
+        except ShoeConfigError as e:
+            raise ValueError(str(e).removeprefix(f"shoe.{key}").lstrip(": ")) from None
+        low = info.data.get("reconnect_min")
+        if key == "reconnect_max" and low is not None and v < low:
+            raise ValueError(f"{v} is below reconnect_min ({low}): the pause between tries "
+                             f"grows from reconnect_min up to reconnect_max")
+        return v
+
+
+class PrinterSection(_Section):
+    """The settlement slip printer (docs/printer.md); each key checked as the driver's
+    `PrinterConfig` checks it, the device's key against the printer's kind."""
+
+    kind: Literal["none", "file", "serial", "network"] = "none"
+    path: str = "/dev/usb/lp0"
+    port: str = ""
+    baud: int = 9600
+    host: str = ""
+    tcp_port: int = 9100
+    timeout: float = 5.0
+    columns: int = 42
+    profile: str = "default"
+    check_status: bool = True
+    queue_dir: str = ""
+
+    @field_validator("*")
+    @classmethod
+    def _as_the_printer_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+        from drivers.printer.config import PrinterConfig
+
+        why = PrinterConfig.check(info.field_name or "", v, info.data.get("kind", "none"))
+        if why is not None:
+            raise ValueError(why)
+        return v
+
+
 class TableConfig(_Section):
     """The whole table configuration, as config/default.toml lays it out."""
 
@@ -243,6 +313,22 @@ class TableConfig(_Section):
     rules: RulesSection = RulesSection()
     dragon: DragonSection = DragonSection()
     player_banking: PlayerBankingSection = PlayerBankingSection()
+    shoe: ShoeSection = ShoeSection()
+    printer: PrinterSection = PrinterSection()
+
+    def shoe_config(self) -> ShoeConfig | None:
+        """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""
+        from drivers.shoe.transport import ShoeConfig
+
+        if not self.shoe.port.strip():
+            return None
+        return ShoeConfig.from_mapping(self.shoe.model_dump())
+
+    def printer_config(self) -> PrinterConfig:
+        """The slip printer driver's settings."""
+        from drivers.printer.config import PrinterConfig
+
+        return PrinterConfig.from_mapping(self.printer.model_dump())
 
     def round_rules(self) -> RoundRules:
         """The core's rules for a round at this table."""

@@ -1,0 +1,394 @@
+"""The settlement slip as lines of receipt paper: a pure function, slip in, lines out.
+
+`slip_lines(slip, columns)` renders a `Slip` or its `to_dict()` form (schema `paigow.slip/1`,
+docs/settle.md) for 42- or 48-column paper; `styled_lines` is the same with the style of
+each line (the ESC/POS printer makes the title and the headings bold). Every line fits the
+paper and is plain ASCII, so any printer code page prints it.
+
+What a dealer reads, top to bottom: the table and round, the time, action (the number, how
+it was found and where it landed), who banks; then every position in order from action
+(the table's direction) with its two hands (low | high), how each did against the bank
+(low | high), who set them and the House Way rule, the outcome, and wager, commission and
+net; then the player banker's account, the totals, the leftovers and the rules.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+SLIP_SCHEMA = "paigow.slip/1"
+TITLE = "PAI GOW POKER SETTLEMENT"
+INDENT = "   "
+
+
+class SlipError(ValueError):
+    """A slip that cannot be printed: the key and why."""
+
+    def __init__(self, key: str, why: str) -> None:
+        self.key = key
+        self.why = why
+        super().__init__(f"{key}: {why}" if key else why)
+
+
+class Style(Enum):
+    NORMAL = "normal"
+    BOLD = "bold"
+    TITLE = "title"  # bold and double height
+
+
+@dataclass(frozen=True, slots=True)
+class PrintLine:
+    text: str
+    style: Style = Style.NORMAL
+
+
+# --- reading the slip ----------------------------------------------------------------------
+
+_INT = (int,)
+_OPT_INT = (int, type(None))
+_STR = (str,)
+_OPT_STR = (str, type(None))
+
+_TOP = {"schema": _STR, "table": _STR, "round": _INT, "action": (dict,), "rules": (dict,),
+        "bank": (dict,), "positions": (list,), "leftovers": _STR,
+        "leftovers_counted": (bool,), "totals": (dict,)}
+_ACTION = {"source": _STR, "number": _INT, "dice": (list, type(None)), "drawn_by": _STR,
+           "counted_from": _INT, "position": _INT, "direction": _STR}
+_BANK = {"who": _STR, "position": _INT, "player": _OPT_INT, "co_bank": (bool,),
+         "stake_cents": _OPT_INT, "collected_cents": _INT, "paid_cents": _INT,
+         "gross_cents": _INT, "commission_cents": _INT, "net_cents": _INT,
+         "house_share_cents": _INT, "exhausted": (bool,), "remaining_cents": _OPT_INT}
+_POSITION = {"position": _INT, "name": _STR, "role": _STR, "player": _OPT_INT, "cards": _STR,
+             "low": _OPT_STR, "high": _OPT_STR, "set_by": _OPT_STR,
+             "house_way_rule": _OPT_STR, "foul": _OPT_STR, "front": _OPT_STR,
+             "back": _OPT_STR, "outcome": _OPT_STR, "wager_cents": _INT,
+             "win_cents": _INT, "commission_cents": _INT, "net_cents": _INT, "note": _STR}
+_TOTALS = {"wagers_cents": _INT, "players_net_cents": _INT, "commission_cents": _INT,
+           "banker_net_cents": _INT, "house_net_cents": _INT}
+_ROLES = ("player", "dragon", "bank", "dealer", "mucked")
+
+
+def _check(obj: Mapping[str, Any], spec: Mapping[str, tuple[type, ...]], at: str) -> None:
+    for key, kinds in spec.items():
+        where = f"{at}.{key}" if at else key
+        if key not in obj:
+            raise SlipError(where, "is missing")
+        value = obj[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            names = " or ".join("null" if k is type(None) else k.__name__ for k in kinds)
+            raise SlipError(where, f"should be {names}, not {value!r}")
+
+
+def read_slip(slip: Any) -> dict[str, Any]:
+    """The slip as a checked `paigow.slip/1` dict, from a `Slip` or its `to_dict()` form.
+
+    Raises `SlipError` naming the key and why; extra keys are allowed (`settled_at`, an ISO
+    time the ledger may add, is read when no time is given).
+    """
+    if hasattr(slip, "to_dict"):
+        slip = slip.to_dict()
+    if not isinstance(slip, Mapping):
+        raise SlipError("", f"a slip is a JSON object {{...}} (schema {SLIP_SCHEMA}), not "
+                            f"{type(slip).__name__}")
+    if slip.get("schema") != SLIP_SCHEMA:
+        raise SlipError("schema", f"this printer reads {SLIP_SCHEMA}, not "
+                                  f"{slip.get('schema')!r}: give the output of "
+                                  f"`paigow settle --json`")
+    _check(slip, _TOP, "")
+    _check(slip["action"], _ACTION, "action")
+    _check(slip["bank"], _BANK, "bank")
+    _check(slip["totals"], _TOTALS, "totals")
+    if not slip["positions"]:
+        raise SlipError("positions", "is empty: a slip lists every position")
+    for i, p in enumerate(slip["positions"]):
+        if not isinstance(p, Mapping):
+            raise SlipError(f"positions[{i}]", "should be an object {...}")
+        _check(p, _POSITION, f"positions[{i}]")
+        if p["role"] not in _ROLES:
+            raise SlipError(f"positions[{i}].role", f"{p['role']!r} is not one of "
+                                                    + ", ".join(_ROLES))
+    slip_time(slip)
+    folded: dict[str, Any] = _ascii_deep(dict(slip))
+    return folded
+
+
+def _ascii_deep(value: Any) -> Any:
+    if isinstance(value, str):
+        return ascii_text(value)
+    if isinstance(value, Mapping):
+        return {k: _ascii_deep(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_ascii_deep(v) for v in value]
+    return value
+
+
+def slip_time(slip: Mapping[str, Any]) -> datetime | None:
+    """The slip's own time (`settled_at`), if the ledger gave one."""
+    value = slip.get("settled_at")
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise SlipError("settled_at", f"{value!r} is not an ISO time like "
+                                      f"2025-03-14T21:07:33+01:00") from None
+
+
+# --- text helpers --------------------------------------------------------------------------
+
+def ascii_text(text: str) -> str:
+    """Plain ASCII, which every receipt printer's code page has: accents dropped, the rest ?."""
+    out = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if ord(ch) < 128:
+            out.append(ch if ch.isprintable() else " ")
+        elif not unicodedata.combining(ch):
+            out.append({"\u2013": "-", "\u2014": "-", "\u2019": "'", "\u2018": "'",
+                        "\u201c": '"', "\u201d": '"', "\u2192": "->"}.get(ch, "?"))
+    return "".join(out)
+
+
+def money(cents: int, sign: bool = False) -> str:
+    """`$9.50`, `-$25.00`; with `sign`, `+$9.50` for a gain (as app.core.settlement.money)."""
+    text = f"${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+    if cents < 0:
+        return "-" + text
+    return ("+" + text) if sign and cents > 0 else text
+
+
+def _wrap(text: str, width: int, indent: str = "", then: str | None = None) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent,
+                         subsequent_indent=indent if then is None else then,
+                         break_on_hyphens=False) or [indent.rstrip()]
+
+
+def _two(left: str, right: str, width: int) -> list[str]:
+    """`left` and `right` on one line, `right` flush right; on two lines if they don't fit."""
+    if len(left) + 1 + len(right) <= width:
+        return [left + right.rjust(width - len(left))]
+    lines = _wrap(left, width, "", INDENT)
+    return lines + [right.rjust(width)]
+
+
+def _field(label: str, value: str, width: int, pad: int = 10) -> list[str]:
+    """`Label     value`, the value wrapped under itself."""
+    return _wrap(value, width, label.ljust(pad), " " * pad)
+
+
+def _money_line(wager: str, comm: str, net: str, width: int) -> list[str]:
+    left = INDENT + wager
+    line = left.ljust(max(len(INDENT) + 16, len(left) + 2)) + comm
+    if len(line) + 2 + len(net) <= width:
+        return [line + net.rjust(width - len(line))]
+    line = left + "  " + comm
+    if len(line) + 2 + len(net) <= width:
+        return [line + net.rjust(width - len(line))]
+    return [line, net.rjust(width)]
+
+
+def _title(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+# --- the slip ------------------------------------------------------------------------------
+
+_HOW = {"entered": "entered by the dealer", "secrets": "drawn by the station",
+        "device": "sent by the shuffler / dice shaker"}
+
+
+def _action_text(a: Mapping[str, Any]) -> str:
+    if a["source"] == "dice" and a["dice"]:
+        return f"dice {'+'.join(str(d) for d in a['dice'])} = {a['number']}"
+    return f"RNG {a['number']}"
+
+
+def _place(position: int) -> str:
+    return "the dealer" if position == 0 else f"seat {position}"
+
+
+def action_lines(s: Mapping[str, Any]) -> list[str]:
+    """Action: the number and where it landed, how it was found, where it was counted from."""
+    a = s["action"]
+    return [f"{_action_text(a)} -> {_place(a['position'])}",
+            _HOW.get(a["drawn_by"], str(a["drawn_by"])),
+            f"counted {a['direction']} from {_place(a['counted_from'])}"]
+
+
+def bank_text(b: Mapping[str, Any]) -> str:
+    if b["player"] is None:
+        return "the house"
+    return (f"seat {b['player']} with the house (co-bank)" if b["co_bank"]
+            else f"seat {b['player']} (player banker)")
+
+
+def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The rules a dealer or a supervisor checks the slip against."""
+    rules = s["rules"]
+    rows = []
+    for label, key in (("House Way", "house_way"), ("Commission", "commission"),
+                       ("Fouls", "foul_penalty")):
+        value = rules.get(key)
+        if isinstance(value, str):
+            if key == "foul_penalty":
+                value = {"house-way": "reset the House Way"}.get(value, value)
+            rows.append((label, value))
+    return rows
+
+
+def forfeits(p: Mapping[str, Any]) -> bool:
+    """A fouled hand that lost without being played (the foul forfeits)."""
+    return bool(p["foul"]) and p["front"] is None and p["outcome"] == "lose"
+
+
+def set_by_text(p: Mapping[str, Any]) -> str:
+    """Who set the hand, and the House Way rule that set it."""
+    rule = p["house_way_rule"]
+    match p["set_by"]:
+        case "player":
+            return "Set by the player" + (": FOUL" if forfeits(p) else "")
+        case "house-way":
+            return f"House Way {rule}" if rule else "House Way"
+        case "reset":
+            return (f"FOUL, reset to House Way {rule}" if rule
+                    else "FOUL, reset to the House Way")
+    return ""
+
+
+def versus_text(p: Mapping[str, Any]) -> str:
+    """How the low and the high hand did against the bank's: `copy | win`, or FOUL."""
+    if forfeits(p):
+        return "FOUL"
+    return f"{p['front']} | {p['back']}" if p["front"] and p["back"] else ""
+
+
+def result_text(p: Mapping[str, Any]) -> str:
+    return ({"bank": "BANK", "mucked": "MUCKED"}.get(p["role"])
+            or (p["outcome"] or "").upper())
+
+
+def position_notes(p: Mapping[str, Any]) -> list[str]:
+    """What the dealer must know beyond the outcome: a foul, the bank running out."""
+    notes = []
+    if p["foul"]:
+        notes.append(("The hand forfeits: " if forfeits(p) else "Foul: ") + p["foul"] + ".")
+    if p["role"] == "dealer":
+        notes.append("The house's hand against the player bank: settled first.")
+    if p["outcome"] == "returned" or (p["outcome"] == "win"
+                                      and p["win_cents"] < p["wager_cents"]):
+        notes.append(_title(p["note"]) + ".")
+    return notes
+
+
+def played(p: Mapping[str, Any]) -> bool:
+    return p["role"] != "mucked" and p["low"] is not None and p["high"] is not None
+
+
+def _position(p: Mapping[str, Any], w: int) -> list[PrintLine]:
+    out = [PrintLine(t, Style.BOLD) for t in _two(_title(p["name"]), result_text(p), w)]
+    if not played(p):
+        out += [PrintLine(t) for t in _wrap(p["cards"] + "  (not played)", w, INDENT)]
+        return out
+    out += [PrintLine(t) for t in _two(f"{INDENT}{p['low']} | {p['high']}", versus_text(p), w)]
+    out += [PrintLine(t) for t in _wrap(set_by_text(p), w, INDENT)]
+    for note in position_notes(p):
+        out += [PrintLine(t) for t in _wrap(note, w, INDENT)]
+    if p["role"] == "bank":
+        return out
+    out += [PrintLine(t) for t in _money_line(
+        f"Wager {money(p['wager_cents'])}", f"Comm {money(p['commission_cents'])}",
+        f"Net {money(p['net_cents'], sign=True)}", w)]
+    return out
+
+
+def _amounts(rows: Sequence[tuple[str, str]], w: int) -> list[PrintLine]:
+    out: list[PrintLine] = []
+    for label, value in rows:
+        out += [PrintLine(t) for t in _two(label, value, w)]
+    return out
+
+
+def styled_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
+                 mark: str | None = None) -> list[PrintLine]:
+    """The slip for paper `columns` wide, each line with its style.
+
+    `time` is printed as given (its own time zone; default: the slip's `settled_at`);
+    `mark` goes under the title (lines split at newlines), for a reprint or a slip printed
+    late.
+    """
+    if columns < 32:
+        raise ValueError(f"a slip needs at least 32 columns, not {columns}")
+    s = read_slip(slip)
+    w = columns
+    when = time if time is not None else slip_time(s)
+    b, t = s["bank"], s["totals"]
+    direction = str(s["action"]["direction"])
+    out = [PrintLine("=" * w), PrintLine(TITLE.center(w).rstrip(), Style.TITLE)]
+    if mark:
+        out += [PrintLine(x.center(w).rstrip(), Style.BOLD)
+                for part in mark.split("\n") for x in _wrap(ascii_text(part), w)]
+    out.append(PrintLine("=" * w))
+    out += [PrintLine(x, Style.BOLD) for x in _two(f"Table {s['table']}",
+                                                   f"Round {s['round']}", w)]
+    if when is not None:
+        out += [PrintLine(x) for x in _two("Time", when.strftime("%Y-%m-%d %H:%M:%S"), w)]
+    action = action_lines(s)
+    out += [PrintLine(x) for x in _field("Action", action[0], w)]
+    for more in action[1:]:
+        out += [PrintLine(x) for x in _field("", more, w)]
+    out += [PrintLine(x) for x in _field("Bank", bank_text(b), w)]
+    out.append(PrintLine("-" * w))
+    out += [PrintLine(x) for x in _two(f"{_title(direction)} from action", "hands low | high", w)]
+    out.append(PrintLine("-" * w))
+    for p in s["positions"]:
+        out += _position(p, w)
+    if b["player"] is not None:
+        out.append(PrintLine("-" * w))
+        who = f"seat {b['player']}" + (" and the house" if b["co_bank"] else "")
+        out += [PrintLine(x, Style.BOLD) for x in _two("PLAYER BANKER", who, w)]
+        rows = [("Bank at start" + (" (both halves)" if b["co_bank"] else ""),
+                 money(b["stake_cents"] or 0)),
+                ("Collected from losers", money(b["collected_cents"])),
+                ("Paid to winners", money(b["paid_cents"]))]
+        if b["co_bank"]:
+            rows.append(("House's half of the result", money(b["house_share_cents"], True)))
+        rows += [("Banker's commission", money(b["commission_cents"])),
+                 (f"Seat {b['player']} net", money(b["net_cents"], sign=True))]
+        out += _amounts(rows, w)
+        if b["exhausted"]:
+            out += [PrintLine(x) for x in _wrap(
+                "The bank ran out: the winners after it had their wagers returned.", w)]
+    out.append(PrintLine("=" * w))
+    out.append(PrintLine("TOTALS", Style.BOLD))
+    rows = [("Wagers", money(t["wagers_cents"])),
+            ("Commission", money(t["commission_cents"])),
+            ("Players net", money(t["players_net_cents"], sign=True))]
+    if b["player"] is not None:
+        rows.append((f"Player banker (seat {b['player']}) net",
+                     money(t["banker_net_cents"], sign=True)))
+    out += _amounts(rows, w)
+    out += [PrintLine(x, Style.BOLD) for x in _two("House net",
+                                                   money(t["house_net_cents"], sign=True), w)]
+    out.append(PrintLine("-" * w))
+    left = s["leftovers"] + ("" if s["leftovers_counted"] else " (not read: the cards not dealt)")
+    out += [PrintLine(x) for x in _field("Leftovers", left, w, 11)]
+    for label, value in rule_rows(s):
+        out += [PrintLine(x) for x in _field(label, value, w, 11)]
+    out.append(PrintLine("=" * w))
+    return [PrintLine(x.text.rstrip(), x.style) for x in out]
+
+
+def slip_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
+               mark: str | None = None) -> list[str]:
+    """The slip as plain text lines for paper `columns` wide (42 or 48)."""
+    return [x.text for x in styled_lines(slip, columns, time=time, mark=mark)]
+
+
+def slip_text(slip: Any, columns: int = 42, *, time: datetime | None = None,
+              mark: str | None = None) -> str:
+    return "\n".join(slip_lines(slip, columns, time=time, mark=mark)) + "\n"
