@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean postgres-server xvfb screenshots
+.PHONY: run test bench bundle lint clean postgres-server xvfb screenshots
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
 postgres-server:
@@ -49,6 +49,10 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check app drivers tests
+
+# The station as a one-folder bundle in dist/ (installer/install.sh puts it on a station).
+bundle: $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH installer/build.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
