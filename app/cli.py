@@ -13,6 +13,7 @@ COMMANDS = (
     "house_way",
     "shoe_sim",
     "settle",
+    "ledger",
     "print_slip",
 )
 

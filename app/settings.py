@@ -304,6 +304,22 @@ class PrinterSection(_Section):
         return v
 
 
+_DATABASE_URL = re.compile(r"^(sqlite|postgresql|postgres)(\+\w+)?://")
+
+
+class LedgerSection(_Section):
+    database_url: str = ""
+
+    @field_validator("database_url")
+    @classmethod
+    def _url(cls, v: str) -> str:
+        if v and not _DATABASE_URL.match(v):
+            raise ValueError("write a database URL like \"postgresql://paigow@db/paigow\" "
+                             "or \"sqlite:///path/ledger.sqlite\", or leave it empty for "
+                             "the station's own file")
+        return v
+
+
 class TableConfig(_Section):
     """The whole table configuration, as config/default.toml lays it out."""
 
@@ -315,6 +331,7 @@ class TableConfig(_Section):
     player_banking: PlayerBankingSection = PlayerBankingSection()
     shoe: ShoeSection = ShoeSection()
     printer: PrinterSection = PrinterSection()
+    ledger: LedgerSection = LedgerSection()
 
     def shoe_config(self) -> ShoeConfig | None:
         """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""

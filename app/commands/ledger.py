@@ -1,0 +1,242 @@
+"""`paigow ledger history|slip|totals|shifts|export|status|migrate`: read the ledger back.
+
+The database is `--database-url`, else the config's `ledger.database_url` (config/default.toml,
+`--config FILE` or $PAIGOW_CONFIG, PAIGOW_LEDGER__DATABASE_URL), else the station's own
+SQLite file in its data directory. Exit 2: refused (a bad id, date or option) with why;
+exit 4: the database cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any
+
+from app.settings import ConfigError, load_config
+
+NAME = "ledger"
+HELP = "read the ledger: round history, a past slip, shift totals, CSV export"
+
+EXIT_REFUSED = 2
+EXIT_UNREACHABLE = 4
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date: write YYYY-MM-DD") from None
+
+
+def _moment(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time: write YYYY-MM-DD or "
+                                         f"YYYY-MM-DDTHH:MM") from None
+    return value if value.tzinfo else value.astimezone()
+
+
+def _seat(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 6:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seat: 1-6 (0 for the dealer)")
+    return int(text)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--database-url", metavar="URL",
+                   help="the ledger's database (default: the config's ledger.database_url, "
+                        "else this station's SQLite file)")
+    p.add_argument("--config", metavar="FILE",
+                   help="the site's table config over config/default.toml "
+                        "(default: $PAIGOW_CONFIG)")
+
+
+def _filters(p: argparse.ArgumentParser, seat: bool = True) -> None:
+    p.add_argument("--table", help="only this table (its name, as on the slip)")
+    p.add_argument("--shift", metavar="ID", help="only this shift (its id or the start of it)")
+    if seat:
+        p.add_argument("--seat", type=_seat, help="only rounds this seat played or banked")
+    p.add_argument("--date", type=_day, metavar="YYYY-MM-DD",
+                   help="only rounds begun that day (this machine's time zone)")
+    p.add_argument("--since", type=_moment, metavar="TIME", help="begun at or after")
+    p.add_argument("--until", type=_moment, metavar="TIME", help="begun before")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="ledger_command", required=True, metavar="WHAT")
+
+    p = sub.add_parser("history", help="rounds, newest first, with filters")
+    _common(p)
+    _filters(p)
+    p.add_argument("--status", choices=("open", "settled", "void"))
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50; "
+                                                         "0: all)")
+    p.add_argument("--json", action="store_true", help="one JSON object per round")
+
+    p = sub.add_parser("slip", help="reprint the slip of a past round exactly")
+    _common(p)
+    p.add_argument("round", metavar="ROUND", help="the round's id (or its first characters)")
+    p.add_argument("--json", action="store_true",
+                   help="the slip as JSON (paigow.slip/1), as `paigow settle --json` printed")
+
+    p = sub.add_parser("totals", help="drop, win, commission and every seat's money")
+    _common(p)
+    _filters(p, seat=False)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("shifts", help="the shifts, newest first (their ids for --shift)")
+    _common(p)
+    p.add_argument("--table")
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("export", help="CSV of rounds, settlements, hands, wagers, "
+                                      "bank_decisions or events")
+    _common(p)
+    p.add_argument("what", nargs="?", default="settlements",
+                   choices=("rounds", "settlements", "hands", "wagers", "bank_decisions",
+                            "events"))
+    _filters(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+
+    p = sub.add_parser("status", help="this station's journal: what waits to be sent")
+    _common(p)
+    p.add_argument("--station", help="the station's name (default: this machine's)")
+    p.add_argument("--send", action="store_true", help="send what waits now")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("migrate", help="create the ledger or bring it to the newest schema")
+    _common(p)
+    p.add_argument("--sql", action="store_true",
+                   help="print the SQL for a DBA instead of running it")
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.ledger.errors import LedgerError, LedgerUnavailable
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        for line in str(err).splitlines():
+            print(f"paigow ledger: config: {line}", file=sys.stderr)
+        return EXIT_REFUSED
+    url = args.database_url or config.ledger.database_url or None
+    try:
+        return COMMANDS[args.ledger_command](args, config, url)
+    except LedgerUnavailable as err:
+        print(f"paigow ledger: {err}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except LedgerError as err:
+        print(f"paigow ledger: {err}", file=sys.stderr)
+        return EXIT_REFUSED
+
+
+def _store(config: Any, url: str | None, station: str | None = None) -> Any:
+    from app.ledger import Store
+
+    return Store(url, table=config.table.name, station=station)
+
+
+def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        rounds = store.history(table=args.table, shift=args.shift, seat=args.seat,
+                               day=args.date, since=args.since, until=args.until,
+                               status=args.status, limit=args.limit or None)
+    for r in rounds:
+        print(json.dumps(r.to_dict()) if args.json else r.text())
+    if not rounds and not args.json:
+        print("no rounds", file=sys.stderr)
+    return 0
+
+
+def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        stored = store.slip(args.round)
+    print(stored.json if args.json else stored.text)
+    for c in stored.corrections:
+        print(f"paigow ledger: {c.text()}", file=sys.stderr)
+    return 0
+
+
+def _totals(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        t = store.totals(table=args.table, shift=args.shift, day=args.date, since=args.since,
+                         until=args.until)
+    print(json.dumps(t.to_dict(), indent=2) if args.json else t.text())
+    return 0
+
+
+def _shifts(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        found = store.shifts(table=args.table, limit=args.limit or None)
+    for sh in found:
+        print(json.dumps(sh.to_dict()) if args.json else sh.text())
+    return 0
+
+
+def _export(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        kw = dict(table=args.table, shift=args.shift, seat=args.seat, day=args.date,
+                  since=args.since, until=args.until)
+        if args.output:
+            with open(args.output, "w", newline="", encoding="utf-8") as out:
+                n = store.export_csv(out, args.what, **kw)
+            print(f"{n} {args.what} row(s) written to {args.output}", file=sys.stderr)
+        else:
+            store.export_csv(sys.stdout, args.what, **kw)
+    return 0
+
+
+def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url, args.station) as store:
+        status = store.drain() if args.send else store.status()
+        revision = None if not status.online else _quiet(store.revision)
+    if args.json:
+        print(json.dumps({**status.to_dict(), "revision": revision}))
+    else:
+        print(f"database: {status.database} ({'reachable' if status.online else 'offline'}"
+              + (f", schema {revision}" if revision else "") + ")")
+        print(f"kept on this station, not yet sent: {status.pending}"
+              + (f" (oldest {status.oldest})" if status.oldest else ""))
+        if status.banner:
+            print(status.banner)
+    return 0
+
+
+def _quiet(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 - the status line says offline instead
+        return None
+
+
+def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    from app.ledger.database import default_url, make_engine, mask, migrate, migration_sql
+    from app.ledger.errors import LedgerUnavailable
+    from app.ledger.store import reason, unreachable
+
+    if args.sql:
+        print(migration_sql(url or default_url()))
+        return 0
+    engine = make_engine(url or default_url())
+    try:
+        revision = migrate(engine)
+    except Exception as e:
+        if unreachable(e):
+            raise LedgerUnavailable(f"the ledger's database ({mask(engine.url)}) cannot be "
+                                    f"reached: {reason(e)}") from None
+        raise
+    finally:
+        engine.dispose()
+    print(f"{mask(engine.url)}: schema {revision}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
+    "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
+    "export": _export, "status": _status, "migrate": _migrate,
+}

@@ -1,0 +1,332 @@
+"""The round as the ledger keeps it: every record of `Round.log` as JSON, and the round
+rebuilt from them.
+
+A round is written as it goes, one record at a time, so the ledger can hold a round that is
+not finished. `replay()` rebuilds it by playing the records through a new `Round` with the
+same rules and rotation, the same calls the dealer made, and checks that every record it
+makes is the one that was written: a rebuilt round is the round, card for card and cent for
+cent, or an error says where it differs.
+
+Two records are not calls: the dealer's `BankTaken` is made by `set_action`, and a
+`Misdealt` holds only the problems (the round keeps no misdealt cards), so a misdeal is
+replayed by putting the round in its misdeal phase with the record as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from app.core.banker import BankingRules, BankRotation, DealerWager, Eligibility
+from app.core.cards import Card, cards_text, parse_cards
+from app.core.hands import HandRules, Setting, foul_reason
+from app.core.round import (
+    ActionCounted,
+    BankPassed,
+    BankTaken,
+    Dealt,
+    DragonOffer,
+    DragonPassed,
+    DragonRules,
+    DragonSetting,
+    DragonTaken,
+    DragonWager,
+    FoulPenalty,
+    HandSet,
+    Misdealt,
+    Phase,
+    Record,
+    Round,
+    RoundRules,
+    Settled,
+    WagerLimits,
+    WagerPlaced,
+    WagerWithdrawn,
+)
+from app.core.settlement import CommissionPolicy, Hand, Rounding, SetBy
+from app.core.table import (
+    CARDS_PER_HAND,
+    HANDS,
+    Action,
+    ActionSource,
+    DealMode,
+    Direction,
+    Table,
+)
+
+from .errors import LedgerError
+
+RULES_SCHEMA = "paigow.rules/1"
+ROTATION_SCHEMA = "paigow.rotation/1"
+
+Json = dict[str, Any]
+
+
+class CodecError(LedgerError):
+    """A stored record that cannot be read, or a round that does not replay as written."""
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text) if text else ()
+
+
+# --- the rules and the rotation ------------------------------------------------------------
+
+def encode_rules(rules: RoundRules) -> Json:
+    """Every rule the round is played by: enough to play it again exactly."""
+    t, c, d, b = rules.table, rules.commission, rules.dragon, rules.banking
+    return {
+        "schema": RULES_SCHEMA,
+        "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
+                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value},
+        "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
+        "house_way": rules.house_way,
+        "foul_penalty": rules.foul_penalty.value,
+        "limits": {"minimum_cents": rules.limits.minimum,
+                   "maximum_cents": rules.limits.maximum},
+        "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
+                       "rounding": c.rounding.value},
+        "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
+                   "offer": d.offer.value, "per_round": d.per_round},
+        "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
+                    "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
+    }
+
+
+def decode_rules(data: Mapping[str, Any]) -> RoundRules:
+    if data.get("schema") != RULES_SCHEMA:
+        raise CodecError(f"the round's rules are {data.get('schema')!r}, not {RULES_SCHEMA}: "
+                         f"this station cannot replay them")
+    try:
+        t, h, lim, c, d, b = (data["table"], data["hands"], data["limits"],
+                              data["commission"], data["dragon"], data["banking"])
+        return RoundRules(
+            table=Table(t["name"], t["seats"], Direction(t["direction"]),
+                        DealMode(t["deal_mode"]), ActionSource(t["action_source"])),
+            hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
+            house_way=data["house_way"],
+            foul_penalty=FoulPenalty(data["foul_penalty"]),
+            limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
+            commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
+            dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
+                               DragonSetting(d["setting"]), DragonOffer(d["offer"]),
+                               d["per_round"]),
+            banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
+                                 b["co_banking"]),
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise CodecError(f"the round's rules cannot be read: {e!r}") from None
+
+
+def encode_rotation(rotation: BankRotation) -> Json:
+    return {
+        "schema": ROTATION_SCHEMA,
+        "round_no": rotation.round_no,
+        "first_round": rotation.first_round,
+        "last_banker": rotation.last_banker,
+        "house_bets": [[seat, cents] for seat, cents in rotation.house_bets],
+        "offer_from": rotation.offer_from,
+        "last_dragon": rotation.last_dragon,
+    }
+
+
+def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
+    if data.get("schema") != ROTATION_SCHEMA:
+        raise CodecError(f"the bank rotation is {data.get('schema')!r}, not {ROTATION_SCHEMA}")
+    try:
+        return BankRotation(
+            round_no=data["round_no"], first_round=data["first_round"],
+            last_banker=data["last_banker"],
+            house_bets=tuple((int(s), int(c)) for s, c in data["house_bets"]),
+            offer_from=data["offer_from"], last_dragon=data["last_dragon"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise CodecError(f"the bank rotation cannot be read: {e!r}") from None
+
+
+# --- records -------------------------------------------------------------------------------
+
+def _eligibility(e: Eligibility | None) -> Json | None:
+    if e is None:
+        return None
+    return {"seat": e.seat, "eligible": e.eligible, "reasons": list(e.reasons),
+            "chips_cents": e.chips, "cover_cents": e.cover}
+
+
+def encode_eligibility(e: Eligibility) -> Json:
+    out = _eligibility(e)
+    assert out is not None
+    return out
+
+
+def _action(a: Action) -> Json:
+    return {"number": a.number, "source": a.source.value, "dice": list(a.dice),
+            "drawn_by": a.drawn_by}
+
+
+def _decode_action(d: Mapping[str, Any]) -> Action:
+    return Action(d["number"], ActionSource(d["source"]), tuple(d["dice"]), d["drawn_by"])
+
+
+def encode_hand(h: Hand) -> Json:
+    return {
+        "position": h.position, "role": h.role.value, "player": h.player,
+        "cards": cards_text(h.cards), "wager_cents": h.wager,
+        "low": cards_text(h.setting.low) if h.setting else None,
+        "high": cards_text(h.setting.high) if h.setting else None,
+        "set_by": h.set_by.value if h.set_by else None,
+        "rule": h.rule, "rule_says": h.rule_says, "foul": h.foul, "forfeit": h.forfeit,
+    }
+
+
+def encode_record(record: Record) -> Json:
+    """One record of `Round.log` as JSON (`type` names it)."""
+    match record:
+        case WagerPlaced(seat, wager, rule):
+            return {"type": "wager_placed", "seat": seat, "wager_cents": wager, "rule": rule}
+        case WagerWithdrawn(seat, wager):
+            return {"type": "wager_withdrawn", "seat": seat, "wager_cents": wager}
+        case BankPassed(seat):
+            return {"type": "bank_passed", "seat": seat}
+        case BankTaken(position, player, chips, co_bank, dealer_wager, eligibility, rule):
+            return {"type": "bank_taken", "position": position, "player": player,
+                    "chips_cents": chips, "co_bank": co_bank,
+                    "dealer_wager_cents": dealer_wager,
+                    "eligibility": _eligibility(eligibility), "rule": rule}
+        case ActionCounted(action, bank, position, direction, rule):
+            return {"type": "action_counted", "action": _action(action), "bank": bank,
+                    "position": position, "direction": direction.value, "rule": rule}
+        case Dealt(deal, rule):
+            return {"type": "dealt", "deal": {
+                "order": list(deal.order), "hands": [cards_text(h) for h in deal.hands],
+                "leftovers": cards_text(deal.leftovers),
+                "leftovers_counted": deal.leftovers_counted, "mode": deal.mode},
+                "rule": rule}
+        case Misdealt(problems, rule):
+            return {"type": "misdealt", "problems": list(problems), "rule": rule}
+        case DragonPassed(seat):
+            return {"type": "dragon_passed", "seat": seat}
+        case DragonTaken(seat, position, wager, rule):
+            return {"type": "dragon_taken", "seat": seat, "position": position,
+                    "wager_cents": wager, "rule": rule}
+        case HandSet(hand, rule):
+            return {"type": "hand_set", "hand": encode_hand(hand), "rule": rule}
+        case Settled(slip):
+            return {"type": "settled", "slip": slip.to_dict()}
+    raise CodecError(f"the ledger has no codec for {type(record).__name__}: add it to "
+                     f"app/ledger/codec.py")
+
+
+RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
+                "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
+                "hand_set", "settled")
+
+
+# --- replay --------------------------------------------------------------------------------
+
+def _is_implied(data: Mapping[str, Any]) -> bool:
+    """The dealer's bank, which `set_action` records itself."""
+    return data["type"] == "bank_taken" and data["player"] is None
+
+
+def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:
+    """The two cards the dealer entered in front for a recorded setting (None: House Way)."""
+    set_by = SetBy(hand["set_by"])
+    if set_by is SetBy.HOUSE_WAY:
+        return None
+    if set_by is SetBy.PLAYER:
+        return _cards(hand["low"])
+    # A reset: the House Way setting does not depend on the foul entered, only its reason
+    # does, so any front that fouls for the same reason makes the same record.
+    cards = _cards(hand["cards"])
+    for front in combinations(cards, 2):
+        setting = Setting.from_front(cards, front)
+        if foul_reason(setting, cards, game.rules.hands) == hand["foul"]:
+            return tuple(front)
+    raise CodecError(f"position {hand['position']}: no two cards in front foul as recorded "
+                     f"({hand['foul']})")
+
+
+def _apply(game: Round, data: Mapping[str, Any]) -> None:
+    kind = data["type"]
+    match kind:
+        case "wager_placed":
+            game.place_wager(data["seat"], data["wager_cents"])
+        case "wager_withdrawn":
+            game.withdraw_wager(data["seat"])
+        case "bank_passed":
+            game.pass_bank(data["seat"])
+        case "bank_taken":
+            game.take_bank(data["player"], data["chips_cents"], data["co_bank"])
+        case "action_counted":
+            game.set_action(_decode_action(data["action"]))
+        case "dealt":
+            _replay_deal(game, data["deal"])
+        case "misdealt":
+            game.phase = Phase.MISDEAL
+            game.log.append(Misdealt(tuple(data["problems"]), data["rule"]))
+        case "dragon_passed":
+            game.pass_dragon(data["seat"])
+        case "dragon_taken":
+            game.take_dragon(data["seat"], data["wager_cents"], data["position"])
+        case "hand_set":
+            game.set_hand(data["hand"]["position"], _front(game, data["hand"]))
+        case "settled":
+            game.settle()
+        case _:
+            raise CodecError(f"a record of an unknown type {kind!r}: this station is older "
+                             f"than the ledger")
+
+
+def _replay_deal(game: Round, deal: Mapping[str, Any]) -> None:
+    order: list[int] = deal["order"]
+    hands = [_cards(h) for h in deal["hands"]]
+    leftovers = _cards(deal["leftovers"]) if deal["leftovers_counted"] else None
+    mode = deal["mode"]
+    if mode == DealMode.STACKS.value:
+        game.deal_stacks(hands, leftovers)
+    elif mode == DealMode.ONE_AT_A_TIME.value:
+        cards = [hands[k % HANDS][k // HANDS] for k in range(HANDS * CARDS_PER_HAND)]
+        game.deal_one_at_a_time([*cards, *(leftovers or ())])
+    else:
+        game.deal_by_position(dict(zip(order, hands, strict=True)), leftovers)
+
+
+def replay(rules: RoundRules, rotation: BankRotation,
+           records: Sequence[Mapping[str, Any]]) -> Round:
+    """The round rebuilt from its records, each checked against what was written."""
+    game = Round(rules, rotation)
+    for i, data in enumerate(records):
+        if len(game.log) > i:  # made already by the call before (the dealer's bank)
+            _check(game, records, i)
+            continue
+        if _is_implied(data):
+            continue
+        before = len(game.log)
+        try:
+            _apply(game, data)
+        except LedgerError:
+            raise
+        except Exception as e:  # a Misdeal is a record; anything else is a broken record
+            if len(game.log) == before:
+                raise CodecError(f"record {i + 1} ({data.get('type')}) does not replay: "
+                                 f"{e}") from None
+        for j in range(before, len(game.log)):
+            _check(game, records, j)
+    if records and len(game.log) == len(records) - 1 and _is_implied(records[-1]):
+        raise CodecError("the records end inside a change (the dealer's bank without the "
+                         "action that made it): they were cut short")
+    if len(game.log) != len(records):
+        raise CodecError(f"the round replays to {len(game.log)} records, not the "
+                         f"{len(records)} written")
+    return game
+
+
+def _check(game: Round, records: Sequence[Mapping[str, Any]], i: int) -> None:
+    made = encode_record(game.log[i])
+    if i >= len(records) or made != dict(records[i]):
+        written = records[i].get("type") if i < len(records) else "nothing"
+        raise CodecError(f"record {i + 1} replays as {made['type']}, not as written "
+                         f"({written}): the round cannot be rebuilt exactly")

@@ -1,0 +1,171 @@
+"""Where the ledger is and how to reach it: the default SQLite file in the user's data
+directory, a PostgreSQL URL for a casino, the engine, and the migrations run on start."""
+
+from __future__ import annotations
+
+import os
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import StaticPool
+
+from .errors import LedgerError
+
+APP_NAME = "paigow-station"
+LEDGER_FILE = "ledger.sqlite"
+VERSION_TABLE = "paigow_ledger_version"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+PG_LOCK = 0x5A160D6E  # the advisory lock that lets one station at a time migrate
+CONNECT_TIMEOUT_S = 5
+SQLITE_BUSY_S = 30
+
+
+def data_dir(path: str | Path | None = None) -> Path:
+    """The station's data directory (the platform's user data dir unless given)."""
+    if path is not None:
+        return Path(path)
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_url(directory: str | Path | None = None) -> str:
+    """The SQLite file a station uses when no `database_url` is configured."""
+    return f"sqlite:///{data_dir(directory) / LEDGER_FILE}"
+
+
+def parse_url(url: str) -> URL:
+    """A database URL; `postgresql://` and `postgres://` use psycopg 3."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise LedgerError(f"{mask_text(url)!r} is not a database URL: write "
+                          f"postgresql://user@host/dbname, sqlite:///path/ledger.sqlite, or "
+                          f"leave database_url empty for the station's own file") from None
+    if u.drivername in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+psycopg")
+    if u.get_backend_name() not in ("sqlite", "postgresql"):
+        raise LedgerError(f"the ledger runs on SQLite or PostgreSQL, not {u.get_backend_name()}"
+                          f" ({mask(u)})")
+    return u
+
+
+def mask(url: URL | str) -> str:
+    """The URL with any password hidden, for messages and the status line."""
+    u = url if isinstance(url, URL) else make_url(url)
+    return u.render_as_string(hide_password=True)
+
+
+def mask_text(url: str) -> str:
+    try:
+        return mask(url)
+    except ArgumentError:
+        return url.split("@")[-1]
+
+
+WRITE = {"ledger_write": True}  # execution option: a transaction that will write
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy says BEGIN, not the driver
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = FULL")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Transactions that write take the file's write lock at once (BEGIN IMMEDIATE), so
+    stations sharing a file wait their turn instead of failing on a lock upgrade; DDL is
+    transactional, so a migration is all or nothing."""
+    write = conn.get_execution_options().get("ledger_write")
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def make_engine(url: str | URL) -> Engine:
+    """An engine for the ledger: SQLite (WAL, synchronous, foreign keys, a patient busy
+    timeout so stations sharing one file wait their turn) or PostgreSQL (psycopg 3, a
+    connect timeout, connections checked before use so a restarted server is found)."""
+    u = parse_url(url) if isinstance(url, str) else url
+    if u.get_backend_name() == "sqlite":
+        memory = u.database in (None, "", ":memory:")
+        if not memory and u.database is not None:
+            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_S}}
+        if memory:
+            kwargs.update(poolclass=StaticPool,
+                          connect_args={"check_same_thread": False})
+        engine = create_engine(u, **kwargs)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    return create_engine(u, pool_pre_ping=True, pool_size=2, max_overflow=4,
+                         connect_args={"connect_timeout": CONNECT_TIMEOUT_S,
+                                       "application_name": "paigow-station"})
+
+
+# --- migrations ----------------------------------------------------------------------------
+
+def alembic_config(url: str | URL | None = None, output: Any = None) -> Config:
+    cfg = Config(output_buffer=output)
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("version_table", VERSION_TABLE)
+    if url is not None:
+        u = parse_url(url) if isinstance(url, str) else url
+        cfg.set_main_option("sqlalchemy.url",
+                            u.render_as_string(hide_password=False).replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+        return ctx.get_current_revision()
+
+
+def migrate(engine: Engine, revision: str = "head") -> str:
+    """Create the ledger's tables or bring them to `revision` (head: the newest). Stations
+    starting at once take turns: an advisory lock on PostgreSQL, the file lock on SQLite.
+    Returns the revision the database is at."""
+    target = head_revision() if revision == "head" else revision
+    if current_revision(engine) == target:
+        return target
+    cfg = alembic_config()
+    try:
+        with engine.execution_options(**WRITE).begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, target)
+    except Exception:
+        if current_revision(engine) != target:  # not another station's migration: a failure
+            raise
+    return target
+
+
+def migration_sql(url: str, revision: str = "head") -> str:
+    """The SQL that brings an empty database of that kind to `revision`, for a DBA."""
+    out = StringIO()
+    command.upgrade(alembic_config(url, out), revision, sql=True)
+    return out.getvalue()
+
+
+def ensure_dir(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    if os.name == "posix":
+        path.chmod(path.stat().st_mode | 0o700)
+    return path

@@ -1,0 +1,1 @@
+"""Alembic migrations of the ledger, run by the station on start (app.ledger.database)."""

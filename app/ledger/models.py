@@ -1,0 +1,273 @@
+"""The ledger's tables as typed SQLAlchemy 2 models (the migrations in `migrations/` build
+exactly these; a test compares them).
+
+Ids are UUIDs made on the station, so two stations never collide; each table also has the
+natural key of what it records (a round's event number, a round's position, a settlement's
+entry number) as a unique key, so the same row is never there twice. Money is integer cents
+(`*_cents`). JSON is kept as text, exactly as written, so a slip is reprinted byte for byte.
+
+Rows are only ever added: events, hands, wagers, settlements and bank decisions are never
+updated or deleted, and a round's row is filled in as the round goes and cannot change once
+it is settled (the database refuses, by triggers the migrations install). A correction is a
+settlement row that reverses another, and a new one.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    Uuid,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ROUND_STATUSES = ("open", "settled", "void")
+SETTLEMENT_ENTRIES = ("original", "reversal", "correction")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in UTC: aware datetimes in, aware UTC datetimes out, on every backend."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("the ledger keeps times with their time zone")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect
+                             ) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map: dict[Any, Any] = {
+        uuid.UUID: Uuid(),
+        datetime: UTCDateTime(),
+    }
+
+
+class Station(Base):
+    """A dealer station: the table it runs and the machine it is."""
+
+    __tablename__ = "stations"
+    __table_args__ = (UniqueConstraint("table_name", "name"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    table_name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(100))
+    first_seen: Mapped[datetime]
+
+
+class Shift(Base):
+    """A dealer's shift at a station."""
+
+    __tablename__ = "shifts"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"), index=True)
+    dealer: Mapped[str] = mapped_column(String(100))
+    opened_at: Mapped[datetime]
+    closed_at: Mapped[datetime | None]
+
+
+class RoundRow(Base):
+    """One round, filled in as it goes; the slip (JSON and text) once settled."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'settled', 'void')", name="status"),
+        Index(None, "station_id", "started_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"))
+    shift_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("shifts.id"), index=True)
+    table_name: Mapped[str] = mapped_column(String(40), index=True)
+    round_no: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    phase: Mapped[str] = mapped_column(String(10))
+    started_at: Mapped[datetime] = mapped_column(index=True)
+    settled_at: Mapped[datetime | None]
+    last_seq: Mapped[int] = mapped_column(Integer)
+    # the config snapshot: {"rules": paigow.rules/1, "config": the table config or null}
+    config: Mapped[str] = mapped_column(Text)
+    house_way: Mapped[str] = mapped_column(String(40))
+    rotation: Mapped[str] = mapped_column(Text)  # paigow.rotation/1 the round began with
+    # action
+    action_source: Mapped[str | None] = mapped_column(String(4))
+    action_number: Mapped[int | None] = mapped_column(Integer)
+    action_dice: Mapped[str | None] = mapped_column(String(8))
+    action_drawn_by: Mapped[str | None] = mapped_column(String(16))
+    counted_from: Mapped[int | None] = mapped_column(Integer)
+    action_position: Mapped[int | None] = mapped_column(Integer)
+    direction: Mapped[str | None] = mapped_column(String(20))
+    # the bank
+    banker_position: Mapped[int | None] = mapped_column(Integer)
+    banker_seat: Mapped[int | None] = mapped_column(Integer)
+    bank_chips_cents: Mapped[int | None] = mapped_column(BigInteger)
+    co_bank: Mapped[bool | None] = mapped_column(Boolean)
+    dealer_wager_cents: Mapped[int | None] = mapped_column(BigInteger)
+    # the deck as read: the seven hands in the order dealt, and the leftovers
+    deal_mode: Mapped[str | None] = mapped_column(String(16))
+    deck: Mapped[str | None] = mapped_column(Text)
+    leftovers: Mapped[str | None] = mapped_column(String(16))
+    leftovers_counted: Mapped[bool | None] = mapped_column(Boolean)
+    misdeals: Mapped[int] = mapped_column(Integer)
+    void_reason: Mapped[str | None] = mapped_column(Text)
+    # once settled
+    slip_json: Mapped[str | None] = mapped_column(Text)
+    slip_text: Mapped[str | None] = mapped_column(Text)
+    wagers_cents: Mapped[int | None] = mapped_column(BigInteger)
+    players_net_cents: Mapped[int | None] = mapped_column(BigInteger)
+    commission_cents: Mapped[int | None] = mapped_column(BigInteger)
+    banker_net_cents: Mapped[int | None] = mapped_column(BigInteger)
+    house_net_cents: Mapped[int | None] = mapped_column(BigInteger)
+    rotation_after: Mapped[str | None] = mapped_column(Text)
+
+
+class HandRow(Base):
+    """A position's seven cards and how they were set: by whom, the House Way rule, a foul
+    and its penalty (`forfeit`, or `reset` the House Way)."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("round_id", "position"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    round_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("rounds.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    cards: Mapped[str] = mapped_column(String(24))
+    low: Mapped[str | None] = mapped_column(String(8))
+    high: Mapped[str | None] = mapped_column(String(16))
+    set_by: Mapped[str | None] = mapped_column(String(10))
+    rule_id: Mapped[str | None] = mapped_column(String(16))
+    rule_says: Mapped[str | None] = mapped_column(Text)
+    foul: Mapped[str | None] = mapped_column(Text)
+    penalty: Mapped[str | None] = mapped_column(String(10))
+    at: Mapped[datetime]
+
+
+class WagerRow(Base):
+    """A wager at a position once the bets close: a seat's main wager, a dragon's, or the
+    house's on the dealer's hand against a player banker."""
+
+    __tablename__ = "wagers"
+    __table_args__ = (UniqueConstraint("round_id", "position"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    round_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("rounds.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    at: Mapped[datetime]
+
+
+class SettlementRow(Base):
+    """What a position won or lost. `entry` is `original` (from the slip), `reversal` (the
+    negative of an earlier row, which it names) or `correction` (the amount as corrected)."""
+
+    __tablename__ = "settlements"
+    __table_args__ = (
+        UniqueConstraint("round_id", "position", "entry_no"),
+        CheckConstraint("entry IN ('original', 'reversal', 'correction')", name="entry"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    round_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("rounds.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(8))
+    entry: Mapped[str] = mapped_column(String(12))
+    entry_no: Mapped[int] = mapped_column(Integer)
+    reverses_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("settlements.id"),
+                                                          unique=True)
+    outcome: Mapped[str | None] = mapped_column(String(10))
+    wager_cents: Mapped[int] = mapped_column(BigInteger)
+    win_cents: Mapped[int] = mapped_column(BigInteger)
+    commission_cents: Mapped[int] = mapped_column(BigInteger)
+    net_cents: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str | None] = mapped_column(Text)
+    by: Mapped[str | None] = mapped_column(String(100))
+    at: Mapped[datetime]
+
+
+class BankDecision(Base):
+    """A decision on who may bank, with every reason: asked by the pit (`checked`) or made
+    when the seat took the bank (`took`)."""
+
+    __tablename__ = "bank_decisions"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"))
+    round_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rounds.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    eligible: Mapped[bool] = mapped_column(Boolean)
+    reasons: Mapped[str] = mapped_column(Text)  # JSON list of the reasons, in order
+    chips_cents: Mapped[int] = mapped_column(BigInteger)
+    cover_cents: Mapped[int] = mapped_column(BigInteger)
+    decision: Mapped[str] = mapped_column(String(8))
+    actor: Mapped[str | None] = mapped_column(String(100))
+    at: Mapped[datetime]
+
+
+class Event(Base):
+    """The append-only log: who did what when. A round's events are numbered: 0 is the
+    round begun (its rules and rotation), n is `Round.log[n - 1]`; the payload is the
+    record's JSON, enough to rebuild the round."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        UniqueConstraint("round_id", "seq"),
+        Index(None, "station_id", "at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"))
+    shift_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("shifts.id"))
+    round_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rounds.id"))
+    seq: Mapped[int | None] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(24))
+    actor: Mapped[str | None] = mapped_column(String(100))
+    at: Mapped[datetime]
+    payload: Mapped[str] = mapped_column(Text)
+
+
+TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
+          "bank_decisions", "events")

@@ -1,0 +1,203 @@
+"""A dealer that plays random rounds through the core, making every kind of record: wagers
+placed, changed and taken back, the bank passed and taken (co-banked too), misdeals, dragon
+hands passed and taken, hands set by the player (fouls included) or the House Way."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from app.core.banker import BankingRules
+from app.core.cards import DECK, Card
+from app.core.hands import HandRules
+from app.core.round import (
+    DragonOffer,
+    DragonRules,
+    DragonSetting,
+    DragonWager,
+    FoulPenalty,
+    Phase,
+    Round,
+    RoundRules,
+    WagerLimits,
+)
+from app.core.settlement import CommissionPolicy, Role, Rounding
+from app.core.table import DEALER, Action, ActionSource, DealMode, Direction, Misdeal, Table
+
+Save = Callable[[], object]
+
+RULES: dict[str, RoundRules] = {
+    "standard": RoundRules(),
+    "reset-co-bank-two-dragons": RoundRules(
+        foul_penalty=FoulPenalty.HOUSE_WAY,
+        dragon=DragonRules(per_round=2, setting=DragonSetting.PLAYER,
+                           offer=DragonOffer.FROM_ACTION),
+        banking=BankingRules(co_banking=True, consecutive=True)),
+    "counterclockwise-dice-one-at-a-time": RoundRules(
+        table=Table("PG-1", direction=Direction.COUNTERCLOCKWISE,
+                    deal_mode=DealMode.ONE_AT_A_TIME, action_source=ActionSource.DICE),
+        dragon=DragonRules(wager=DragonWager.EQUAL),
+        commission=CommissionPolicy(450, 50, Rounding.NEAREST),
+        limits=WagerLimits(1000, 50_000)),
+    "delaware-park-wild": RoundRules(house_way="delaware-park",
+                                     hands=HandRules(joker="fully-wild", wheel="lowest")),
+}
+
+
+def shuffled(rng: random.Random) -> list[Card]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return deck
+
+
+def _wager(rng: random.Random, game: Round) -> int:
+    lim = game.rules.limits
+    return rng.randrange(lim.minimum, min(lim.maximum, lim.minimum * 20) + 1, 25)
+
+
+def bets(game: Round, rng: random.Random, save: Save) -> None:
+    seats = rng.sample(range(1, 7), rng.randint(1, 5))
+    for seat in seats:
+        game.place_wager(seat, _wager(rng, game))
+        save()
+    if len(seats) > 1 and rng.random() < 0.3:
+        game.place_wager(seats[0], _wager(rng, game))  # changes it
+        save()
+    if len(seats) > 1 and rng.random() < 0.2:
+        game.withdraw_wager(seats[-1])
+        save()
+    while (offered := game.offer_bank()) != DEALER and game.bank.player is None:
+        others = sum(c for s, c in game.wagers.items() if s != offered)
+        co_bank = game.rules.banking.co_banking and rng.random() < 0.5
+        chips = others + rng.randrange(2_000, 20_000, 100)
+        if rng.random() < 0.6 and game.eligibility(offered, chips, co_bank).eligible:
+            if offered in game.wagers:
+                game.withdraw_wager(offered)
+                save()
+            if game.can_take_bank(offered, chips, co_bank):
+                game.take_bank(offered, chips, co_bank)
+                save()
+                break
+        game.pass_bank(offered)
+        save()
+    if not game.wagers:  # the banker's was the only wager
+        seat = next(s for s in range(1, 7) if s != game.bank.player)
+        game.place_wager(seat, game.rules.limits.minimum)
+        save()
+
+
+def action(game: Round, rng: random.Random) -> Action:
+    if game.table.action_source is ActionSource.DICE:
+        return Action.from_dice(rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    return Action.from_rng(rng.randint(1, 7))
+
+
+def deal(game: Round, rng: random.Random, save: Save, *, misdeal: bool = False) -> None:
+    deck = shuffled(rng)
+    if misdeal:
+        deck[3] = deck[10]  # a card twice, one missing
+    try:
+        if rng.random() < 0.25:
+            assert game.action is not None
+            order = game.table.around(game.action.position)
+            hands = {p: deck[i * 7:(i + 1) * 7] for i, p in enumerate(order)}
+            game.deal_by_position(hands, deck[49:] if rng.random() < 0.5 else None)
+        elif game.table.deal_mode is DealMode.ONE_AT_A_TIME:
+            game.deal_one_at_a_time(deck if rng.random() < 0.5 else deck[:49])
+        else:
+            game.deal_stacks([deck[i * 7:(i + 1) * 7] for i in range(7)],
+                             deck[49:] if rng.random() < 0.7 else None)
+    except Misdeal:
+        pass
+    save()
+
+
+def dragons(game: Round, rng: random.Random, save: Save) -> None:
+    while (seat := game.offer_dragon()) is not None:
+        main = game.wagers[seat]
+        wager = main if game.rules.dragon.wager is DragonWager.EQUAL else \
+            rng.randrange(game.rules.limits.minimum, main + 1, 25)
+        if rng.random() < 0.6 and game.can_take_dragon(seat, wager):
+            game.take_dragon(seat, wager)
+        else:
+            game.pass_dragon(seat)
+        save()
+
+
+def set_hands(game: Round, rng: random.Random, save: Save, *, leave: int = 0) -> None:
+    """Set the hands that wait for a choice, leaving the last `leave` of them unset."""
+    waiting = [p for p in game.pending() if game.can_set_hand(p)
+               and game.hands[p].role not in (Role.DEALER,)
+               and not (game.hands[p].role is Role.BANK and game.hands[p].player is None)]
+    for p in waiting[:len(waiting) - leave]:
+        hand = game.hands[p]
+        front = list(rng.sample(hand.cards, 2))
+        if rng.random() < 0.5 and game.can_set_hand(p, front):
+            game.set_hand(p, front)
+        else:
+            game.house_way(p)
+        save()
+
+
+def play(game: Round, rng: random.Random, save: Save, *, misdeal_chance: float = 0.15,
+         stop_in_setting: bool = False) -> Round:
+    """Play the round from its bets to its slip (or, with `stop_in_setting`, until some of
+    its hands are set and at least one waits)."""
+    bets(game, rng, save)
+    game.set_action(action(game, rng))
+    save()
+    if rng.random() < misdeal_chance:
+        deal(game, rng, save, misdeal=True)
+        assert game.phase is Phase.MISDEAL
+        game.set_action(action(game, rng))
+        save()
+    deal(game, rng, save)
+    dragons(game, rng, save)
+    set_hands(game, rng, save, leave=1 if stop_in_setting else 0)
+    if stop_in_setting:
+        return game
+    set_hands(game, rng, save)
+    game.settle()
+    save()
+    return game
+
+
+def finish(game: Round, save: Save, rng: random.Random | None = None) -> None:
+    """Play the round on from wherever it stands: action, the deal, what waits set the
+    House Way, the slip."""
+    rng = rng or random.Random(0)
+    if game.phase is Phase.BETTING:
+        if not game.wagers:
+            game.place_wager(next(s for s in range(1, 7) if s != game.bank.player),
+                             game.rules.limits.minimum)
+            save()
+        game.set_action(action(game, rng))
+        save()
+    if game.phase is Phase.MISDEAL:
+        game.set_action(action(game, rng))
+        save()
+    if game.phase is Phase.DEALING:
+        deal(game, rng, save)
+    for p in game.pending():
+        if game.can_set_hand(p) and not game.can_settle():
+            game.house_way(p)
+            save()
+    game.settle()
+    save()
+
+
+def record_rounds(store: object, n: int, seed: object,
+                  rules: RoundRules | None = None) -> list[object]:
+    """Play `n` rounds in a row into the store (its rotation carried on), each saved after
+    every change; returns the recordings."""
+    from app.ledger import Store
+
+    assert isinstance(store, Store)
+    rng = random.Random(str(seed))
+    out: list[object] = []
+    for _ in range(n):
+        game = Round(rules or RoundRules(), store.rotation())
+        rec = store.begin(game)
+        play(game, rng, rec.save)
+        out.append(rec)
+    return out

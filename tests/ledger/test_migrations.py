@@ -1,0 +1,108 @@
+"""The migrations: from an empty database to head on SQLite and on PostgreSQL, exactly the
+model, down and up again, taking turns when stations start at once."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from app.ledger import Store
+from app.ledger.database import (
+    VERSION_TABLE,
+    alembic_config,
+    current_revision,
+    head_revision,
+    make_engine,
+    migrate,
+    migration_sql,
+)
+from app.ledger.models import TABLES, Base
+
+
+def _differences(url: str) -> list[object]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            ctx = MigrationContext.configure(conn, opts={"compare_type": True,
+                                                         "version_table": VERSION_TABLE})
+            return [d for d in compare_metadata(ctx, Base.metadata)
+                    if not (d[0] == "remove_table" and d[1].name == VERSION_TABLE)]
+    finally:
+        engine.dispose()
+
+
+def test_migrations_take_an_empty_database_to_head(empty_database_url: str) -> None:
+    engine = make_engine(empty_database_url)
+    assert current_revision(engine) is None
+    assert migrate(engine) == head_revision()
+    assert current_revision(engine) == head_revision()
+    assert set(TABLES) <= set(inspect(engine).get_table_names())
+    engine.dispose()
+
+
+def test_migrations_build_exactly_the_model(empty_database_url: str) -> None:
+    engine = make_engine(empty_database_url)
+    migrate(engine)
+    engine.dispose()
+    assert _differences(empty_database_url) == []
+
+
+def test_migrations_go_down_to_empty_and_up_again(empty_database_url: str) -> None:
+    engine = make_engine(empty_database_url)
+    migrate(engine)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "base")
+    assert not set(TABLES) & set(inspect(engine).get_table_names())
+    assert migrate(engine) == head_revision()
+    engine.dispose()
+
+
+def test_the_store_creates_and_migrates_its_database_on_first_start(
+        empty_database_url: str, tmp_path: Path) -> None:
+    with Store(empty_database_url, data_dir=tmp_path) as store:
+        assert store.revision() == head_revision()
+        assert store.history() == []
+
+
+def test_a_database_at_head_is_left_as_it_is(database_url: str) -> None:
+    engine = make_engine(database_url)
+    assert migrate(engine) == head_revision() == current_revision(engine)
+    engine.dispose()
+
+
+def test_stations_starting_at_once_on_an_empty_database_take_turns(
+        empty_database_url: str) -> None:
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        engine = make_engine(empty_database_url)
+        try:
+            migrate(engine)
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert _differences(empty_database_url) == []
+
+
+def test_the_sql_for_a_dba_creates_every_table_and_the_append_only_triggers() -> None:
+    sql = migration_sql("postgresql://paigow@db/paigow")
+    for table in TABLES:
+        assert f"CREATE TABLE {table} " in sql
+    assert "paigow_ledger_refuse" in sql and "BEFORE TRUNCATE" in sql
+    sqlite = migration_sql("sqlite:///ledger.sqlite")
+    assert "RAISE(ABORT" in sqlite
