@@ -14,6 +14,7 @@ from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule, Section
 WAYS: dict[str, str] = {
     "standard": "standard",
     "delaware-park": "delaware_park",
+    "trump-plaza": "trump_plaza",
 }
 
 
