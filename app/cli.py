@@ -15,6 +15,9 @@ COMMANDS = (
     "settle",
     "ledger",
     "print_slip",
+    "simulate",
+    "advise",
+    "odds",
 )
 
 

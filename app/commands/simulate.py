@@ -1,0 +1,60 @@
+"""`paigow simulate`: the house edge of a House Way, by playing N rounds of a player
+against the bank, both setting the House Way, with the table's commission."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.core.analysis.simulate import SimulationError, cores, simulate
+from app.settings import ConfigError
+
+from .table_options import (
+    OptionError,
+    add_table_arguments,
+    on_a_terminal,
+    positive_int,
+    report_error,
+    table_choice,
+)
+
+NAME = "simulate"
+HELP = ("play N rounds of a player against the bank, both setting the House Way: win, push "
+        "and loss rates, the house edge with its 95%% interval, copies")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=positive_int, default=1_000_000, metavar="N",
+                        help="rounds to play (default: 1,000,000)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the same seed and --workers give the same figures (default: 0)")
+    parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
+                        help=f"processes to play in (default: every core, {cores()} here)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    add_table_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        table = table_choice(args)
+    except (ConfigError, OptionError) as err:
+        return report_error(NAME, err)
+    bar = None
+    if on_a_terminal():
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.hands, unit="round", unit_scale=True, file=sys.stderr,
+                   desc="simulate", leave=False)
+    try:
+        result = simulate(args.hands, way=table.way, dealer_way=table.dealer_way,
+                          seed=args.seed, workers=args.workers, policy=table.policy,
+                          wager=table.wager, rules=table.rules,
+                          progress=bar.update if bar is not None else None)
+    except SimulationError as err:
+        return report_error(NAME, err)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
+    return 0
