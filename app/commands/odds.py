@@ -49,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_chart:
         try:
             chart = write_chart(odds, args.chart)
+        except ImportError:
+            return report_error(NAME, OptionError(
+                "the chart needs matplotlib: install the station extra "
+                "(pip install '.[station]') or give --no-chart"))
         except OSError as err:
             return report_error(NAME, OSError(f"cannot write the chart {args.chart}: "
                                               f"{err.strerror or err}"))

@@ -42,10 +42,13 @@ def run(args: argparse.Namespace) -> int:
         return report_error(NAME, err)
     bar = None
     if on_a_terminal():
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.hands, unit="round", unit_scale=True, file=sys.stderr,
-                   desc="simulate", leave=False)
+        try:
+            from tqdm import tqdm
+        except ImportError:  # the station extra is not installed: no bar, same figures
+            pass
+        else:
+            bar = tqdm(total=args.hands, unit="round", unit_scale=True, file=sys.stderr,
+                       desc="simulate", leave=False)
     try:
         result = simulate(args.hands, way=table.way, dealer_way=table.dealer_way,
                           seed=args.seed, workers=args.workers, policy=table.policy,
