@@ -34,6 +34,7 @@ from typing import IO, Any, TypeVar
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session
 
 from app.core.banker import BankRotation, Eligibility
@@ -71,7 +72,7 @@ def unreachable(error: BaseException) -> bool:
     as against a refusal of what was written."""
     if isinstance(error, IntegrityError):
         return False
-    if isinstance(error, OperationalError | InterfaceError):
+    if isinstance(error, OperationalError | InterfaceError | PoolTimeout):
         return True
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return True

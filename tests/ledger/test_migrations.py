@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -22,6 +23,8 @@ from app.ledger.database import (
     migration_sql,
 )
 from app.ledger.models import TABLES, Base
+
+from . import pg as pg_module
 
 
 def _differences(url: str) -> list[object]:
@@ -106,3 +109,11 @@ def test_the_sql_for_a_dba_creates_every_table_and_the_append_only_triggers() ->
     assert "paigow_ledger_refuse" in sql and "BEFORE TRUNCATE" in sql
     sqlite = migration_sql("sqlite:///ledger.sqlite")
     assert "RAISE(ABORT" in sqlite
+
+
+def test_without_the_postgresql_server_the_tests_fail_naming_the_package(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pg_module.glob, "glob", lambda pattern: [])
+    monkeypatch.setattr(pg_module.shutil, "which", lambda name: None)
+    with pytest.raises(FileNotFoundError, match="install the 'postgresql' package"):
+        pg_module.find_bin()
