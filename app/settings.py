@@ -416,13 +416,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _from_env(env: Mapping[str, str], layers: _Layers) -> None:
+    unknown = []
     for name in sorted(env):
         if not name.startswith(ENV_PREFIX) or "__" not in name:
             continue
         section, _, key = name[len(ENV_PREFIX):].lower().partition("__")
         if section not in SECTIONS:
-            continue  # another part of the station's settings
+            # Every section of the station is here, so this is a typo, not a guess to make.
+            unknown.append(Problem(f"environment {name}", section,
+                                   f"there is no such section; the sections are "
+                                   f"{', '.join(SECTIONS)}"))
+            continue
         layers.add({section: {key: env[name]}}, f"environment {name}")
+    if unknown:
+        raise ConfigError(unknown)
 
 
 def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:

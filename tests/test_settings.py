@@ -93,11 +93,20 @@ def test_the_environment_overrides_the_files(tmp_path: Path) -> None:
     site = _site(tmp_path, '[commission]\nrate = "4%"\n')
     env = {"PAIGOW_COMMISSION__RATE": "3.5%", "PAIGOW_TABLE__DIRECTION": "counterclockwise",
            "PAIGOW_DRAGON__ENABLED": "false", "PAIGOW_DRAGON__PER_ROUND": "2",
-           "PAIGOW_LEDGER__URL": "sqlite://", "PAIGOW_HOME": "/tmp"}  # others' settings
+           "PAIGOW_HOME": "/tmp"}  # not a PAIGOW_<SECTION>__<KEY> variable
     config = load_config(site, env=env)
     assert config.commission.rate == 350
     assert config.table.direction == "counterclockwise"
     assert config.dragon.enabled is False and config.dragon.per_round == 2
+
+
+def test_an_environment_variable_for_no_section_is_refused_with_the_sections(
+        tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(env={"PAIGOW_COMISSION__RATE": "4%"})
+    message = str(caught.value)
+    assert "environment PAIGOW_COMISSION__RATE" in message
+    assert "no such section" in message and "commission" in message
 
 
 def test_paigow_config_names_the_site_file(tmp_path: Path) -> None:
