@@ -6,9 +6,17 @@ and words the result for the dealer. Errors a dealer can cause (a bad card, a wa
 the minimum, a foul) come back as the core's own sentences, shown on screen; nothing a
 dealer does ends in a traceback.
 
+What it adds is the table's procedure around the core: the bank is offered (and answered)
+before action, and the dragon after the deal before any hand is set; a seat the core says
+may not bank whatever its chips is passed over with the core's reason.
+
 A preview of a front the dealer has picked (is it a foul? what is the penalty?) is the
 round's own answer: the round's changes so far are replayed on a shadow round and the set is
 tried there.
+
+To extend it (the printer, the ledger, the supervisor's view): `round_settled` carries each
+slip as it is made, `round_opened` each new round; `action_input` says where the round's
+action came from; `devices()` lists the status bar; `print_slip` is the P key.
 """
 
 from __future__ import annotations
@@ -19,11 +27,21 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.banker import BankRotation
+from app.core.banker import BankError, BankRotation
 from app.core.cards import Card, CardError, cards_text, parse_cards
 from app.core.house_way import HouseWayError
-from app.core.round import HandSet, Phase, Round, RoundRules
-from app.core.settlement import MoneyError, Slip, money, parse_money
+from app.core.round import (
+    RULE_DEALER_FIRST,
+    RULE_NO_BANKING,
+    BankPassed,
+    DragonSetting,
+    DragonWager,
+    HandSet,
+    Phase,
+    Round,
+    RoundRules,
+)
+from app.core.settlement import MoneyError, Role, Slip, money, parse_money
 from app.core.table import (
     CARDS_PER_HAND,
     DEALER,
@@ -37,7 +55,7 @@ from app.core.table import (
     TableError,
     position_name,
 )
-from drivers.action import ActionError, parse_dice
+from drivers.action import ActionError, ActionInput, Origin, dice, draw_rng
 
 from . import present
 from .present import Device, ScreenState
@@ -47,27 +65,14 @@ DEALT = HANDS * CARDS_PER_HAND  # 49
 DECK_SIZE = DEALT + LEFTOVERS  # 53
 DEALER_ERRORS = (TableError, CardError, MoneyError, ActionError, HouseWayError)
 
-ACTIONS = ("new", "wager", "withdraw", "rng", "dice", "cards", "house_way", "front", "settle",
-           "print", "shoe")
-
-
-def dealt_to(table: Table, action: int, index: int) -> int | None:
-    """The position the `index`-th card read (0-based) goes to, or None for a leftover.
-
-    Stacks: seven cards to action, seven to the next...; one at a time: one card to each
-    position round the table from action (table.py's deal functions, card by card, so that a
-    card can be shown the moment it is read).
-    """
-    if index >= DEALT:
-        return None
-    order = table.around(action)
-    if table.deal_mode is DealMode.STACKS:
-        return order[index // CARDS_PER_HAND]
-    return order[index % HANDS]
+ACTIONS = ("new", "wager", "withdraw", "bank", "pass", "co_bank", "rng", "dice", "cards",
+           "deal_done", "dragon", "house_way", "front", "settle", "print", "shoe")
 
 
 class DealerController(QObject):
     changed = Signal()
+    round_opened = Signal(object)  # the new Round
+    round_settled = Signal(object)  # the Slip, the moment the round is settled
 
     def __init__(self, rules: RoundRules | None = None, shoe: ShoeFeed | None = None, *,
                  rotation: BankRotation | None = None,
@@ -90,12 +95,19 @@ class DealerController(QObject):
         self.stream: list[Card] = []
         self.manual: dict[int, list[Card]] = {}
         self.leftovers: tuple[Card, ...] | None = None
+        self.action_input: ActionInput | None = None  # the round's action and its source
+        self.device_action: ActionInput | None = None  # sent by the shoe, not yet taken
+        self.co_bank = False
+        self._passed_over: dict[int, str] = {}  # seats passed over for the bank, and why
+        self._notes: list[str] = []  # log lines after the round's own records
         self.message = "Press N to open a round."
         self.level = "info"
         self.log: list[str] = []
         self.fields: dict[str, str] = {}
         self.shoe.card_read.connect(self.on_card)
         self.shoe.leftovers_read.connect(self.on_leftovers)
+        self.shoe.action_read.connect(self.on_action_read)
+        self.shoe.shuffled.connect(self.on_shuffled)
         self.shoe.status_changed.connect(self.on_shoe_status)
         self.shoe.fault.connect(self.on_shoe_fault)
 
@@ -111,8 +123,13 @@ class DealerController(QObject):
     def _done(self) -> None:
         if self.round is not None:
             for record in self.round.log[self._logged:]:
-                self.log.append(present.record_text(record))
+                text = present.record_text(record)
+                if isinstance(record, BankPassed) and record.seat in self._passed_over:
+                    text += f" (passed over: {self._passed_over[record.seat]})"
+                self.log.append(text)
             self._logged = len(self.round.log)
+        self.log.extend(self._notes)
+        self._notes.clear()
         self.changed.emit()
 
     def _run(self, step: Callable[[], None]) -> bool:
@@ -157,6 +174,68 @@ class DealerController(QObject):
             raise TableError(f"select a {what} first: keys 1-6 for the seats, 7 for the dealer")
         return self.selected
 
+    # --- the offers: the bank before action, the dragon after the deal ---------------------
+
+    def bank_offered(self) -> int | None:
+        """The seat the bank is offered to now, or None (the dealer banks, or it is taken)."""
+        rnd = self.round
+        if rnd is None or rnd.phase is not Phase.BETTING:
+            return None
+        seat = rnd.offer_bank()
+        return seat if rnd.can_pass_bank(seat) else None
+
+    def dragon_offered(self) -> int | None:
+        """The seat the dragon hand is offered to now, or None."""
+        return self.round.offer_dragon() if self.round is not None else None
+
+    def _why_no_bank_offer(self, rnd: Round) -> str:
+        if rnd.phase is not Phase.BETTING:
+            return (f"the bank is offered while the bets are open; the round is "
+                    f"{rnd.phase.value}")
+        taken = rnd.bank
+        if taken.player is not None:
+            return f"seat {taken.player} has the bank this round"
+        if not self.rules.banking.enabled:
+            return RULE_NO_BANKING
+        if rnd.rotation.first_round:
+            return RULE_DEALER_FIRST
+        return "every seat has passed the bank: the dealer banks this round"
+
+    def _why_no_dragon_offer(self, rnd: Round) -> str:
+        if not self.rules.dragon.enabled:
+            return "this table plays no dragon hands (table: dragon.enabled)"
+        if rnd.phase is not Phase.SETTING:
+            return (f"the dragon is offered after the deal, before any hand is set; the round "
+                    f"is {rnd.phase.value}")
+        if len(rnd.dragons) >= self.rules.dragon.per_round:
+            return f"this round's dragon hands are taken ({self.rules.dragon.per_round} a round)"
+        if not rnd.dragon_hands():
+            return "every hand is in play: there is no unused hand to offer as a dragon"
+        if any(h.setting is not None for h in rnd.hands.values()):
+            return "the dragon is offered before any hand is set, and a hand is set"
+        return "every seated player has been offered the dragon"
+
+    def _verify_no_offer_open(self, what: str) -> None:
+        """The bank or the dragon on offer is answered before the round goes on."""
+        seat = self.bank_offered()
+        if seat is not None:
+            raise TableError(f"the bank is offered to seat {seat}: B and the chips to take it, "
+                             f"or Q to pass, before {what}")
+        seat = self.dragon_offered()
+        if seat is not None:
+            raise TableError(f"the dragon is offered to seat {seat}: G and the wager to take "
+                             f"it, or Q to pass, before {what}")
+
+    def _pass_over_bank(self) -> None:
+        """Pass the offer over seats the core says may not bank, whatever their chips."""
+        rnd = self.round
+        while rnd is not None and (seat := self.bank_offered()) is not None:
+            could, reasons, _ = present.bank_standing(rnd, seat)
+            if could:
+                return
+            self._passed_over[seat] = reasons
+            self._do("pass_bank", seat)
+
     # --- what may be done, and why not ---------------------------------------------------
 
     def why_not(self, action: str) -> str | None:
@@ -188,9 +267,28 @@ class DealerController(QObject):
                 rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
             case "withdraw":
                 rnd.verify_withdraw_wager(self._need_position())
+            case "bank" | "co_bank":
+                if action == "co_bank" and not self.rules.banking.co_banking:
+                    raise BankError("this table does not co-bank (table: "
+                                    "player_banking.co_banking)")
+                if self.bank_offered() is None:
+                    raise BankError(self._why_no_bank_offer(rnd))
+            case "pass":
+                if self.bank_offered() is None and self.dragon_offered() is None:
+                    raise TableError("nothing is on offer: the bank is offered before action, "
+                                     "the dragon after the deal")
+            case "dragon":
+                if self.dragon_offered() is None:
+                    raise TableError(self._why_no_dragon_offer(rnd))
             case "rng":
-                rnd.verify_set_action(Action.from_rng(1))
+                self._verify_no_offer_open("action")
+                device = self.device_action
+                rnd.verify_set_action(device.action if device else Action.from_rng(1))
             case "dice":
+                self._verify_no_offer_open("action")
+                if self.device_action is not None:
+                    raise TableError(f"the {self._device_name()} sent this round's action "
+                                     f"({self.device_action.action}): R takes it")
                 rnd.verify_set_action(Action.from_dice(1, 1, 1))
             case "cards":
                 if rnd.phase is not Phase.DEALING:
@@ -203,13 +301,27 @@ class DealerController(QObject):
                 if len(self.dealing().get(position, ())) >= CARDS_PER_HAND:
                     raise TableError(f"{position_name(position)} has its seven cards: select "
                                      f"a position still short of cards")
+            case "deal_done":
+                if rnd.phase is not Phase.DEALING:
+                    raise TableError(f"the deal is complete once dealt; the round is "
+                                     f"{rnd.phase.value}")
+                if self.manual:
+                    raise TableError("cards typed by hand complete the deal by themselves: "
+                                     "type every position's seven")
+                read = min(len(self.stream), DEALT)
+                if read < DEALT:
+                    raise TableError(f"the shoe has read {read} of the {DEALT} cards dealt: "
+                                     f"the deal is complete when every hand has its seven")
             case "house_way":
+                self._verify_no_offer_open("the hands are set")
                 rnd.verify_set_hand(self._need_position("position"))
             case "front":
+                self._verify_no_offer_open("the hands are set")
                 position = self._need_position("position")
                 hand = rnd.hands.get(position)
                 rnd.verify_set_hand(position, hand.cards[:2] if hand else None)
             case "settle":
+                self._verify_no_offer_open("settling")
                 rnd.verify_settle()
             case "print":
                 if rnd.slip is None:
@@ -233,12 +345,26 @@ class DealerController(QObject):
             self.round = Round(self.rules, rotation)
             self._opened_with = rotation
             self._journal, self._logged = [], 0
+            self._passed_over = {}
+            self.action_input, self.co_bank = None, False
             self._clear_deal()
             self.log.append(f"--- round {rotation.round_no} opened ---")
-            self.select(1, quiet=True)
-            self._say(f"Round {rotation.round_no} is open: select a seat (1-6), press W, type "
-                      f"the wager and Enter.", "ok")
+            self._pass_over_bank()
+            offered = self.bank_offered()
+            self.select(offered or 1, quiet=True)
+            opened = f"Round {rotation.round_no} is open"
+            if offered is not None:
+                self._say(f"{opened}. {self._bank_offer_words(offered)}", "ok")
+            else:
+                why = self._why_no_bank_offer(self.round)
+                self._say(f"{opened} ({why}): select a seat (1-6), press W, type the wager "
+                          f"and Enter.", "ok")
+            self.round_opened.emit(self.round)
         return self._run(step)
+
+    def _bank_offer_words(self, seat: int) -> str:
+        return (f"The bank is offered to seat {seat}: B and the chips on the table to take it "
+                f"(they cover every wager against it), Q to pass.")
 
     def select(self, position: int, quiet: bool = False) -> bool:
         def step() -> None:
@@ -265,12 +391,16 @@ class DealerController(QObject):
             cents = parse_money(text)
             self._do("place_wager", seat, cents)
             nxt = self.table.step(seat)
-            self.select(nxt if nxt != DEALER else self.table.step(nxt), quiet=True)
+            while nxt in (DEALER, rnd.bank.player):
+                nxt = self.table.step(nxt)
+            self.select(nxt, quiet=True)
             self._say(f"{present.name(seat)} wagers {money(cents)}. Next seat selected; "
                       f"action with {self._action_key(rnd)} when the wagers are in.", "ok")
         return self._run(step)
 
     def _action_key(self, rnd: Round) -> str:
+        if self.device_action is not None:
+            return f"R (the {self._device_name()}'s {self.device_action.action})"
         return "R (RNG)" if rnd.table.action_source is ActionSource.RNG else "D (dice)"
 
     def withdraw_wager(self) -> bool:
@@ -281,33 +411,181 @@ class DealerController(QObject):
             self._say(f"{present.name(seat)} takes back {money(record.wager)}.", "ok")
         return self._run(step)
 
+    # --- the bank ---------------------------------------------------------------------------
+
+    def take_bank(self, text: str) -> bool:
+        """The seat offered the bank takes it with the chips typed (dollars)."""
+        def step() -> None:
+            rnd = self._need_round()
+            self._verify("bank")
+            seat = self.bank_offered()
+            assert seat is not None
+            if not text.strip():
+                raise MoneyError(f"type the chips seat {seat} puts up as the bank, in dollars "
+                                 f"(e.g. 500), then Enter")
+            record = self._do("take_bank", seat, parse_money(text), self.co_bank)
+            co = " with the house co-banking half" if record.co_bank else ""
+            dealer = (f"; the dealer plays a hand against it for {money(record.dealer_wager)}"
+                      if not record.co_bank else "")
+            nxt = self.table.step(seat)
+            while nxt in (DEALER, seat):
+                nxt = self.table.step(nxt)
+            self.select(nxt, quiet=True)
+            self._say(f"Seat {seat} banks with {money(record.chips or 0)}{co}{dealer}. "
+                      f"Wagers against the bank: select a seat, W, the wager, Enter; then "
+                      f"{self._action_key(rnd)} counts action from seat {seat}.", "ok")
+        return self._run(step)
+
+    def toggle_co_bank(self) -> bool:
+        def step() -> None:
+            self._verify("co_bank")
+            self.co_bank = not self.co_bank
+            self._say("Co-banking: the house covers half of the player's bank and shares its "
+                      "result." if self.co_bank else "Co-banking off: the player banks alone.",
+                      "info")
+        return self._run(step)
+
+    def pass_offer(self) -> bool:
+        """The seat offered the bank (before action) or the dragon (after the deal) passes."""
+        def step() -> None:
+            rnd = self._need_round()
+            self._verify("pass")
+            bank = self.bank_offered()
+            if bank is not None:
+                self._do("pass_bank", bank)
+                self._pass_over_bank()
+                nxt = self.bank_offered()
+                if nxt is not None:
+                    self.select(nxt, quiet=True)
+                    self._say(f"Seat {bank} passes. {self._bank_offer_words(nxt)}", "ok")
+                else:
+                    self._say(f"Seat {bank} passes: the bank has come round to the dealer, who "
+                              f"banks this round. Wagers, then {self._action_key(rnd)}.", "ok")
+                return
+            seat = self.dragon_offered()
+            assert seat is not None
+            self._do("pass_dragon", seat)
+            self._after_dragon(f"Seat {seat} passes the dragon.")
+        return self._run(step)
+
+    def pass_all(self) -> bool:
+        """Everyone still to be asked passes (the bank: the dealer banks; the dragon: the
+        unused hands are mucked), each pass recorded seat by seat."""
+        def step() -> None:
+            rnd = self._need_round()
+            self._verify("pass")
+            passed: list[int] = []
+            if self.bank_offered() is not None:
+                while (seat := self.bank_offered()) is not None:
+                    self._do("pass_bank", seat)
+                    passed.append(seat)
+                    self._pass_over_bank()
+                self._say(f"{self._seats_words(passed)} the bank: it has come round to the "
+                          f"dealer, who banks this round. Wagers, then "
+                          f"{self._action_key(rnd)}.", "ok")
+                return
+            while (seat := self.dragon_offered()) is not None:
+                self._do("pass_dragon", seat)
+                passed.append(seat)
+            self._after_dragon(f"{self._seats_words(passed)} the dragon.")
+        return self._run(step)
+
+    @staticmethod
+    def _seats_words(seats: list[int]) -> str:
+        if len(seats) == 1:
+            return f"Seat {seats[0]} passes"
+        return "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]} pass"
+
+    # --- action -----------------------------------------------------------------------------
+
+    def _device_name(self) -> str:
+        inp = self.device_action or self.action_input
+        return self._device_name_of(inp) if inp is not None else "shuffler"
+
     def rng_action(self) -> bool:
         def step() -> None:
             self._need_round()
-            self._action(Action.draw(self.randbelow))
+            self._verify_no_offer_open("action")
+            device = self.device_action
+            if device is not None:
+                try:
+                    self._action(device)
+                except TableError as e:
+                    self.device_action = None
+                    raise TableError(f"The {self._device_name_of(device)}'s action "
+                                     f"({device.action}) cannot be used: {e}. It is dropped: "
+                                     f"take action again.") from None
+                return
+            self._action(draw_rng(self.randbelow))
         return self._run(step)
+
+    @staticmethod
+    def _device_name_of(inp: ActionInput) -> str:
+        return "dice shaker" if inp.action.source is ActionSource.DICE else "shuffler"
 
     def dice_action(self, text: str) -> bool:
         def step() -> None:
             self._need_round()
-            rnd = self._need_round()
-            rnd.verify_set_action(Action.from_dice(1, 1, 1))
-            self._action(Action.from_dice(*parse_dice(text)))
+            self._verify("dice")
+            self._action(dice(text))
         return self._run(step)
 
-    def _action(self, action: Action) -> None:
-        record = self._do("set_action", action)
+    def _action(self, inp: ActionInput) -> None:
+        record = self._do("set_action", inp.action)
+        self.action_input, self.device_action = inp, None
         self.manual = {}
         self.select(record.position, quiet=True)
         where = position_name(record.position)
+        source = f" from the {inp.source}" if inp.origin is Origin.DEVICE else ""
+        counted = f" counted from {position_name(record.bank)}" if record.bank != DEALER else ""
         if self.shoe.online:
-            self._say(f"Action: {action} -> {where}. Deal: the cards appear as the shoe reads "
-                      f"them.", "ok")
+            self._say(f"Action: {inp.action}{source} -> {where}{counted}. Deal: the cards "
+                      f"appear as the shoe reads them.", "ok")
             self.shoe.start_deal()
         else:
-            self._say(f"Action: {action} -> {where}. The shoe is offline: press C and type "
-                      f"{where}'s seven cards, then each next position.", "warn")
+            self._say(f"Action: {inp.action}{source} -> {where}{counted}. The shoe is offline: "
+                      f"press C and type {where}'s seven cards, then each next position.",
+                      "warn")
+        if inp.origin is Origin.DEVICE:
+            self._notes.append(f"Action {inp.action} sent by the {inp.source}")
         self._try_finish()
+
+    def on_action_read(self, inp: ActionInput) -> None:
+        """ACTION from a shuffler or dice shaker: the round's action, unless the dealer has
+        already taken one. Before the wagers are in it waits, and R takes it."""
+        rnd = self.round
+        device = self._device_name_of(inp)
+        sent = f"The {device} sent action {inp.action} ({inp.source})"
+        if rnd is not None and rnd.action is not None and rnd.phase is not Phase.SETTLED:
+            taken = self.action_input
+            who = ("the dealer" if taken is None or taken.origin is not Origin.DEVICE
+                   else f"the {taken.source}")
+            self._say(f"{sent}, but this round's action is already {rnd.action.action} -> "
+                      f"{position_name(rnd.action.position)}, taken by {who}: the "
+                      f"{device}'s number is not used.", "warn")
+            self._notes.append(f"{sent}: not used, action already taken")
+            self._done()
+            return
+        self.device_action = inp
+        if rnd is None or rnd.phase is Phase.SETTLED:
+            self._say(f"{sent} for the next round: N opens it; it is taken as the action when "
+                      f"the wagers are in (R).", "info")
+            self._done()
+            return
+        if rnd.wagers and self.bank_offered() is None:
+            try:
+                self._action(inp)
+            except DEALER_ERRORS as e:
+                self.device_action = None
+                self._say(f"{sent}: it cannot be used ({e}); take action by hand.", "error")
+            self._done()
+            return
+        wait = ("the bank is answered and the wagers are in" if self.bank_offered() is not None
+                else "the wagers are in")
+        self._say(f"{sent}: it is this round's action. R takes it when {wait}.", "info")
+        self._done()
+
+    # --- the deal ---------------------------------------------------------------------------
 
     def enter_cards(self, text: str) -> bool:
         def step() -> None:
@@ -342,9 +620,67 @@ class DealerController(QObject):
                 self.select(p, quiet=True)
                 return
 
+    def deal_complete(self) -> bool:
+        """The shoe read the 49 cards dealt and will not read the 4 left over (no BURN): the
+        deal is taken as it is and the leftovers are worked out as the cards not dealt."""
+        def step() -> None:
+            self._verify("deal_done")
+            self._try_finish(complete=True)
+        return self._run(step)
+
+    # --- the dragon -------------------------------------------------------------------------
+
+    def dragon_suggestion(self) -> str:
+        """The wager to put in the dragon field: the main wager of the seat offered."""
+        rnd, seat = self.round, self.dragon_offered()
+        if rnd is None or seat is None:
+            return ""
+        return f"{rnd.wagers[seat] / 100:.2f}"
+
+    def take_dragon(self, text: str) -> bool:
+        def step() -> None:
+            self._need_round()
+            self._verify("dragon")
+            seat = self.dragon_offered()
+            assert seat is not None
+            if not text.strip():
+                raise MoneyError(f"type seat {seat}'s dragon wager in dollars, then Enter")
+            record = self._do("take_dragon", seat, parse_money(text))
+            how = ("it is set the House Way at settlement"
+                   if self.rules.dragon.setting is DragonSetting.HOUSE_WAY
+                   else "the player sets it")
+            self._after_dragon(f"Seat {seat} takes {position_name(record.position)}'s hand as "
+                               f"a dragon for {money(record.wager)}: {how}.")
+        return self._run(step)
+
+    def _after_dragon(self, said: str) -> None:
+        nxt = self.dragon_offered()
+        if nxt is not None:
+            self.select(nxt, quiet=True)
+            self._say(f"{said} {self._dragon_offer_words(nxt)}", "ok")
+            return
+        self._after_set()
+        self._say(f"{said} The dragon offer is over; the unused hands are mucked. Set each "
+                  f"hand: click the two front cards and F, or H for the House Way.", "ok")
+
+    def _dragon_offer_words(self, seat: int) -> str:
+        rnd = self.round
+        assert rnd is not None
+        where = position_name(rnd.dragon_hands()[0])
+        main = money(rnd.wagers[seat])
+        if self.rules.dragon.wager is DragonWager.EQUAL:
+            wager = f"its wager is the main wager, {main}"
+        else:
+            wager = f"a wager of {money(self.rules.limits.minimum)} up to the main {main}"
+        return (f"The dragon ({where}'s unused hand) is offered to seat {seat}, {wager}: "
+                f"G and Enter to take it, Q to pass.")
+
+    # --- setting the hands ------------------------------------------------------------------
+
     def house_way(self) -> bool:
         def step() -> None:
             self._need_round()
+            self._verify_no_offer_open("the hands are set")
             position = self._need_position("position")
             record = self._do("house_way", position)
             hand = record.hand
@@ -359,6 +695,7 @@ class DealerController(QObject):
             if rnd.phase is not Phase.SETTING:
                 raise TableError(f"cards are picked for the front while hands are set; the "
                                  f"round is {rnd.phase.value}")
+            self._verify_no_offer_open("the hands are set")
             if position != self.selected:
                 self.select(position, quiet=True)
             rnd.verify_set_hand(position, [card])
@@ -404,6 +741,7 @@ class DealerController(QObject):
     def set_front(self, text: str | None = None) -> bool:
         def step() -> None:
             self._need_round()
+            self._verify_no_offer_open("the hands are set")
             position = self._need_position("position")
             if text is not None and text.strip():
                 front = list(parse_cards(text, count=2))
@@ -422,27 +760,43 @@ class DealerController(QObject):
             self._after_set()
         return self._run(step)
 
+    def _to_set(self) -> list[int]:
+        """Positions whose hands the dealer may set now, in order from action; a dragon
+        the House Way sets at settlement is not waited for."""
+        rnd = self.round
+        if rnd is None:
+            return []
+        house_way = self.rules.dragon.setting is DragonSetting.HOUSE_WAY
+        return [p for p in rnd.pending() if rnd.can_set_hand(p)
+                and not (house_way and rnd.hands[p].role is Role.DRAGON)]
+
     def _after_set(self) -> None:
         self.picks, self.preview, self.preview_error = [], None, None
         self.fields["front"] = ""
-        rnd = self.round
-        assert rnd is not None
-        for p in rnd.pending():
-            if rnd.can_set_hand(p):
-                self.select(p, quiet=True)
-                return
+        waiting = self._to_set()
+        if waiting:
+            self.select(waiting[0], quiet=True)
+
+    # --- settling ---------------------------------------------------------------------------
 
     def settle(self) -> bool:
         def step() -> None:
             self._need_round()
+            self._verify_no_offer_open("settling")
             slip: Slip = self._do("settle")
             self.selected = None
             self.picks = []
             t = slip.totals
+            bank = slip.bank
+            banker = ""
+            if bank.player is not None:
+                banker = (f" Banker seat {bank.player} nets {money(bank.net, sign=True)}"
+                          + (" - the bank ran out." if bank.exhausted else "."))
             self._say(f"Settled from {position_name(slip.action_position)}: players net "
                       f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, "
-                      f"house net {money(t.house_net, sign=True)}. N opens the next round.",
-                      "ok")
+                      f"house net {money(t.house_net, sign=True)}.{banker} N opens the next "
+                      f"round.", "ok")
+            self.round_settled.emit(slip)
         return self._run(step)
 
     def print_slip(self) -> bool:
@@ -451,11 +805,12 @@ class DealerController(QObject):
     def toggle_shoe(self) -> bool:
         def step() -> None:
             self._verify("shoe")
-            self.shoe.set_online(not self.shoe.online)
-            if self.shoe.online:
-                self._say("The demo shoe is back online: it deals the next deal.", "info")
+            going = not self.shoe.online
+            self.shoe.set_online(going)
+            if going:
+                self._say("The demo shoe is plugged back in: it deals the next deal.", "info")
             else:
-                self._say("The shoe is offline: cards are entered by hand (C).", "warn")
+                self._say("The demo shoe is unplugged: cards are entered by hand (C).", "warn")
         return self._run(step)
 
     # --- the shoe ------------------------------------------------------------------------
@@ -465,8 +820,8 @@ class DealerController(QObject):
         out: dict[int, list[Card]] = {}
         rnd = self.round
         if rnd is not None and rnd.action is not None and rnd.phase is Phase.DEALING:
-            for i, c in enumerate(self.stream):
-                p = dealt_to(rnd.table, rnd.action.position, i)
+            for i, c in enumerate(self.stream[:DEALT]):
+                p = rnd.table.position_of_card(rnd.action.position, i)
                 if p is not None:
                     out.setdefault(p, []).append(c)
         for p, cards in self.manual.items():
@@ -486,6 +841,16 @@ class DealerController(QObject):
         self.leftovers = cards
         self._run(self._try_finish)
 
+    def on_shuffled(self) -> None:
+        """A new deck: the cards read before it and a device's action for it are void."""
+        rnd = self.round
+        void = len(self.stream)
+        self.stream, self.leftovers, self.device_action = [], None, None
+        if rnd is not None and rnd.phase is Phase.DEALING and void:
+            self._say(f"The shoe started a new shuffle: the {void} card(s) read are void; the "
+                      f"deal starts again from the new deck.", "warn")
+        self._done()
+
     def on_shoe_status(self) -> None:
         self._done()
 
@@ -493,22 +858,24 @@ class DealerController(QObject):
         self._say(text, "warn")
         self._done()
 
-    def _try_finish(self) -> None:
-        """Hand the deal to the round as soon as it is whole; a misdeal is shown."""
+    def _try_finish(self, complete: bool = False) -> None:
+        """Hand the deal to the round as soon as it is whole (or the dealer says it is: the
+        leftovers not read are worked out); a misdeal is shown."""
         rnd = self.round
         if rnd is None or rnd.phase is not Phase.DEALING:
             return
         try:
             if not self.manual and (len(self.stream) >= DECK_SIZE or (
-                    len(self.stream) == DEALT and self.leftovers is not None)):
+                    len(self.stream) >= DEALT and (self.leftovers is not None or complete))):
                 cards = self.stream[:DECK_SIZE]
-                rest = self.leftovers if self.leftovers is not None else cards[DEALT:]
+                rest: list[Card] | None = (list(self.leftovers) if self.leftovers is not None
+                                           else cards[DEALT:] or None)
                 if rnd.table.deal_mode is DealMode.STACKS:
                     stacks = [cards[i:i + CARDS_PER_HAND] for i in range(0, DEALT,
                                                                          CARDS_PER_HAND)]
-                    self._do("deal_stacks", stacks, list(rest))
+                    self._do("deal_stacks", stacks, rest)
                 else:
-                    self._do("deal_one_at_a_time", cards[:DEALT] + list(rest))
+                    self._do("deal_one_at_a_time", cards[:DEALT] + (rest or []))
             elif self.manual:
                 hands = self.dealing()
                 if len(hands) < HANDS or any(len(h) < CARDS_PER_HAND for h in hands.values()):
@@ -528,9 +895,19 @@ class DealerController(QObject):
 
     def _after_deal(self) -> None:
         rnd = self.round
-        assert rnd is not None and rnd.action is not None
-        self._say(f"All seven hands are in, from {position_name(rnd.action.position)}. Set "
-                  f"each hand: click the two front cards and F, or H for the House Way.", "ok")
+        assert rnd is not None and rnd.action is not None and rnd.deal is not None
+        counted = "" if rnd.deal.leftovers_counted else (
+            f" The 4 left over were not read: they are the cards not dealt, "
+            f"{cards_text(rnd.deal.leftovers)}.")
+        offered = self.dragon_offered()
+        if offered is not None:
+            self.select(offered, quiet=True)
+            self._say(f"All seven hands are in, from {position_name(rnd.action.position)}."
+                      f"{counted} {self._dragon_offer_words(offered)}", "ok")
+            return
+        self._say(f"All seven hands are in, from {position_name(rnd.action.position)}."
+                  f"{counted} Set each hand: click the two front cards and F, or H for the "
+                  f"House Way.", "ok")
         self._after_set()
 
     def _clear_deal(self) -> None:
@@ -543,10 +920,13 @@ class DealerController(QObject):
     def state(self) -> ScreenState:
         rnd = self.round
         dealing = self.dealing()
+        bank_offer, dragon_offer = self.bank_offered(), self.dragon_offered()
         seats = {p: present.seat_state(rnd, p, dealing=dealing, selected=self.selected,
                                         picked=self.picks, preview=self.preview,
                                         preview_error=self.preview_error,
-                                        hide_bank=self.hide_bank)
+                                        hide_bank=self.hide_bank, bank_offer=bank_offer,
+                                        dragon_offer=dragon_offer,
+                                        passed_over=self._passed_over)
                  for p in self.table.positions}
         slip = present.slip_state(rnd.slip) if rnd is not None and rnd.slip else None
         phase = present.PHASE_WORDS[rnd.phase if rnd else None]
@@ -555,12 +935,28 @@ class DealerController(QObject):
                     else "Selected: none (1-6 seats, 7 dealer)")
         manual = (f"cards for {position_name(self.selected)}" if self.selected is not None
                   else "cards")
+        labels: dict[str, str] = {}
+        if self.device_action is not None:
+            labels["rng"] = f"{self._device_name().capitalize()}'s action"
+        if self.co_bank:
+            labels["co_bank"] = "Co-bank: ON"
+        fields = dict(self.fields)
+        if rnd is not None and bank_offer is not None:
+            fields["bank_hint"] = f"seat {bank_offer}'s chips, e.g. 500"
+        if rnd is not None and dragon_offer is not None:
+            main = money(rnd.wagers[dragon_offer])
+            fields["dragon_hint"] = (f"seat {dragon_offer}: {main}"
+                                     if self.rules.dragon.wager is DragonWager.EQUAL
+                                     else f"seat {dragon_offer}: up to {main}")
         return ScreenState(
-            seats=seats, center=present.center_state(rnd, self.table), phase=title,
-            next_step=self.next_step(), selected=selected, availability=self.availability(),
-            message=self.message, level=self.level, log=tuple(self.log), slip=slip,
-            devices=self.devices(), table_info=self.table_info(), manual_target=manual,
-            fields=dict(self.fields))
+            seats=seats,
+            center=present.center_state(rnd, self.table, self.action_input,
+                                        self.device_action, bank_offer),
+            phase=title, next_step=self.next_step(), selected=selected,
+            availability=self.availability(), message=self.message, level=self.level,
+            log=tuple(self.log), slip=slip, devices=self.devices(),
+            table_info=self.table_info(), manual_target=manual, fields=fields, labels=labels,
+            co_bank=self.co_bank)
 
     def next_step(self) -> str:
         rnd = self.round
@@ -568,18 +964,30 @@ class DealerController(QObject):
             return "Next: N opens a round."
         match rnd.phase:
             case Phase.BETTING:
+                offered = self.bank_offered()
+                if offered is not None:
+                    return (f"Next: the bank is offered to seat {offered}: B and the chips to "
+                            f"take it, Q to pass (Shift+Q: every seat left passes).")
                 if not rnd.wagers:
                     return "Next: select a seat (1-6), W, type the wager, Enter."
                 return f"Next: more wagers, or action: {self._action_key(rnd)}."
             case Phase.DEALING:
-                if self.shoe.online:
-                    return f"Next: deal; the shoe has read {len(self.stream)} of {DECK_SIZE}."
+                if self.shoe.online or (self.stream and not self.manual):
+                    read = len(self.stream)
+                    if read >= DEALT and self.leftovers is None:
+                        return (f"Next: the {DEALT} cards dealt are read; waiting for the 4 "
+                                f"left over (BURN) - E if this shoe does not read them.")
+                    return f"Next: deal; the shoe has read {read} of {DECK_SIZE}."
                 short = [position_name(p) for p in rnd.table.around(rnd.action.position)
                          if len(self.dealing().get(p, ())) < CARDS_PER_HAND] \
                     if rnd.action else []
                 return "Next: shoe offline - C and type the cards of " + ", ".join(short) + "."
             case Phase.SETTING:
-                waiting = [p for p in rnd.pending() if rnd.can_set_hand(p)]
+                offered = self.dragon_offered()
+                if offered is not None:
+                    return (f"Next: the dragon is offered to seat {offered}: G and Enter to "
+                            f"take it, Q to pass (Shift+Q: no one takes it).")
+                waiting = self._to_set()
                 if rnd.can_settle():
                     return "Next: S settles (the dealer's hand is set the House Way)."
                 return ("Next: set " + ", ".join(position_name(p) for p in waiting)
@@ -599,10 +1007,15 @@ class DealerController(QObject):
 
     def table_info(self) -> str:
         r = self.rules
-        return (f"Table {r.table.name} - House Way {r.house_way} - foul: "
-                f"{r.foul_penalty.value} - commission {r.commission} - wagers "
-                f"{money(r.limits.minimum)} to {money(r.limits.maximum)} - action "
-                f"{r.table.action_source.value} - deal {r.table.deal_mode.value}")
+        banking = "player banking" if r.banking.enabled else "no player banking"
+        if r.banking.enabled and r.banking.co_banking:
+            banking += " (co-bank)"
+        dragon = (f"dragon {r.dragon.wager.value}, {r.dragon.setting.value}"
+                  if r.dragon.enabled else "no dragon")
+        return (f"Table {r.table.name} - House Way {r.house_way} - foul {r.foul_penalty.value} "
+                f"- {r.commission} - {money(r.limits.minimum)} to {money(r.limits.maximum)} - "
+                f"action {r.table.action_source.value} - {r.table.deal_mode.value} - {banking} "
+                f"- {dragon}")
 
     def slip_text(self) -> str:
         rnd = self.round
@@ -610,4 +1023,3 @@ class DealerController(QObject):
 
     def close(self) -> None:
         self.shoe.close()
-

@@ -1,8 +1,10 @@
 """`paigow-dealer`: the dealer station's window.
 
-    paigow-dealer --demo              the built-in simulated shoe, full size
+    paigow-dealer --demo              the shoe simulator on a pseudo-terminal, read as a
+                                      real shoe is; it deals when action is taken
     paigow-dealer --shoe /dev/ttyUSB0 the card-reading shoe on a serial port
-    paigow-dealer                     no shoe: cards are entered by hand
+    paigow-dealer                     the shoe of the config's [shoe] port, or none: cards
+                                      are entered by hand
 
 The table's rules come from config/default.toml, then `--config FILE` (or PAIGOW_CONFIG),
 then PAIGOW_<SECTION>__<KEY> variables; a bad config stops the station with the file, the
@@ -16,6 +18,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -23,7 +26,7 @@ from app.core.cards import CardError, parse_cards
 from app.settings import ConfigError, load_config
 
 from .controller import DealerController
-from .shoe import DemoShoe, NoShoe, SerialShoe, ShoeFeed
+from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
 
 
@@ -31,7 +34,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="paigow-dealer", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--demo", action="store_true",
-                    help="deal from the built-in simulated shoe (a new shuffle every deal)")
+                    help="deal from the shoe simulator over a pseudo-terminal (a new shuffle "
+                         "every deal)")
     ap.add_argument("--config", help="the site's table config (TOML) over the shipped one")
     ap.add_argument("--shoe", metavar="PORT", help="the shoe's serial port (or pyserial URL)")
     ap.add_argument("--seed", type=int, help="demo: a seeded shuffle, the same every run")
@@ -41,7 +45,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def make_shoe(args: argparse.Namespace) -> ShoeFeed:
+def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
     if args.shoe:
         return SerialShoe(args.shoe)
     if args.demo:
@@ -49,13 +53,17 @@ def make_shoe(args: argparse.Namespace) -> ShoeFeed:
         if args.deck:
             deck = parse_cards(args.deck, count=53)
             decks = [deck] * 1000
-        return DemoShoe(decks, seed=args.seed)
+        return PtyDemoShoe(decks, seed=args.seed)
+    shoe_config = getattr(config, "shoe_config", None)
+    configured = shoe_config() if shoe_config is not None else None
+    if configured is not None:
+        return SerialShoe(configured.port, config=configured)
     return NoShoe()
 
 
 def build(args: argparse.Namespace) -> tuple[MainWindow, DealerController]:
     config = load_config(args.config)
-    controller = DealerController(config.round_rules(), make_shoe(args))
+    controller = DealerController(config.round_rules(), make_shoe(args, config))
     window = MainWindow()
     window.bind(controller)
     return window, controller

@@ -3,7 +3,7 @@ their keys, the entry fields, and the round log or the settlement slip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,11 +27,22 @@ from .seat import restyle
 # action -> (button text, key, what it does)
 BUTTONS: dict[str, tuple[str, str, str]] = {
     "new": ("New round", "N", "Open the next round"),
+    "bank": ("Take bank", "B", "The seat offered the bank takes it: type the chips it puts "
+                               "up (dollars), Enter"),
+    "pass": ("Pass", "Q", "The seat offered the bank (before action) or the dragon (after the "
+                          "deal) passes; Shift+Q: every seat still to be asked passes"),
+    "co_bank": ("Co-bank", "K", "The house co-banks half of the player's bank (tables that "
+                                "co-bank)"),
     "wager": ("Place wager", "W", "Enter the selected seat's wager (type dollars, Enter)"),
     "withdraw": ("Take back", "X", "Take back the selected seat's wager"),
-    "rng": ("RNG action", "R", "Draw action 1-7 with the station's RNG (secrets)"),
+    "rng": ("RNG action", "R", "Draw action 1-7 with the station's RNG (secrets), or take "
+                               "the action a shuffler sent"),
     "dice": ("Dice action", "D", "Type the three dice as they landed (e.g. 3 5 6), Enter"),
     "cards": ("Enter cards", "C", "Shoe offline: type the selected position's cards, Enter"),
+    "deal_done": ("Deal complete", "E", "The shoe read the 49 cards dealt and not the 4 left "
+                                        "over: finish the deal (the 4 are the cards not dealt)"),
+    "dragon": ("Take dragon", "G", "The seat offered the dragon takes it: the wager (its main "
+                                   "wager is filled in), Enter"),
     "front": ("Set front", "F", "Set the two cards the player put in front: click them, or "
                                 "press F and type them"),
     "house_way": ("House Way", "H", "Set the selected position's hand the House Way"),
@@ -39,8 +50,9 @@ BUTTONS: dict[str, tuple[str, str, str]] = {
     "print": ("Print slip", "P", "Print the settlement slip"),
     "shoe": ("Shoe on/off", "O", "Demo: unplug the shoe or plug it back"),
 }
-FIELDS = {"wager": "dollars, e.g. 25", "dice": "three dice, e.g. 3 5 6",
-          "cards": "cards, e.g. AS KD 10H 7C 7D 2S JK", "front": "two cards, e.g. KS 9H"}
+FIELDS = {"bank": "chips, e.g. 500", "wager": "dollars, e.g. 25",
+          "dice": "three dice, e.g. 3 5 6", "cards": "cards, e.g. AS KD 10H 7C 7D 2S JK",
+          "dragon": "dragon wager, e.g. 25", "front": "two cards, e.g. KS 9H"}
 KIND_COLOURS = {"win": theme.WIN, "lose": theme.LOSE, "push": theme.PUSH,
                 "returned": theme.PUSH}
 
@@ -61,6 +73,7 @@ class SlipView(QWidget):
         self.table = QTableWidget(0, len(self.COLUMNS), self)
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -109,7 +122,7 @@ class ControlPanel(QWidget):
         self.next.setWordWrap(True)
         self.message = _label("message")
         self.message.setWordWrap(True)
-        self.message.setMinimumHeight(66)
+        self.message.setMinimumHeight(62)
         self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.selected = _label("sectionTitle")
 
@@ -117,6 +130,7 @@ class ControlPanel(QWidget):
         for action, (text, key, _) in BUTTONS.items():
             b = QPushButton(f"{text}  [{key}]")
             b.setObjectName("primary" if action in ("new", "settle") else "button")
+            b.setCheckable(action == "co_bank")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.buttons[action] = b
         self.fields: dict[str, QLineEdit] = {}
@@ -128,22 +142,27 @@ class ControlPanel(QWidget):
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(6)
+        grid.setVerticalSpacing(5)
         b, f = self.buttons, self.fields
         self.cards_label = _label("fieldLabel", "Cards")
-        grid.addWidget(b["new"], 0, 0, 1, 2)
-        grid.addWidget(b["rng"], 0, 2)
-        for row, (name, label) in enumerate((("wager", "Wager"), ("dice", "Dice"),
-                                             ("cards", "Cards"), ("front", "Front")), 1):
-            grid.addWidget(self.cards_label if name == "cards" else _label("fieldLabel", label),
-                           row, 0)
-            grid.addWidget(f[name], row, 1)
-            grid.addWidget(b[name], row, 2)
-        grid.addWidget(b["withdraw"], 5, 0, 1, 2)
-        grid.addWidget(b["house_way"], 5, 2)
-        grid.addWidget(b["settle"], 6, 0, 1, 2)
-        grid.addWidget(b["print"], 6, 2)
-        grid.addWidget(b["shoe"], 7, 2)
+        labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
+                  "dragon": "Dragon", "front": "Front"}
+        # In the order of a round: open, the bank, the wagers, action, the deal, the
+        # dragon, the hands, settle.
+        rows: list[tuple[str, ...]] = [
+            ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
+            ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
+            ("field", "front"), ("withdraw", "house_way"), ("settle", "print")]
+        for r, row in enumerate(rows):
+            if row[0] == "field":
+                name = row[1]
+                grid.addWidget(self.cards_label if name == "cards"
+                               else _label("fieldLabel", labels[name]), r, 0)
+                grid.addWidget(f[name], r, 1)
+                grid.addWidget(b[name], r, 2)
+            else:
+                grid.addWidget(b[row[0]], r, 0, 1, 2)
+                grid.addWidget(b[row[1]], r, 2)
         grid.setColumnStretch(1, 1)
         grid.setColumnMinimumWidth(2, 180)
 
@@ -171,10 +190,14 @@ class ControlPanel(QWidget):
         self.message.setText(text)
         restyle(self.message, "level", level)
 
-    def show_availability(self, availability: dict[str, str | None]) -> None:
+    def show_availability(self, availability: dict[str, str | None],
+                          labels: dict[str, str] | None = None) -> None:
         for action, button in self.buttons.items():
             reason = availability.get(action)
             text, key, does = BUTTONS[action]
+            text = (labels or {}).get(action, text)
+            if button.text() != f"{text}  [{key}]":
+                button.setText(f"{text}  [{key}]")
             button.setEnabled(reason is None)
             button.setToolTip(f"{does} [{key}]" if reason is None else f"Not now: {reason}")
             field = self.fields.get(action)
@@ -185,9 +208,11 @@ class ControlPanel(QWidget):
     def show_log(self, lines: tuple[str, ...]) -> None:
         if self.log.count() > len(lines):
             self.log.clear()
-        for line in lines[self.log.count():]:
+        added = lines[self.log.count():]
+        for line in added:
             self.log.addItem(line)
-        self.log.scrollToBottom()
+        if added:  # once the wrapped lines are laid out
+            QTimer.singleShot(0, self.log.scrollToBottom)
 
     def show_slip(self, slip: SlipState | None) -> None:
         if slip is None:
@@ -196,4 +221,4 @@ class ControlPanel(QWidget):
             return
         self.slip.show_slip(slip)
         self.stack.setCurrentWidget(self.slip)
-        self.stack_title.setText("Settlement slip, clockwise from action")
+        self.stack_title.setText("Settlement slip, in order from action")

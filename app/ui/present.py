@@ -17,6 +17,7 @@ from app.core.round import (
     BankTaken,
     Dealt,
     DragonPassed,
+    DragonSetting,
     DragonTaken,
     HandSet,
     Misdealt,
@@ -29,6 +30,7 @@ from app.core.round import (
 )
 from app.core.settlement import Hand, Line, Outcome, Role, SetBy, Slip, money
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
+from drivers.action import ActionInput, Origin
 
 SEAT_KEYS = {DEALER: "7", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 
@@ -60,7 +62,9 @@ class SeatState:
     clickable: bool = False
     hands: str = ""
     note: str = ""
-    note_kind: str = ""  # "rule", "foul", "preview-foul", "preview-legal", "info" or ""
+    note_kind: str = ""  # "rule", "foul", "preview-foul", "preview-legal", "info",
+    # "offer" or ""
+    note_detail: str = ""  # the note's tooltip when it says more than the note
     rule_id: str | None = None
     result: str = ""
     result_kind: str = ""
@@ -120,6 +124,8 @@ class ScreenState:
     table_info: str
     manual_target: str
     fields: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)  # button texts for now, by action
+    co_bank: bool = False
 
 
 # --- words for the round's records ----------------------------------------------------------
@@ -164,9 +170,10 @@ def record_text(record: Record) -> str:
             return f"{name(seat)} takes back {money(wager)}"
         case BankPassed(seat=seat):
             return f"{name(seat)} passes the bank"
-        case BankTaken(position=position, player=player, rule=rule):
+        case BankTaken(position=position, player=player, chips=chips, rule=rule):
             who = "the dealer" if player is None else f"seat {position}"
-            return f"Bank: {who} ({rule})"
+            stake = f" with {money(chips)}" if chips is not None else ""
+            return f"Bank: {who}{stake} ({rule})"
         case ActionCounted(action=action, bank=bank, position=position, direction=direction):
             return (f"Action: {action} -> {position_name(position)}, counted "
                     f"{direction.value} from {position_name(bank)}")
@@ -192,25 +199,78 @@ def record_text(record: Record) -> str:
     return str(record)
 
 
+# --- the bank and the dragon on offer ----------------------------------------------------
+
+RICH = 10 ** 13  # chips enough to cover any table: what is left is why not
+
+
+def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
+    """Could the seat bank this round with chips enough, the core's reasons that do not
+    depend on the chips, and what its chips must cover now (cents)."""
+    rich = rnd.eligibility(seat, RICH)
+    poor = rnd.eligibility(seat, 0)
+    reasons = [r for r in rich.reasons if r in poor.reasons]
+    return rich.eligible, "; ".join(reasons), poor.cover
+
+
+def _bank_open(rnd: Round) -> bool:
+    """The bank is being offered round the table this round (and no one has it yet)."""
+    return (rnd.phase is Phase.BETTING and rnd.bank.player is None
+            and rnd.offer_bank() != DEALER)
+
+
+def _passed(rnd: Round, kind: type[BankPassed] | type[DragonPassed]) -> set[int]:
+    """The seats that passed the bank (or the dragon) this round, from the round's log."""
+    return {r.seat for r in rnd.log if isinstance(r, kind)}
+
+
+def _bank_values(rnd: Round, position: int, offered: int | None,
+                 passed_over: Mapping[int, str]) -> dict[str, object]:
+    """What a seat shows while the bank is offered round the table."""
+    if position == DEALER:
+        return {}
+    if position in _passed(rnd, BankPassed):
+        why = passed_over.get(position)
+        return {"note": "Passed the bank" + (f" - may not bank: {why}" if why else ""),
+                "note_kind": "info"}
+    could, reasons, cover = bank_standing(rnd, position)
+    if position == offered:
+        need = f"chips covering {money(cover)} of wagers" if cover else \
+            "chips covering every wager against it"
+        return {"role": "BANK OFFER",
+                "note": f"Bank offered: B takes it with {need}; Q passes",
+                "note_kind": "offer", "note_detail": f"May bank: {reasons}"}
+    verdict = "may bank" if could else "may not bank"
+    return {"note": f"Bank: {verdict} - {reasons}", "note_kind": "info"}
+
+
 # --- seats ---------------------------------------------------------------------------------
 
 def _role(hand: Hand | None, position: int, rnd: Round) -> tuple[str, bool]:
     if hand is None:
+        bank = rnd.bank
         if position == rnd.banker:
-            return "BANK", False
+            return ("BANK" if bank.player is None else _player_bank(rnd)), False
         if position == DEALER:
+            if bank.player is not None and not bank.co_bank:
+                return "VS THE BANK", False
             return "", False
         return ("", False) if position in rnd.wagers else ("NO WAGER", True)
     match hand.role:
         case Role.BANK:
-            return ("BANK" if hand.player is None else f"BANK - seat {hand.player}"), False
+            return ("BANK" if hand.player is None else _player_bank(rnd)), False
         case Role.DEALER:
-            return "DEALER'S HAND", False
+            return "VS THE BANK", False
         case Role.DRAGON:
-            return f"DRAGON - seat {hand.player}", False
+            return f"DRAGON seat {hand.player}", False
         case Role.MUCKED:
             return "NO WAGER - mucked", True
     return "", False
+
+
+def _player_bank(rnd: Round) -> str:
+    bank = rnd.bank
+    return f"{'CO-BANK' if bank.co_bank else 'BANK'} {money(bank.stake or 0)}"
 
 
 def result_words(line: Line) -> tuple[str, str]:
@@ -219,23 +279,43 @@ def result_words(line: Line) -> tuple[str, str]:
     match line.outcome:
         case Outcome.WIN:
             comm = f" (comm. {money(line.commission)})" if line.commission else ""
+            if line.win < line.wager:
+                return f"WIN {money(line.net, sign=True)} - bank ran out", "win"
             return f"WIN {money(line.net, sign=True)}{comm}", "win"
         case Outcome.LOSE:
             return f"LOSE {money(line.net, sign=True)}", "lose"
         case Outcome.RETURNED:
-            return "RETURNED", "returned"
+            return "RETURNED - the bank ran out", "returned"
     return "PUSH", "push"
+
+
+def _wager_text(rnd: Round, position: int, hand: Hand | None) -> str:
+    bank = rnd.bank
+    if bank.player is not None and position == bank.position:
+        return ""  # the badge says BANK and its chips
+    if hand is not None and hand.role in (Role.DRAGON, Role.DEALER):
+        return money(hand.wager)
+    if hand is None and position == DEALER and bank.player is not None and not bank.co_bank:
+        return money(bank.dealer_wager)
+    wager = rnd.wagers.get(position)
+    return money(wager) if wager is not None else ""
+
+
+def _dealers_own(hand: Hand) -> bool:
+    """A hand the dealer plays: the house's bank, or the dealer's against a player banker."""
+    return hand.role is Role.DEALER or (hand.role is Role.BANK and hand.player is None)
 
 
 def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequence[Card]],
                selected: int | None, picked: Sequence[Card], preview: HandSet | None,
-               preview_error: str | None, hide_bank: bool) -> SeatState:
+               preview_error: str | None, hide_bank: bool, bank_offer: int | None = None,
+               dragon_offer: int | None = None,
+               passed_over: Mapping[int, str] | None = None) -> SeatState:
     base = SeatState(position, title(position), SEAT_KEYS[position],
                      selected=position == selected)
     if rnd is None:
         return base
     rules = rnd.rules
-    wager = rnd.wagers.get(position)
     action = rnd.action
     order = None
     if action is not None:
@@ -243,14 +323,21 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     hand = rnd.hands.get(position)
     role, mucked = _role(hand, position, rnd)
     values: dict[str, object] = dict(
-        wager=money(wager) if wager is not None else "",
+        wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)
     if hand is None:
         got = list(dealing.get(position, ()))
         cards = tuple(sort_cards(got)) + (None,) * (CARDS_PER_HAND - len(got))
         values.update(cards=cards[:CARDS_PER_HAND])
+        if _bank_open(rnd):
+            values.update(_bank_values(rnd, position, bank_offer, passed_over or {}))
+        elif rnd.bank.player == position and rnd.phase is Phase.BETTING:
+            co = " - the house co-banks half" if rnd.bank.co_bank else ""
+            values.update(note=f"Banks with {money(rnd.bank.stake or 0)} in chips{co}: it "
+                               f"covers every wager against it", note_kind="rule")
         return _replace(base, values)
+    on_offer = dragon_offer is not None and position in rnd.dragon_hands()
     if hand.setting is not None:
         values.update(cards=hand.setting.low + hand.setting.high, split=True,
                       hands=hand_words(hand, rules.hands), rule_id=hand.rule)
@@ -264,13 +351,29 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
             values.update(note=f"House Way {hand.rule}: {hand.rule_says}", note_kind="rule")
     else:
         values.update(cards=tuple(sort_cards(hand.cards)))
-        # The bank's hand is opened after every other hand is set (the round says when).
-        face_down = (hide_bank and position == rnd.banker and rnd.phase is Phase.SETTING
-                     and not rnd.can_set_hand(position))
+        # The dealer's own hand is opened after every other hand is set (the round says
+        # when); an unused hand on offer as a dragon is taken unseen.
+        face_down = (hide_bank and rnd.phase is Phase.SETTING and _dealers_own(hand)
+                     and not rnd.can_set_hand(position)) or on_offer
         values.update(face_down=face_down)
-        can_pick = (rnd.phase is Phase.SETTING and hand.role is not Role.MUCKED
-                    and not face_down)
+        can_pick = (rnd.phase is Phase.SETTING and dragon_offer is None and not face_down
+                    and rnd.can_set_hand(position, hand.cards[:1]))
         values.update(clickable=can_pick)
+        if on_offer and rnd.dragon_hands()[0] == position:
+            values.update(role="DRAGON HAND", mucked=False,
+                          note=f"Offered to seat {dragon_offer} as a dragon, unseen",
+                          note_kind="info")
+        elif dragon_offer is not None and position == dragon_offer:
+            where = position_name(rnd.dragon_hands()[0])
+            values.update(note=f"Dragon offered ({where}'s hand): G takes it, Q passes",
+                          note_kind="offer")
+        elif hand.role is Role.DRAGON and not values.get("note"):
+            how = ("set the House Way at settlement"
+                   if rules.dragon.setting is DragonSetting.HOUSE_WAY
+                   else "the player sets it: click the two front cards, F")
+            values.update(note=f"Seat {hand.player}'s dragon: {how}", note_kind="rule")
+        elif dragon_offer is not None and position in _passed(rnd, DragonPassed):
+            values.update(note="Passed the dragon", note_kind="info")
         if position == selected:
             values.update(picked=frozenset(picked))
             if preview is not None:
@@ -280,6 +383,12 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     slip = rnd.slip
     if slip is not None:
         text, kind = result_words(slip.line(position))
+        bank = slip.bank
+        if position == bank.position and bank.player is not None:
+            text = f"BANK {money(bank.net, sign=True)}" + (
+                f" (comm. {money(bank.commission)})" if bank.commission else "") + (
+                " - ran out" if bank.exhausted else "")
+            kind = "bank"
         values.update(result=text, result_kind=kind)
     return _replace(base, values)
 
@@ -316,24 +425,50 @@ def order_text(table: Table, start: int) -> str:
     return " > ".join(names)
 
 
-def center_state(rnd: Round | None, table: Table) -> CenterState:
+def source_words(inp: ActionInput) -> str:
+    """Where the action came from, for the centre of the felt."""
+    if inp.origin is Origin.DEVICE:
+        kind = "dice shaker" if inp.action.dice else "shuffler"
+        return f" (sent by the {kind}" + (f" {inp.device}" if inp.device else "") + ")"
+    return ""
+
+
+def bank_words(rnd: Round, bank_offer: int | None) -> str:
+    bank = rnd.bank
+    if bank.player is not None:
+        co = ", co-banked with the house" if bank.co_bank else ""
+        return f"Bank: seat {bank.player} - {money(bank.stake or 0)} in chips{co}"
+    if bank_offer is not None:
+        return f"Bank: offered to seat {bank_offer}"
+    return "Bank: the dealer"
+
+
+def center_state(rnd: Round | None, table: Table, action_input: ActionInput | None = None,
+                 device_action: ActionInput | None = None,
+                 bank_offer: int | None = None) -> CenterState:
     direction = table.direction.value
     if rnd is None:
         return CenterState(f"PAI GOW POKER - {table.name}", PHASE_WORDS[None], "",
                            f"Seats 1-6 numbered {direction} from the dealer's left", "")
     heading = f"PAI GOW POKER - {table.name} - round {rnd.rotation.round_no}"
     action = rnd.action
-    bank = "Bank: the dealer" if rnd.banker == DEALER else f"Bank: seat {rnd.banker}"
+    bank = bank_words(rnd, bank_offer)
     if action is None:
-        return CenterState(heading, PHASE_WORDS[rnd.phase], "Action: not yet taken",
+        waiting = "Action: not yet taken"
+        if device_action is not None:
+            waiting = (f"Action: {device_action.action}{source_words(device_action)} - R "
+                       f"takes it")
+        return CenterState(heading, PHASE_WORDS[rnd.phase], waiting,
                            f"Deal and pay {direction} from action", bank)
+    source = source_words(action_input) if action_input is not None else ""
     return CenterState(heading, PHASE_WORDS[rnd.phase],
-                       f"Action: {action.action} -> {position_name(action.position)}",
+                       f"Action: {action.action}{source} -> {position_name(action.position)}",
                        f"{direction.capitalize()}: {order_text(table, action.position)}", bank)
 
 
 def slip_state(slip: Slip) -> SlipState:
     rows = []
+    bank = slip.bank
     for line in slip.lines:
         text, kind = result_words(line)
         hands = (f"{cards_text(line.setting.low)} | {cards_text(line.setting.high)}"
@@ -348,19 +483,38 @@ def slip_state(slip: Slip) -> SlipState:
             how.append(line.note)
         outcome = kind.upper() if line.outcome else (
             "BANK" if line.role is Role.BANK else "mucked")
+        if line.outcome is Outcome.WIN and line.win < line.wager:
+            outcome = "WIN*"
+        commission = money(line.commission) if line.commission else ""
+        net = money(line.net, sign=True) if line.outcome is not None else ""
+        if line.role is Role.BANK and bank.player is not None:
+            commission = money(bank.commission) if bank.commission else ""
+            net = money(bank.net, sign=True)
         rows.append(SlipRow(
             order=str(line.order) if line.order is not None else "",
             position=line.name, hands=hands, result=outcome,
             wager=money(line.wager) if line.wager else "",
-            commission=money(line.commission) if line.commission else "",
-            net=money(line.net, sign=True) if line.outcome is not None else "",
+            commission=commission, net=net,
             kind=kind or ("bank" if line.role is Role.BANK else ""),
             detail="; ".join(how)))
     t = slip.totals
     totals = (f"Wagers {money(t.wagers)}   Players net {money(t.players_net, sign=True)}\n"
               f"Commission {money(t.commission)}   House net {money(t.house_net, sign=True)}")
-    heading = (f"Slip - table {slip.table}, round {slip.round}: action {slip.action} -> "
-               f"{position_name(slip.action_position)}, {slip.direction.value}")
+    if bank.player is not None:
+        totals += (f"\nBanker seat {bank.player}: bank {money(bank.stake or 0)}, collected "
+                   f"{money(bank.collected)}, paid {money(bank.paid)}, commission "
+                   f"{money(bank.commission)}, net {money(bank.net, sign=True)}")
+        if bank.co_bank:
+            totals += f" (house's half {money(bank.house_share, sign=True)})"
+        if bank.exhausted:
+            short = [f"{line.name} paid {money(line.win)} of {money(line.wager)}"
+                     if line.outcome is Outcome.WIN else f"{line.name}'s wager returned"
+                     for line in slip.lines
+                     if line.outcome is Outcome.RETURNED
+                     or (line.outcome is Outcome.WIN and line.win < line.wager)]
+            totals += "\n* The bank ran out: " + "; ".join(short)
+    heading = (f"Table {slip.table}, round {slip.round}: action {slip.action.number} -> "
+               f"{position_name(slip.action_position)}, bank {bank.who}")
     return SlipState(heading, tuple(rows), totals, slip.text())
 
 

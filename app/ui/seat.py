@@ -107,7 +107,9 @@ class SeatView(QFrame):
         self.position = position
         self.state: SeatState | None = None
         self.setObjectName("seat")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        # Every seat gets its share of the felt whatever its header says (no seat pushes the
+        # others aside, nor the window past the screen).
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
 
         self.title = _label("seatTitle")
         self.action_badge = _label("badgeAction", "ACTION")
@@ -168,6 +170,7 @@ class SeatView(QFrame):
         self.order_badge.setToolTip("dealt and paid in this place from action")
         self.role_badge.setVisible(bool(s.role))
         self.role_badge.setText(s.role)
+        restyle(self.role_badge, "offer", s.role.endswith("OFFER"))
         self.wager.setText(s.wager)
         self.result.setVisible(bool(s.result))
         self.result.setText(s.result)
@@ -180,9 +183,10 @@ class SeatView(QFrame):
         self.hands.setText(s.hands)
         self.hands.setToolTip(s.hands)
         self.note.setText(s.note)
-        self.note.setToolTip(s.note)
+        self.note.setToolTip(s.note_detail or s.note)
         self.note.setObjectName({"foul": "foul", "preview-foul": "foul",
-                                 "preview-legal": "legal"}.get(s.note_kind, "rule"))
+                                 "preview-legal": "legal", "offer": "offer",
+                                 "info": "info"}.get(s.note_kind, "rule"))
         restyle(self.note, "preview", s.note_kind.startswith("preview"))
         self.note.style().unpolish(self.note)
         self.note.style().polish(self.note)

@@ -1,19 +1,28 @@
 """Where the window's cards come from: the shoe as Qt signals.
 
-- `DemoShoe`: the built-in simulated shuffle for `--demo` (and the tests' fixed decks): one
-  card at a time from a shuffled 53-card deck when the controller asks for a deal.
 - `SerialShoe`: the real reader (drivers/shoe/transport.py) on its own thread; its events
   are forwarded to the GUI thread through a queued signal.
+- `PtyDemoShoe` (`paigow-dealer --demo`): the shoe simulator (drivers/shoe/simulator.py)
+  dealing on a pseudo-terminal, read through the same `SerialShoe` path as a real shoe. It
+  deals a round when action is taken; "unplugging" it closes the pseudo-terminal.
+- `DemoShoe`: a built-in feed without a port, for the tests that want a fixed deck fast.
 - `NoShoe`: no shoe configured: always offline, the dealer enters cards by hand.
 
-All three say whether the shoe is online; when it is not, the window takes cards by hand.
+All say whether the shoe is online; when it is not, the window takes cards by hand.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import queue
 import random
 import secrets
+import shutil
+import tempfile
+import threading
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
@@ -25,6 +34,8 @@ class ShoeFeed(QObject):
 
     card_read = Signal(object)
     leftovers_read = Signal(object)  # the cards not dealt (tuple), when the shoe reads them
+    action_read = Signal(object)  # drivers.action.ActionInput sent by a shuffler or shaker
+    shuffled = Signal()  # a new deck: what was read before belongs to the old one
     status_changed = Signal()
     fault = Signal(str)
 
@@ -33,6 +44,7 @@ class ShoeFeed(QObject):
         self.online = False
         self.status = "offline: no shoe"
         self.demo = False
+        self.device: str | None = None  # the shoe's model, from its HELLO
 
     def start_deal(self) -> None:
         """Action is taken: a shoe that deals on request (the demo) starts dealing."""
@@ -58,21 +70,24 @@ class NoShoe(ShoeFeed):
 
 
 class DemoShoe(ShoeFeed):
-    """A simulated shoe: each deal is a new shuffle (or the next of the given decks)."""
+    """A built-in feed: each deal is a new shuffle (or the next of the given decks), one card
+    per timer tick, with no port and no protocol (the tests' fixed decks)."""
 
     def __init__(self, decks: Iterable[Sequence[Card]] | None = None, seed: int | None = None,
-                 interval_ms: int = 25, parent: QObject | None = None) -> None:
+                 interval_ms: int = 25, leftovers: bool = True,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.demo = True
         self._decks = [tuple(d) for d in decks] if decks is not None else []
         self._rng: random.Random = (random.Random(seed) if seed is not None
                                     else secrets.SystemRandom())
+        self._cards = 53 if leftovers else 49  # 49: a shoe that never reads the leftovers
         self._pending: list[Card] = []
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._next)
         self.deals = 0
-        self._say(True, "online: demo shoe (simulated shuffle)")
+        self._say(True, "online: built-in demo feed")
 
     def next_deck(self) -> tuple[Card, ...]:
         if self._decks:
@@ -84,7 +99,7 @@ class DemoShoe(ShoeFeed):
     def start_deal(self) -> None:
         if not self.online:
             return
-        self._pending = list(self.next_deck())
+        self._pending = list(self.next_deck())[:self._cards]
         self.deals += 1
         self._timer.start()
 
@@ -97,9 +112,9 @@ class DemoShoe(ShoeFeed):
             return
         if not online:
             self.stop_deal()
-            self._say(False, "offline: demo shoe unplugged - enter cards by hand (C)")
+            self._say(False, "offline: demo feed unplugged - enter cards by hand (C)")
         else:
-            self._say(True, "online: demo shoe (simulated shuffle)")
+            self._say(True, "online: built-in demo feed")
 
     def _next(self) -> None:
         if not self._pending:
@@ -116,18 +131,35 @@ class SerialShoe(ShoeFeed):
 
     _event = Signal(object)
 
-    def __init__(self, port: str, parent: QObject | None = None) -> None:
+    def __init__(self, port: str, parent: QObject | None = None, *,
+                 config: Any = None) -> None:
         super().__init__(parent)
         from drivers.shoe.transport import ShoeConfig, ShoeReader
 
         self.port = port
         self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
         self._say(False, f"offline: opening {port}...")
-        self.reader = ShoeReader(ShoeConfig(port), on_event=self._event.emit)
+        self.reader = ShoeReader(config or ShoeConfig(port), on_event=self._event.emit)
         self.reader.start()
 
+    def online_text(self) -> str:
+        return f"online: {self.port}" + (f" ({self.device})" if self.device else "")
+
+    def offline_text(self, reason: str) -> str:
+        return f"offline: {reason} - enter cards by hand (C)"
+
     def _on_event(self, event: object) -> None:
-        from drivers.shoe.protocol import Burn, CardRead, DeviceError, Fault, HandDealt
+        from drivers.action import ActionError, from_device
+        from drivers.shoe.protocol import (
+            ActionRead,
+            Burn,
+            CardRead,
+            DeviceError,
+            Fault,
+            HandDealt,
+            Hello,
+            ShuffleStart,
+        )
         from drivers.shoe.transport import ShoeOffline, ShoeOnline
 
         match event:
@@ -138,12 +170,103 @@ class SerialShoe(ShoeFeed):
                     self.card_read.emit(c)
             case Burn(cards=cards):
                 self.leftovers_read.emit(tuple(cards))
-            case ShoeOnline(port=port):
-                self._say(True, f"online: {port}")
+            case ShuffleStart():
+                self.shuffled.emit()
+            case ActionRead():
+                try:
+                    self.action_read.emit(from_device(event, self.device))
+                except ActionError as e:
+                    self.fault.emit(str(e))
+            case Hello(model=model):
+                self.device = model
+                if self.online:
+                    self._say(True, self.online_text())
+            case ShoeOnline():
+                self._say(True, self.online_text())
             case ShoeOffline(reason=reason):
-                self._say(False, f"offline: {reason} - enter cards by hand (C)")
+                self._say(False, self.offline_text(reason))
             case Fault() | DeviceError():
                 self.fault.emit(f"Shoe: {event}")
 
     def close(self) -> None:
         self.reader.stop()
+
+
+class PtyDemoShoe(SerialShoe):
+    """The demo: the shoe simulator on a pseudo-terminal, read by the real reader.
+
+    The simulator deals one round each time action is taken (`start_deal`): SHUFFLE, the
+    cards one at a time (`card_delay` apart), BURN with the four left over, heartbeats
+    between rounds, and it answers the reader's RESEND requests. `decks` are dealt in turn,
+    then seeded (or `secrets`) shuffles. `set_online(False)` unplugs it: the pseudo-terminal
+    closes, the reader reports the shoe offline and keeps trying; plugging it back makes a
+    new one under the same name, as a replugged USB shoe does under /dev/serial/by-id.
+    """
+
+    def __init__(self, decks: Iterable[Sequence[Card]] | None = None, seed: int | None = None,
+                 card_delay: float = 0.03, action: str = "none", mode: str = "card",
+                 parent: QObject | None = None) -> None:
+        from drivers.shoe.simulator import PtyLink, Simulator
+
+        self._dir = tempfile.mkdtemp(prefix="paigow-demo-shoe-")
+        self.link = PtyLink(os.path.join(self._dir, "shoe"))
+        self.link.open()
+        self.sim = Simulator(self.link, mode=mode, rounds=0, seed=seed, action=action,
+                             card_delay=card_delay, heartbeat=1.0, unplug_seconds=1e9)
+        self._decks = [tuple(d) for d in decks] if decks is not None else []
+        self._requests: queue.Queue[tuple[str, tuple[Card, ...] | None]] = queue.Queue()
+        self._quit = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="demo-shoe", daemon=True)
+        self.deals = 0
+        super().__init__(str(self.link.link), parent)
+        self.demo = True
+        self._thread.start()
+
+    def online_text(self) -> str:
+        return f"online: demo shoe (simulator on {self.link.path})"
+
+    def offline_text(self, reason: str) -> str:
+        return "offline: demo shoe unplugged (O plugs it back) - enter cards by hand (C)"
+
+    # The simulator runs on its own thread; the GUI thread only queues requests for it.
+    def _serve(self) -> None:
+        sim = self.sim
+        sim._plug()  # the driver's simulator has no public "deal on request" loop
+        while not self._quit.is_set():
+            try:
+                kind, deck = self._requests.get_nowait()
+            except queue.Empty:
+                kind, deck = "", None
+            if kind == "deal" and sim._connected:
+                sim.deck = deck
+                sim.deal_round()
+            elif kind == "unplug" and sim._connected:
+                sim._unplug()
+            elif kind == "plug" and not sim._connected:
+                sim._plug()
+            sim._idle(0.01)
+
+    def start_deal(self) -> None:
+        if not self.online:
+            return
+        self.deals += 1
+        self._requests.put(("deal", self._decks.pop(0) if self._decks else None))
+
+    def stop_deal(self) -> None:
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self._requests.get_nowait()
+
+    def set_online(self, online: bool) -> None:
+        self.stop_deal()
+        self._requests.put(("plug" if online else "unplug", None))
+
+    def close(self) -> None:
+        self._quit.set()
+        self.sim.stop()
+        self._thread.join(3)
+        super().close()
+        if self.sim._connected:
+            self.link.close()
+        self.link.remove_link()
+        shutil.rmtree(self._dir, ignore_errors=True)

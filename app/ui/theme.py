@@ -47,8 +47,8 @@ QWidget {{ font-family: "{FONT_FAMILY}"; font-size: 15px; color: #eceff1; }}
 QFrame#seat {{ background: #0a4630; border: 2px solid #2f6f52; border-radius: 12px; }}
 QFrame#seat[mucked="true"] {{ background: #0b3d2b; border: 2px dashed #2f6f52; }}
 QFrame#seat[selected="true"] {{ border: 4px solid {ACTION}; background: #083b28; }}
-QLabel#seatTitle {{ font-size: 22px; font-weight: bold; color: white; }}
-QLabel#wager {{ font-size: 20px; font-weight: bold; color: #fff59d; }}
+QLabel#seatTitle {{ font-size: 20px; font-weight: bold; color: white; }}
+QLabel#wager {{ font-size: 19px; font-weight: bold; color: #fff59d; }}
 QLabel#badgeAction {{ background: {ACTION}; color: black; font-weight: bold; font-size: 15px;
                       border-radius: 6px; padding: 2px 8px; }}
 QLabel#badgeOrder {{ background: rgba(255,255,255,210); color: black; font-weight: bold;
@@ -60,6 +60,10 @@ QLabel#rule {{ font-size: 15px; color: #ffffff; }}
 QLabel#foul {{ font-size: 15px; font-weight: bold; color: white; background: {FOUL};
                border-radius: 6px; padding: 3px 6px; }}
 QLabel#foul[preview="true"] {{ background: #8e2424; border: 2px dashed #ffcdd2; }}
+QLabel#offer {{ font-size: 15px; font-weight: bold; color: black; background: {ACTION};
+                border-radius: 6px; padding: 3px 6px; }}
+QLabel#info {{ font-size: 14px; color: #c8e6c9; }}
+QLabel#badgeRole[offer="true"] {{ background: {ACTION}; color: black; }}
 QLabel#legal {{ font-size: 15px; font-weight: bold; color: white; background: #1b5e20;
                 border-radius: 6px; padding: 3px 6px; }}
 QLabel#result {{ font-size: 19px; font-weight: bold; border-radius: 6px; padding: 2px 8px;
@@ -71,7 +75,7 @@ QLabel#result[kind="bank"] {{ background: #4e342e; }}
 QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
 QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
-QLabel#order {{ font-size: 21px; font-weight: bold; color: #ffe082; }}
+QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
 QLabel#phase {{ font-size: 24px; font-weight: bold; color: white; }}
 QLabel#next {{ font-size: 16px; color: #b0bec5; }}
 QLabel#message {{ font-size: 16px; border-radius: 8px; padding: 8px; color: white;
@@ -80,14 +84,14 @@ QLabel#message[level="error"] {{ background: #b71c1c; font-weight: bold; }}
 QLabel#message[level="warn"] {{ background: #e65100; font-weight: bold; }}
 QLabel#message[level="info"] {{ background: #0d47a1; }}
 QLabel#message[level="ok"] {{ background: #1b5e20; }}
-QPushButton {{ font-size: 16px; font-weight: bold; padding: 8px 6px; border-radius: 8px;
+QPushButton {{ font-size: 16px; font-weight: bold; padding: 5px 6px; border-radius: 8px;
                background: #37474f; color: white; border: 2px solid #546e7a; }}
 QPushButton:hover {{ background: #455a64; }}
 QPushButton:focus {{ border: 2px solid {ACTION}; }}
 QPushButton:disabled {{ background: #263238; color: #607d8b; border: 2px solid #263238; }}
 QPushButton#primary {{ background: #1565c0; border-color: #1e88e5; }}
 QPushButton#primary:disabled {{ background: #263238; color: #607d8b; border-color: #263238; }}
-QLineEdit {{ font-size: 17px; padding: 6px; border-radius: 6px; background: #eceff1;
+QLineEdit {{ font-size: 17px; padding: 3px 6px; border-radius: 6px; background: #eceff1;
              color: black; border: 2px solid #90a4ae; }}
 QLineEdit:focus {{ border: 3px solid {ACTION}; }}
 QLineEdit:disabled {{ background: #37474f; color: #78909c; border-color: #37474f; }}

@@ -26,7 +26,7 @@ from .present import SEAT_KEYS, ScreenState
 from .seat import restyle
 from .theme import STYLE
 
-PANEL_WIDTH = 470
+PANEL_WIDTH = 510
 
 # The keyboard map: key -> what it does (shown on the buttons and in the README).
 KEYMAP: tuple[tuple[str, str], ...] = (
@@ -34,16 +34,22 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("1-6", "select seat 1-6"),
     ("7 (or 0)", "select the dealer's position"),
     ("Left / Right", "select the position before / after"),
+    ("B", "the seat offered the bank takes it: type the chips, Enter"),
+    ("Q", "the seat offered the bank (or the dragon) passes"),
+    ("Shift+Q", "every seat still to be asked passes the bank (or the dragon)"),
+    ("K", "co-bank with the house on / off (tables that co-bank)"),
     ("W", "type the selected seat's wager, Enter"),
     ("X", "take back the selected seat's wager"),
-    ("R", "action from the station's RNG"),
+    ("R", "action from the station's RNG, or the action the shuffler sent"),
     ("D", "type the three dice, Enter"),
     ("C", "shoe offline: type the selected position's cards, Enter"),
+    ("E", "deal complete: the shoe read the 49 cards but not the 4 left over"),
+    ("G", "the seat offered the dragon takes it: its wager (filled in), Enter"),
     ("F", "set the front: the two clicked cards, or type them, Enter"),
     ("H", "House Way for the selected position"),
     ("S", "settle"),
     ("P", "print the slip"),
-    ("O", "demo: shoe offline / online"),
+    ("O", "demo: shoe unplugged / plugged in"),
     ("Esc", "leave a field, drop picked cards"),
 )
 
@@ -84,6 +90,11 @@ class MainWindow(QMainWindow):
         p, f = self.panel, self.panel.fields
         b = p.buttons
         b["new"].clicked.connect(c.new_round)
+        b["bank"].clicked.connect(lambda: self._submit("bank", c.take_bank))
+        b["pass"].clicked.connect(c.pass_offer)
+        b["co_bank"].clicked.connect(c.toggle_co_bank)
+        b["deal_done"].clicked.connect(c.deal_complete)
+        b["dragon"].clicked.connect(self._dragon_button)
         b["wager"].clicked.connect(lambda: self._submit("wager", c.place_wager))
         b["withdraw"].clicked.connect(c.withdraw_wager)
         b["rng"].clicked.connect(c.rng_action)
@@ -100,6 +111,8 @@ class MainWindow(QMainWindow):
         f["cards"].returnPressed.connect(lambda: self._submit("cards", c.enter_cards,
                                                               keep=True))
         f["front"].returnPressed.connect(lambda: self._submit("front", c.set_front))
+        f["bank"].returnPressed.connect(lambda: self._submit("bank", c.take_bank))
+        f["dragon"].returnPressed.connect(lambda: self._submit("dragon", c.take_dragon))
         f["front"].textEdited.connect(c.type_front)
         for seat in self.felt.seats.values():
             seat.clicked.connect(c.select)
@@ -108,6 +121,9 @@ class MainWindow(QMainWindow):
         keys: dict[str, Callable[[], object]] = {
             "N": c.new_round, "X": c.withdraw_wager, "R": c.rng_action, "H": c.house_way,
             "S": c.settle, "P": c.print_slip, "O": c.toggle_shoe,
+            "Q": c.pass_offer, "Shift+Q": c.pass_all, "K": c.toggle_co_bank,
+            "E": c.deal_complete, "B": lambda: self._focus("bank"),
+            "G": lambda: self._focus("dragon"),
             "W": lambda: self._focus("wager"), "D": lambda: self._focus("dice"),
             "C": lambda: self._focus("cards"), "F": self._front,
             "Left": lambda: c.select_step(-1), "Right": lambda: c.select_step(1),
@@ -133,13 +149,25 @@ class MainWindow(QMainWindow):
             field.selectAll()  # what was wrong stays in view; typing replaces it
 
     def _focus(self, name: str) -> None:
-        assert self.controller is not None
-        if self.controller.why_not(name) is not None:
-            self.controller.explain(name)
+        c = self.controller
+        assert c is not None
+        if c.why_not(name) is not None:
+            c.explain(name)
             return
         field = self.panel.fields[name]
+        if name == "dragon" and not field.text().strip():
+            field.setText(c.dragon_suggestion())
         field.setFocus()
         field.selectAll()
+
+    def _dragon_button(self) -> None:
+        """A click takes the dragon with the wager typed, or else the main wager."""
+        c = self.controller
+        assert c is not None
+        field = self.panel.fields["dragon"]
+        if not field.text().strip():
+            field.setText(c.dragon_suggestion())
+        self._submit("dragon", c.take_dragon)
 
     def _front(self) -> None:
         c = self.controller
@@ -171,7 +199,9 @@ class MainWindow(QMainWindow):
             return
         s = c.state()
         self.state = s
-        self.felt.direction = c.table.direction
+        if self.felt.direction is not c.table.direction:
+            self.felt.direction = c.table.direction  # the ring's arrows
+            self.felt.update()
         for position, seat in self.felt.seats.items():
             seat.show_state(s.seats[position])
         self.felt.center.show_state(s.center)
@@ -182,7 +212,14 @@ class MainWindow(QMainWindow):
         p.selected.setText(s.selected)
         p.cards_label.setText("Cards")
         p.fields["cards"].setPlaceholderText(f"{s.manual_target}, e.g. AS KD 10H 7C 7D 2S JK")
-        p.show_availability(s.availability)
+        p.show_availability(s.availability, s.labels)
+        p.buttons["co_bank"].setChecked(s.co_bank)
+        for name in ("bank", "dragon"):  # no stale amount once the offer is over
+            if not p.fields[name].isEnabled() and p.fields[name].text():
+                p.fields[name].clear()
+        p.fields["bank"].setPlaceholderText(s.fields.get("bank_hint", "chips, e.g. 500"))
+        p.fields["dragon"].setPlaceholderText(s.fields.get("dragon_hint",
+                                                           "dragon wager, e.g. 25"))
         front = p.fields["front"]
         wanted = s.fields.get("front", "")
         if front.text() != wanted and not (front.hasFocus() and not wanted):
@@ -196,7 +233,6 @@ class MainWindow(QMainWindow):
             restyle(label, "state", device.state)
         self.table_info.setText(s.table_info)
         self.table_info.setToolTip(s.table_info)
-        self.felt.update()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.controller is not None:

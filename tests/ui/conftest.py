@@ -25,10 +25,16 @@ class Station:
     shoe: ShoeFeed
     qtbot: object
 
-    def key(self, key: str | Qt.Key) -> None:
+    def key(self, key: str | Qt.Key, shift: bool = False) -> None:
         """A key pressed on the felt (where the dealer's focus rests)."""
         target = self.window.focusWidget() or self.window.felt
-        self.qtbot.keyClick(target, key)
+        modifier = Qt.KeyboardModifier.ShiftModifier if shift else \
+            Qt.KeyboardModifier.NoModifier
+        self.qtbot.keyClick(target, key, modifier)
+
+    def everyone_passes(self) -> None:
+        """Shift+Q: every seat still to be asked passes the bank or the dragon."""
+        self.key("Q", shift=True)
 
     def type(self, text: str) -> None:
         """Type into whatever has the focus (a field the last key opened) and press Enter."""
@@ -68,10 +74,11 @@ class Station:
 def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
     def make(hands: Mapping[int, str] = SHOWCASE, action: int = SHOWCASE_ACTION,
              rng: int = SHOWCASE_RNG, rules: RoundRules | None = None, online: bool = True,
-             deck: tuple[Card, ...] | None = None, shoe: ShoeFeed | None = None) -> Station:
+             deck: tuple[Card, ...] | None = None, shoe: ShoeFeed | None = None,
+             decks: list[tuple[Card, ...]] | None = None) -> Station:
         rules = rules or RoundRules()
         if shoe is None:
-            decks = [deck or stacked_deck(hands, action, rules.table)] * 3
+            decks = decks or [deck or stacked_deck(hands, action, rules.table)] * 3
             shoe = DemoShoe(decks, interval_ms=0)
             if not online:
                 shoe.set_online(False)

@@ -15,9 +15,9 @@ from app.core.settlement import money
 from app.core.table import Action, ActionSource, Table
 from app.ui import theme
 from app.ui.cards import paint_card
-from app.ui.main import build, main, parse_args
+from app.ui.main import main
 from app.ui.screenshots import SHOWCASE, stacked_deck
-from app.ui.shoe import DemoShoe
+from app.ui.shoe import PtyDemoShoe
 from app.ui.window import MainWindow
 
 WAGERS = {1: "25", 2: "10", 3: "50", 5: "100", 6: "15"}
@@ -33,8 +33,12 @@ def open_and_wager(s, wagers=WAGERS) -> None:  # noqa: ANN001
 
 
 def deal(s) -> None:  # noqa: ANN001
+    """Action, the deal, and no one takes the dragon (seat 4's hand is unused)."""
     s.key("R")
     s.wait_phase(Phase.SETTING)
+    assert s.controller.dragon_offered() is not None
+    s.everyone_passes()
+    assert s.controller.dragon_offered() is None
 
 
 def test_window_opens_with_the_bank_six_seats_and_the_devices(make_station):
@@ -308,33 +312,33 @@ def test_card_faces_are_red_or_black_and_the_joker_is_distinct(qapp):
         assert _has(_render(c), ink if c.is_joker else red if str(c)[1] in "HD" else black)
 
 
-def test_demo_builds_the_station_with_the_simulated_shoe(qapp):
-    window, controller = build(parse_args(["--demo", "--seed", "7"]))
-    try:
-        assert isinstance(controller.shoe, DemoShoe) and controller.shoe.online
-        assert window.controller is controller
-        assert controller.rules.table.name == "PG-1"
-    finally:
-        window.close()
-
-
-def test_paigow_dealer_demo_opens_the_station_full_size(qapp, monkeypatch):
+def test_paigow_dealer_demo_opens_the_station_full_size_on_the_simulated_shoe(
+        qapp, monkeypatch):
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     seen: dict[str, object] = {}
+    ticks: list[int] = []
+    timer = QTimer()
 
     def look() -> None:
+        ticks.append(1)
         windows = [w for w in qapp.topLevelWidgets() if isinstance(w, MainWindow)
                    and w.isVisible()]
+        if not windows:
+            return
         w = windows[-1]
         seen.update(maximized=bool(w.windowState() & Qt.WindowState.WindowMaximized),
-                    shoe=w.devices[0].text(), phase=w.panel.phase.text())
-        w.close()
-        qapp.quit()
+                    shoe=w.devices[0].text(), phase=w.panel.phase.text(),
+                    pty=isinstance(w.controller.shoe, PtyDemoShoe))
+        if str(seen["shoe"]).startswith("Shoe: online") or len(ticks) > 100:
+            timer.stop()
+            w.close()
+            qapp.quit()
 
-    QTimer.singleShot(300, look)
+    timer.timeout.connect(look)
+    timer.start(50)
     assert main(["--demo"]) == 0
-    assert seen == {"maximized": True, "shoe": "Shoe: online: demo shoe (simulated shuffle)",
-                    "phase": "NO ROUND OPEN"}
+    assert seen["maximized"] and seen["pty"] and seen["phase"] == "NO ROUND OPEN"
+    assert seen["shoe"].startswith("Shoe: online: demo shoe (simulator on /dev/pts/")
 
 
 def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, capsys):
