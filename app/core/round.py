@@ -16,20 +16,56 @@ them in order. The round takes cards and numbers from outside and never does I/O
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import replace
 
-from .banker import BankError, BankingRules, BankRotation, DealerWager, Eligibility
+from .banker import BankError, BankRotation, DealerWager, Eligibility
 from .cards import Card, cards_text
-from .hands import DEFAULT_RULES, HandRules, Setting, foul_reason
+from .hands import Setting, foul_reason
 from .house_way import set_house_way
-from .settlement import Bank, CommissionPolicy, Hand, Role, SetBy, Slip, money, settle
+from .records import *  # noqa: F403  (the records are part of this module's interface)
+from .records import (
+    RULE_ACTION,
+    RULE_BANK_RESET,
+    RULE_DEAL,
+    RULE_DEALER_FIRST,
+    RULE_DEALER_TURN,
+    RULE_DRAGON,
+    RULE_FOUL_FORFEIT,
+    RULE_FOUL_RESET,
+    RULE_HOUSE_WAY,
+    RULE_MISDEAL,
+    RULE_NO_BANKING,
+    RULE_OWN_SETTING,
+    RULE_PLAYER_BANK,
+    ActionCounted,
+    BankPassed,
+    BankTaken,
+    Dealt,
+    DragonPassed,
+    DragonTaken,
+    HandSet,
+    Misdealt,
+    Record,
+    Settled,
+    WagerPlaced,
+    WagerWithdrawn,
+)
+from .round_rules import *  # noqa: F403
+from .round_rules import (
+    DragonOffer,
+    DragonSetting,
+    DragonWager,
+    FoulPenalty,
+    Phase,
+    RoundError,
+    RoundRules,
+)
+from .settlement import Bank, Hand, Role, SetBy, Slip, money, settle
 from .table import (
     DEALER,
     Action,
     Deal,
     DealMode,
-    Direction,
     Misdeal,
     Table,
     TableError,
@@ -38,194 +74,6 @@ from .table import (
     deal_stacks,
     position_name,
 )
-
-
-class RoundError(TableError):
-    """A change the round cannot make now: what is wrong and what to do."""
-
-
-class Phase(Enum):
-    BETTING = "betting"
-    DEALING = "dealing"
-    SETTING = "setting"
-    SETTLED = "settled"
-    MISDEAL = "misdeal"
-
-
-class FoulPenalty(Enum):
-    """What a player's foul costs: the hand (seed 001 physical, seed 004) or a reset."""
-
-    FORFEIT = "forfeit"
-    HOUSE_WAY = "house-way"
-
-
-class DragonWager(Enum):
-    EQUAL = "equal"  # the dragon's wager equals the player's main wager
-    AT_MOST = "at-most"  # the table minimum up to the player's main wager
-
-
-class DragonSetting(Enum):
-    HOUSE_WAY = "house-way"  # the dealer sets the dragon hand the House Way
-    PLAYER = "player"  # the player who took it sets it
-
-
-class DragonOffer(Enum):
-    """Where the offer of a dragon hand starts among the seated players."""
-
-    AFTER_LAST_TAKER = "after-last-taker"  # on from the last player who took one
-    FROM_ACTION = "from-action"  # the first seated player from action
-
-
-@dataclass(frozen=True, slots=True)
-class DragonRules:
-    enabled: bool = True
-    wager: DragonWager = DragonWager.AT_MOST
-    setting: DragonSetting = DragonSetting.HOUSE_WAY
-    offer: DragonOffer = DragonOffer.AFTER_LAST_TAKER
-    per_round: int = 1
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.per_round <= 6:
-            raise RoundError(f"dragon hands per round are 1 to 6, not {self.per_round}")
-
-
-@dataclass(frozen=True, slots=True)
-class WagerLimits:
-    minimum: int = 500
-    maximum: int = 100_000
-
-    def __post_init__(self) -> None:
-        if not 0 < self.minimum <= self.maximum:
-            raise RoundError(f"the wager limits {money(self.minimum)} to {money(self.maximum)} "
-                             f"are not a range: the minimum is above zero and at most the "
-                             f"maximum")
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRules:
-    """Every rule a round is played by, as the table is configured."""
-
-    table: Table = field(default_factory=Table)
-    hands: HandRules = DEFAULT_RULES
-    house_way: str = "standard"
-    foul_penalty: FoulPenalty = FoulPenalty.FORFEIT
-    limits: WagerLimits = field(default_factory=WagerLimits)
-    commission: CommissionPolicy = field(default_factory=CommissionPolicy)
-    dragon: DragonRules = field(default_factory=DragonRules)
-    banking: BankingRules = field(default_factory=BankingRules)
-
-    def summary(self) -> tuple[tuple[str, str], ...]:
-        """The rules as (name, value) text, for the slip."""
-        return (
-            ("house_way", self.house_way),
-            ("joker", self.hands.joker),
-            ("wheel", self.hands.wheel),
-            ("foul_penalty", self.foul_penalty.value),
-            ("commission", str(self.commission)),
-            ("wagers", f"{money(self.limits.minimum)} to {money(self.limits.maximum)}"),
-            ("direction", self.table.direction.value),
-            ("copies", "go to the banker"),
-        )
-
-
-# --- records: what happened, and the rule that applied -------------------------------------
-
-RULE_ACTION = ("the bank's position counts as 1, 8 and 15; every position counts, wager or "
-               "not; counted {direction} (seed 004)")
-RULE_DEAL = "the first hand dealt goes to action, then on {direction}; 4 cards left over"
-RULE_MISDEAL = "a misdeal stops the round: nothing is settled and the wagers stand"
-RULE_DEALER_FIRST = "the dealer banks the first round"
-RULE_DEALER_TURN = "the dealer takes the bank in turn (seed 003)"
-RULE_NO_BANKING = "the dealer banks: this table has no player banking"
-RULE_PLAYER_BANK = ("a player who wagered against the dealer in the last round with no player "
-                    "banker and covers every wager may bank (seed 003)")
-RULE_FOUL_FORFEIT = "a player's fouled hand forfeits (seed 001 physical game, seed 004)"
-RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (table: foul_penalty)"
-RULE_BANK_RESET = "a banker's or dealer's mis-set is always reset the House Way"
-RULE_OWN_SETTING = "the player sets the hand; the dealer entered the two cards in front"
-RULE_HOUSE_WAY = "set the House Way ({way}), rule {rule}: {says}"
-RULE_DRAGON = ("an unused hand is offered to the seated players in turn; one dragon per "
-               "player, never to a player banker (seed 001 physical game)")
-
-
-@dataclass(frozen=True, slots=True)
-class WagerPlaced:
-    seat: int
-    wager: int
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class WagerWithdrawn:
-    seat: int
-    wager: int
-
-
-@dataclass(frozen=True, slots=True)
-class BankPassed:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class BankTaken:
-    """Who banks this round. `player` is None when the dealer banks for the house."""
-
-    position: int
-    player: int | None
-    chips: int | None
-    co_bank: bool
-    dealer_wager: int
-    eligibility: Eligibility | None
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class ActionCounted:
-    action: Action
-    bank: int
-    position: int
-    direction: Direction
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    deal: Deal
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Misdealt:
-    problems: tuple[str, ...]
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class DragonPassed:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class DragonTaken:
-    seat: int
-    position: int
-    wager: int
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class HandSet:
-    hand: Hand
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    slip: Slip
-
-
-Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
-          | Misdealt | DragonPassed | DragonTaken | HandSet | Settled)
 
 
 def _can(verify: Callable[[], None]) -> bool:

@@ -1,0 +1,106 @@
+"""What happened in a round, one frozen record per change, with the rule that applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .banker import Eligibility
+from .settlement import Hand, Slip
+from .table import Action, Deal, Direction
+
+RULE_ACTION = ("the bank's position counts as 1, 8 and 15; every position counts, wager or "
+               "not; counted {direction} (seed 004)")
+RULE_DEAL = "the first hand dealt goes to action, then on {direction}; 4 cards left over"
+RULE_MISDEAL = "a misdeal stops the round: nothing is settled and the wagers stand"
+RULE_DEALER_FIRST = "the dealer banks the first round"
+RULE_DEALER_TURN = "the dealer takes the bank in turn (seed 003)"
+RULE_NO_BANKING = "the dealer banks: this table has no player banking"
+RULE_PLAYER_BANK = ("a player who wagered against the dealer in the last round with no player "
+                    "banker and covers every wager may bank (seed 003)")
+RULE_FOUL_FORFEIT = "a player's fouled hand forfeits (seed 001 physical game, seed 004)"
+RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (table: foul_penalty)"
+RULE_BANK_RESET = "a banker's or dealer's mis-set is always reset the House Way"
+RULE_OWN_SETTING = "the player sets the hand; the dealer entered the two cards in front"
+RULE_HOUSE_WAY = "set the House Way ({way}), rule {rule}: {says}"
+RULE_DRAGON = ("an unused hand is offered to the seated players in turn; one dragon per "
+               "player, never to a player banker (seed 001 physical game)")
+
+
+@dataclass(frozen=True, slots=True)
+class WagerPlaced:
+    seat: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class WagerWithdrawn:
+    seat: int
+    wager: int
+
+
+@dataclass(frozen=True, slots=True)
+class BankPassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BankTaken:
+    """Who banks this round. `player` is None when the dealer banks for the house."""
+
+    position: int
+    player: int | None
+    chips: int | None
+    co_bank: bool
+    dealer_wager: int
+    eligibility: Eligibility | None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionCounted:
+    action: Action
+    bank: int
+    position: int
+    direction: Direction
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    deal: Deal
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Misdealt:
+    problems: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DragonPassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DragonTaken:
+    seat: int
+    position: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandSet:
+    hand: Hand
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    slip: Slip
+
+
+Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
+          | Misdealt | DragonPassed | DragonTaken | HandSet | Settled)

@@ -1,0 +1,99 @@
+"""The rules one round is played by (from the table config), and how it can go wrong."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .banker import BankingRules
+from .hands import DEFAULT_RULES, HandRules
+from .settlement import CommissionPolicy, money
+from .table import Table, TableError
+
+
+class RoundError(TableError):
+    """A change the round cannot make now: what is wrong and what to do."""
+
+
+class Phase(Enum):
+    BETTING = "betting"
+    DEALING = "dealing"
+    SETTING = "setting"
+    SETTLED = "settled"
+    MISDEAL = "misdeal"
+
+
+class FoulPenalty(Enum):
+    """What a player's foul costs: the hand (seed 001 physical, seed 004) or a reset."""
+
+    FORFEIT = "forfeit"
+    HOUSE_WAY = "house-way"
+
+
+class DragonWager(Enum):
+    EQUAL = "equal"  # the dragon's wager equals the player's main wager
+    AT_MOST = "at-most"  # the table minimum up to the player's main wager
+
+
+class DragonSetting(Enum):
+    HOUSE_WAY = "house-way"  # the dealer sets the dragon hand the House Way
+    PLAYER = "player"  # the player who took it sets it
+
+
+class DragonOffer(Enum):
+    """Where the offer of a dragon hand starts among the seated players."""
+
+    AFTER_LAST_TAKER = "after-last-taker"  # on from the last player who took one
+    FROM_ACTION = "from-action"  # the first seated player from action
+
+
+@dataclass(frozen=True, slots=True)
+class DragonRules:
+    enabled: bool = True
+    wager: DragonWager = DragonWager.AT_MOST
+    setting: DragonSetting = DragonSetting.HOUSE_WAY
+    offer: DragonOffer = DragonOffer.AFTER_LAST_TAKER
+    per_round: int = 1
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.per_round <= 6:
+            raise RoundError(f"dragon hands per round are 1 to 6, not {self.per_round}")
+
+
+@dataclass(frozen=True, slots=True)
+class WagerLimits:
+    minimum: int = 500
+    maximum: int = 100_000
+
+    def __post_init__(self) -> None:
+        if not 0 < self.minimum <= self.maximum:
+            raise RoundError(f"the wager limits {money(self.minimum)} to {money(self.maximum)} "
+                             f"are not a range: the minimum is above zero and at most the "
+                             f"maximum")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRules:
+    """Every rule a round is played by, as the table is configured."""
+
+    table: Table = field(default_factory=Table)
+    hands: HandRules = DEFAULT_RULES
+    house_way: str = "standard"
+    foul_penalty: FoulPenalty = FoulPenalty.FORFEIT
+    limits: WagerLimits = field(default_factory=WagerLimits)
+    commission: CommissionPolicy = field(default_factory=CommissionPolicy)
+    dragon: DragonRules = field(default_factory=DragonRules)
+    banking: BankingRules = field(default_factory=BankingRules)
+
+    def summary(self) -> tuple[tuple[str, str], ...]:
+        """The rules as (name, value) text, for the slip."""
+        return (
+            ("house_way", self.house_way),
+            ("joker", self.hands.joker),
+            ("wheel", self.hands.wheel),
+            ("foul_penalty", self.foul_penalty.value),
+            ("commission", str(self.commission)),
+            ("wagers", f"{money(self.limits.minimum)} to {money(self.limits.maximum)}"),
+            ("direction", self.table.direction.value),
+            ("copies", "go to the banker"),
+        )
