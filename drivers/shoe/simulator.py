@@ -314,20 +314,61 @@ class Simulator:
         """Deal the rounds; returns how many were dealt."""
         dealt = 0
         try:
-            self._plug()
+            self.plug()
             while not self._stop.is_set() and (self.rounds == 0 or dealt < self.rounds):
                 self.deal_round()
                 dealt += 1
                 self.on_status(f"round {dealt} dealt (last message {self.device.seq})")
-                self._idle(self.round_pause)
+                self.idle(self.round_pause)
             if not self._connected:             # still unplugged: come back to be read
-                self._idle(max(self._replug_at - self.clock(), 0))
-            self._idle(self.linger)
+                self.idle(max(self._replug_at - self.clock(), 0))
+            self.idle(self.linger)
         finally:
             if self._connected:
                 self.link.close()
                 self._connected = False
         return dealt
+
+    # A shoe driven from outside (the station's demo shoe) instead of by `run`: plug it in,
+    # deal a round whenever asked, pass the time in between, unplug and plug it back.
+
+    @property
+    def plugged(self) -> bool:
+        """Whether the shoe is plugged in (its link open)."""
+        return self._connected
+
+    def plug(self) -> None:
+        """Plug the shoe in (open the link) and say HELLO; nothing if it is plugged in."""
+        if self._connected:
+            return
+        self.link.open()
+        self._connected = True
+        self.on_status(f"shoe plugged in on {self.link.name}")
+        self._send(self.device.hello())
+
+    def unplug(self, seconds: float | None = None) -> None:
+        """Pull the cable (close the link). `idle` plugs it back after `seconds` (default
+        `unplug_seconds`; `math.inf`: only `plug` does); nothing if it is unplugged."""
+        if not self._connected:
+            return
+        away = self.unplug_seconds if seconds is None else seconds
+        self.link.close()
+        self._connected = False
+        self._replug_at = self.clock() + away
+        self.on_status(f"shoe unplugged for {away:g} s (it keeps dealing)")
+
+    def deal_now(self, deck: Sequence[Card] | None = None) -> bool:
+        """Deal one round now: `deck` in its order, else the next deck (fixed or shuffled).
+        Returns False, dealing nothing, when the shoe is unplugged."""
+        if not self._connected:
+            return False
+        self.deal_round(deck)
+        return True
+
+    def idle(self, seconds: float) -> None:
+        """Pass time as a shoe does: answer RESEND, beat when quiet, come back if unplugged
+        (once its time is up), until `seconds` have passed or `stop()` is called."""
+        self._idle(seconds)
 
     def next_deck(self) -> tuple[Card, ...]:
         if self.deck is not None:
@@ -336,8 +377,9 @@ class Simulator:
         self._rng.shuffle(cards)
         return tuple(cards)
 
-    def deal_round(self) -> None:
-        deck = self.next_deck()
+    def deal_round(self, deck: Sequence[Card] | None = None) -> None:
+        """Deal one round: `deck` in its order, else the next deck (fixed or shuffled)."""
+        deck = tuple(deck) if deck is not None else self.next_deck()
         dealt = HANDS * CARDS_PER_HAND
         units = dealt if self.mode == "card" else HANDS
         faults: dict[int, set[str]] = {}
@@ -394,7 +436,7 @@ class Simulator:
         if "duplicate" in kinds:
             self._send(line)
         if "disconnect" in kinds:
-            self._unplug()
+            self.unplug()
 
     def _release_swapped(self) -> None:
         if self._swapped is not None:
@@ -409,17 +451,6 @@ class Simulator:
             self.record.write(data)
         self._last_write = self.clock()
 
-    def _plug(self) -> None:
-        self.link.open()
-        self._connected = True
-        self.on_status(f"shoe plugged in on {self.link.name}")
-        self._send(self.device.hello())
-
-    def _unplug(self) -> None:
-        self.link.close()
-        self._connected = False
-        self._replug_at = self.clock() + self.unplug_seconds
-        self.on_status(f"shoe unplugged for {self.unplug_seconds:g} s (it keeps dealing)")
 
     def _service(self, timeout: float) -> None:
         """Answer RESEND requests arriving within timeout."""
@@ -434,7 +465,7 @@ class Simulator:
         while True:
             now = self.clock()
             if not self._connected and now >= self._replug_at and not self._stop.is_set():
-                self._plug()
+                self.plug()
             if self._connected:
                 if self.heartbeat and now - self._last_write >= self.heartbeat:
                     self._send(self.device.beat())
