@@ -320,6 +320,47 @@ class LedgerSection(_Section):
         return v
 
 
+DEFAULT_PIN = "0000"  # as shipped: a real station changes it ([supervisor] pin)
+_PIN = re.compile(r"^[0-9]{4,12}$")
+
+
+def _pin_text(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(f"write the PIN in quotes (pin = \"{value}\"), so that leading "
+                         f"zeros are kept")
+    return value
+
+
+class StationSection(_Section):
+    """Who deals at this station: the shift the ledger opens at start."""
+
+    dealer: str = Field(default="", max_length=40)
+
+    @field_validator("dealer")
+    @classmethod
+    def _dealer(cls, v: str) -> str:
+        return v.strip()
+
+
+class SupervisorSection(_Section):
+    """The pit supervisor's PIN: voiding a round and correcting a settlement ask for it."""
+
+    pin: Annotated[str, BeforeValidator(_pin_text)] = DEFAULT_PIN
+
+    @field_validator("pin")
+    @classmethod
+    def _digits(cls, v: str) -> str:
+        if not _PIN.match(v):
+            raise ValueError("the supervisor PIN is 4 to 12 digits, in quotes "
+                             "(e.g. \"730215\")")
+        return v
+
+    @property
+    def default_pin(self) -> bool:
+        """The PIN is still the one shipped in config/default.toml."""
+        return self.pin == DEFAULT_PIN
+
+
 class TableConfig(_Section):
     """The whole table configuration, as config/default.toml lays it out."""
 
@@ -332,6 +373,8 @@ class TableConfig(_Section):
     shoe: ShoeSection = ShoeSection()
     printer: PrinterSection = PrinterSection()
     ledger: LedgerSection = LedgerSection()
+    station: StationSection = StationSection()
+    supervisor: SupervisorSection = SupervisorSection()
 
     def shoe_config(self) -> ShoeConfig | None:
         """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""

@@ -14,25 +14,30 @@ A preview of a front the dealer has picked (is it a foul? what is the penalty?) 
 round's own answer: the round's changes so far are replayed on a shadow round and the set is
 tried there.
 
-To extend it (the printer, the ledger, the supervisor's view): `round_settled` carries each
-slip as it is made, `round_opened` each new round; `action_input` says where the round's
-action came from; `devices()` lists the status bar; `print_slip` is the P key.
+The ledger and the printer (app/ui/services.py) plug in here: every change the controller
+makes to the round is saved to the ledger at once (`_do`), a new round is begun in it, a
+round a killed station left in play is taken back (`resume`), and a supervisor may void it
+(`void_round`, after the PIN); P prints the slip on a thread and Shift+P reprints (the kept
+slips, or this round's again marked REPRINT). `round_settled` carries each slip as it is
+made, `round_opened` each new round; `devices()` and `banner()` are the status bar.
 """
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.banker import BankError, BankRotation
-from app.core.cards import Card, CardError, cards_text, parse_cards
+from app.core.cards import DECK, Card, CardError, cards_text, parse_cards
 from app.core.house_way import HouseWayError
 from app.core.round import (
     RULE_DEALER_FIRST,
     RULE_NO_BANKING,
+    ActionCounted,
     BankPassed,
     DragonSetting,
     DragonWager,
@@ -55,18 +60,32 @@ from app.core.table import (
     TableError,
     position_name,
 )
+from app.ledger import LedgerError, Recording
 from drivers.action import ActionError, ActionInput, Origin, dice, draw_rng
+from drivers.printer import PrintResult, ReprintResult
 
 from . import present
 from .present import Device, ScreenState
+from .services import Ledger, Printer, PrintJob
 from .shoe import ShoeFeed
 
 DEALT = HANDS * CARDS_PER_HAND  # 49
 DECK_SIZE = DEALT + LEFTOVERS  # 53
-DEALER_ERRORS = (TableError, CardError, MoneyError, ActionError, HouseWayError)
+DEALER_ERRORS = (TableError, CardError, MoneyError, ActionError, HouseWayError, LedgerError)
 
 ACTIONS = ("new", "wager", "withdraw", "bank", "pass", "co_bank", "rng", "dice", "cards",
-           "deal_done", "dragon", "house_way", "front", "settle", "print", "shoe")
+           "deal_done", "dragon", "house_way", "front", "settle", "print", "reprint", "shoe")
+POLL_MS = 1000  # the status bar looks at the printer and the ledger this often
+
+
+def action_input_of(counted: ActionCounted) -> ActionInput:
+    """Where a recorded action came from (a round taken back from the ledger)."""
+    action = counted.action
+    if action.drawn_by == "device":
+        return ActionInput(action, Origin.DEVICE)
+    if action.source is ActionSource.DICE:
+        return ActionInput(action, Origin.DEALER)
+    return ActionInput(action, Origin.STATION_RNG)
 
 
 class DealerController(QObject):
@@ -77,16 +96,24 @@ class DealerController(QObject):
     def __init__(self, rules: RoundRules | None = None, shoe: ShoeFeed | None = None, *,
                  rotation: BankRotation | None = None,
                  randbelow: Callable[[int], int] = secrets.randbelow,
-                 hide_bank: bool = True, parent: QObject | None = None) -> None:
+                 hide_bank: bool = True, ledger: Ledger | None = None,
+                 printer: Printer | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rules = rules or RoundRules()
         self.shoe = shoe or ShoeFeed()
         self.randbelow = randbelow
         self.hide_bank = hide_bank
+        self.ledger = ledger
+        self.printer = printer
+        if rotation is None and ledger is not None:
+            rotation = ledger.store.rotation()  # what the table remembers
         self.rotation = rotation or BankRotation()
         self.round: Round | None = None
+        self.recording: Recording | None = None  # the round as the ledger records it
+        self.slip_printed: str | None = None  # this round's slip: "printed" or "kept"
+        self._ledger_error: str | None = None
+        self._closed = False
         self._opened_with = self.rotation
-        self._journal: list[tuple[str, tuple[Any, ...]]] = []
         self._logged = 0
         self.selected: int | None = None
         self.picks: list[Card] = []
@@ -110,6 +137,14 @@ class DealerController(QObject):
         self.shoe.shuffled.connect(self.on_shuffled)
         self.shoe.status_changed.connect(self.on_shoe_status)
         self.shoe.fault.connect(self.on_shoe_fault)
+        if self.printer is not None:
+            self.printer.finished.connect(self.on_printed)
+        self._shown_devices: tuple[tuple[Device, ...], str | None] | None = None
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self.poll_devices)
+        if self.printer is not None or self.ledger is not None:
+            self._poll.start()
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -121,6 +156,9 @@ class DealerController(QObject):
         self.message, self.level = text, level
 
     def _done(self) -> None:
+        if self._ledger_error is not None:  # said last: no step's own words hide it
+            self._say(self._ledger_error, "error")
+            self._ledger_error = None
         if self.round is not None:
             for record in self.round.log[self._logged:]:
                 text = present.record_text(record)
@@ -144,25 +182,29 @@ class DealerController(QObject):
         return True
 
     def _do(self, method: str, *args: Any) -> Any:
-        """Change the round, remembering the change so that a shadow round can replay it."""
+        """Change the round, and save the change to the ledger at once (a misdeal too)."""
         assert self.round is not None
         try:
-            result = getattr(self.round, method)(*args)
-        except Misdeal:
-            self._journal.append((method, args))
-            raise
-        self._journal.append((method, args))
-        return result
+            return getattr(self.round, method)(*args)
+        finally:
+            self._save()
+
+    def _save(self) -> None:
+        """Write the round's new records to the ledger (the station's journal first: on
+        disk before this returns). A refusal is shown; the round goes on."""
+        if self.recording is None:
+            return
+        try:
+            self.recording.save()
+        except LedgerError as e:
+            self._notes.append(f"Ledger: {e}")
+            self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
+                                  f"supervisor; the round goes on.")
 
     def _dry(self, method: str, *args: Any) -> Any:
-        """What the round would answer to a change, without making it."""
-        shadow = Round(self.rules, self._opened_with)
-        for m, a in self._journal:
-            try:
-                getattr(shadow, m)(*a)
-            except Misdeal:
-                pass
-        return getattr(shadow, method)(*args)
+        """What the round would answer to a change, without making it (on a copy; the 53
+        cards are shared, never copied: a card is itself, not equal to another)."""
+        return getattr(copy.deepcopy(self.round, {id(c): c for c in DECK}), method)(*args)
 
     def _need_round(self) -> Round:
         if self.round is None:
@@ -254,7 +296,20 @@ class DealerController(QObject):
             if rnd is not None and rnd.phase is not Phase.SETTLED:
                 raise TableError(f"round {rnd.rotation.round_no} is {rnd.phase.value}: settle "
                                  f"it (S) before opening the next")
+            if self.ledger is not None and self.ledger.dealer is None:
+                raise TableError("no dealer's shift is open: press F3 and type the dealer's "
+                                 "name")
             return
+        if action == "reprint":
+            self._verify_printer()
+            assert self.printer is not None
+            if self.printer.kept_count:
+                return
+            if rnd is not None and rnd.slip is not None and self.slip_printed == "printed":
+                return
+            raise TableError("nothing to reprint: no slip is kept and this round's slip has "
+                             "not been printed (P prints it); a past round's slip: F2, "
+                             "History, Reprint")
         if action == "shoe":
             if not self.shoe.demo:
                 raise TableError("the shoe goes offline by itself when unplugged; this switch "
@@ -326,8 +381,18 @@ class DealerController(QObject):
             case "print":
                 if rnd.slip is None:
                     raise TableError("there is no slip yet: settle the round first (S)")
-                raise TableError("no slip printer is connected to this station yet: read the "
-                                 "slip on screen")
+                self._verify_printer()
+                if self.slip_printed == "printed":
+                    raise TableError(f"round {rnd.slip.round}'s slip is printed: Shift+P prints "
+                                     f"it again, marked REPRINT")
+
+    def _verify_printer(self) -> None:
+        printer = self.printer
+        if printer is None or printer.none:
+            raise TableError("no slip printer is set up at this station ([printer] kind = "
+                             "\"none\"): read the slip on screen; the ledger keeps it")
+        if printer.busy is not None:
+            raise TableError("the printer is busy with a slip: wait for it")
 
     def explain(self, action: str) -> None:
         """The dealer pressed the key of something not allowed now: say why."""
@@ -342,9 +407,12 @@ class DealerController(QObject):
         def step() -> None:
             self._verify("new")
             rotation = self.round.next_rotation() if self.round is not None else self.rotation
-            self.round = Round(self.rules, rotation)
+            game = Round(self.rules, rotation)
+            self.recording = self.ledger.begin(game) if self.ledger is not None else None
+            self.round = game
+            self.slip_printed = None
             self._opened_with = rotation
-            self._journal, self._logged = [], 0
+            self._logged = 0
             self._passed_over = {}
             self.action_input, self.co_bank = None, False
             self._clear_deal()
@@ -792,15 +860,176 @@ class DealerController(QObject):
             if bank.player is not None:
                 banker = (f" Banker seat {bank.player} nets {money(bank.net, sign=True)}"
                           + (" - the bank ran out." if bank.exhausted else "."))
+            printer = self.printer is not None and not self.printer.none
+            then = "P prints the slip; N opens the next round." if printer else \
+                "N opens the next round."
             self._say(f"Settled from {position_name(slip.action_position)}: players net "
                       f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, "
-                      f"house net {money(t.house_net, sign=True)}.{banker} N opens the next "
-                      f"round.", "ok")
+                      f"house net {money(t.house_net, sign=True)}.{banker} {then}", "ok")
             self.round_settled.emit(slip)
         return self._run(step)
 
     def print_slip(self) -> bool:
-        return self._run(lambda: self._verify("print"))
+        """P: print this round's slip (a slip kept by a printer failure: the kept slips)."""
+        def step() -> None:
+            self._verify("print")
+            rnd, printer = self.round, self.printer
+            assert rnd is not None and rnd.slip is not None and printer is not None
+            if self.slip_printed == "kept":
+                printer.reprint_kept()
+            else:
+                printer.print_slip(rnd.slip, PrintJob("slip", rnd.slip.table, rnd.slip.round))
+            self._say(f"Printing round {rnd.slip.round}'s slip...", "info")
+        return self._run(step)
+
+    def reprint(self) -> bool:
+        """Shift+P: print the kept slips (oldest first); with none kept, this round's slip
+        again, marked REPRINT."""
+        def step() -> None:
+            self._verify("reprint")
+            printer, rnd = self.printer, self.round
+            assert printer is not None
+            if printer.kept_count:
+                printer.reprint_kept()
+                self._say(f"Printing the {printer.kept_count} kept slip(s)...", "info")
+                return
+            assert rnd is not None and rnd.slip is not None
+            printer.print_slip(rnd.slip, PrintJob("duplicate", rnd.slip.table, rnd.slip.round))
+            self._say(f"Printing round {rnd.slip.round}'s slip again, marked REPRINT...", "info")
+        return self._run(step)
+
+    def reprint_past(self, slip: dict[str, Any], round_id: str) -> bool:
+        """A past round's slip from the ledger, printed again marked REPRINT (the pit)."""
+        def step() -> None:
+            self._verify_printer()
+            assert self.printer is not None
+            job = PrintJob("duplicate", str(slip.get("table", "")), int(slip.get("round", 0)),
+                           round_id)
+            self.printer.print_slip(slip, job)
+            self._say(f"Printing round {job.round}'s slip again from the ledger, marked "
+                      f"REPRINT...", "info")
+        return self._run(step)
+
+    def on_printed(self, job: PrintJob, result: object) -> None:
+        rnd = self.round
+        current = (rnd is not None and rnd.slip is not None and job.round_id is None
+                   and (job.table, job.round) == (rnd.slip.table, rnd.slip.round))
+        if isinstance(result, PrintResult):
+            if result.printed:
+                text = (f"Round {result.round}'s slip printed"
+                        + (" again, marked REPRINT." if job.kind == "duplicate" else "."))
+                if current:
+                    self.slip_printed = "printed"
+                self._say(" ".join([text, result.message]).strip(),
+                          "warn" if result.message else "ok")
+            else:
+                if current and result.kept is not None and job.kind == "slip":
+                    self.slip_printed = "kept"
+                self._say(result.message, "error")
+            self._notes.append(f"Printer: round {result.round} "
+                               + ("printed" if result.printed else "not printed, kept"
+                                  if result.kept else "not printed"))
+        elif isinstance(result, ReprintResult):
+            if rnd is not None and rnd.slip is not None and any(
+                    (k.table, k.round) == (rnd.slip.table, rnd.slip.round)
+                    for k in result.printed):
+                self.slip_printed = "printed"
+            self._say(result.message, "error" if result.problem or result.left else "ok")
+            if result.printed:
+                self._notes.append(f"Printer: {len(result.printed)} kept slip(s) printed")
+        else:
+            self._say(f"The slip could not be printed ({result}). It is in the ledger: "
+                      f"reprint it from there (F2, History).", "error")
+        self._done()
+
+    # --- the ledger: the shift, a round taken back, a round voided ----------------------
+
+    def open_shift(self, dealer: str) -> bool:
+        """F3: the dealer at the table (a new shift in the ledger)."""
+        def step() -> None:
+            if self.ledger is None:
+                raise TableError("this station keeps no ledger: there is no shift to open")
+            name = self.ledger.open_shift(dealer)
+            self._notes.append(f"Shift opened: dealer {name}")
+            more = " Press N to open a round." if self.round is None or \
+                self.round.phase is Phase.SETTLED else ""
+            self._say(f"{name}'s shift is open: every round is recorded under it.{more}", "ok")
+        return self._run(step)
+
+    def resume(self, rec: Recording) -> None:
+        """The round a stopped station had in play, as the ledger rebuilt it: every wager,
+        the bank, action, the cards and the settings are back; the dealer carries on."""
+        game = rec.game
+        self.round, self.recording = game, rec
+        self.slip_printed = None
+        self._opened_with = game.rotation
+        self._logged, self._passed_over, self.co_bank = 0, {}, False
+        self.action_input = action_input_of(game.action) if game.action is not None else None
+        self.device_action = None
+        self._clear_deal()
+        self.log.append(f"--- round {game.rotation.round_no} taken back from the ledger ---")
+        resumed = (f"Round {game.rotation.round_no} is taken back as it was when the station "
+                   f"stopped: every wager, card and setting is as recorded.")
+        match game.phase:
+            case Phase.BETTING:
+                self._pass_over_bank()
+                offered = self.bank_offered()
+                self.select(offered or 1, quiet=True)
+                self._say(f"{resumed} {self.next_step().removeprefix('Next: ')}", "warn")
+            case Phase.DEALING:
+                assert game.action is not None
+                self.select(game.action.position, quiet=True)
+                if self.shoe.online and self.shoe.demo:
+                    self.shoe.start_deal()
+                    how = "the demo shoe deals again."
+                elif self.shoe.online:
+                    how = ("the cards read before it stopped are not kept: run the seven hands "
+                           "through the shoe again, or a supervisor voids the round (F2).")
+                else:
+                    how = "type each position's seven cards (C)."
+                self._say(f"{resumed} The deal was under way: {how}", "warn")
+            case Phase.SETTING:
+                offered = self.dragon_offered()
+                if offered is not None:
+                    self.select(offered, quiet=True)
+                else:
+                    self._after_set()
+                self._say(f"{resumed} {self.next_step().removeprefix('Next: ')}", "warn")
+            case _:
+                self._say(f"{resumed} {self.next_step().removeprefix('Next: ')}", "warn")
+        self._done()
+
+    def void_round(self, reason: str, by: str) -> bool:
+        """The supervisor voids the round in play (after the PIN): it stays in the ledger as
+        void, with who and why; the next round starts from the same rotation."""
+        def step() -> None:
+            rnd = self._need_round()
+            if rnd.phase is Phase.SETTLED:
+                raise TableError(f"round {rnd.rotation.round_no} is settled: it cannot be "
+                                 f"voided; correct a settlement instead")
+            if not reason.strip() or not by.strip():
+                raise TableError("a void says why and who voids the round")
+            if self.recording is not None:
+                self.recording.void(reason.strip(), by=by.strip())
+            self.shoe.stop_deal()
+            self._clear_deal()
+            self.rotation = self._opened_with
+            self.round, self.recording, self.selected = None, None, None
+            self.action_input, self.device_action, self.co_bank = None, None, False
+            self.log.append(f"--- round {rnd.rotation.round_no} VOID by {by.strip()}: "
+                            f"{reason.strip()} ---")
+            self._say(f"Round {rnd.rotation.round_no} is void ({by.strip()}: {reason.strip()}). "
+                      f"The wagers go back to the players. N opens a new round.", "warn")
+        return self._run(step)
+
+    def poll_devices(self) -> None:
+        """The printer and the ledger change by themselves: redraw when the status bar
+        would show something else."""
+        if self.printer is not None:
+            self.printer.refresh()
+        shown = (self.devices(), self.banner())
+        if shown != self._shown_devices:
+            self._done()
 
     def toggle_shoe(self) -> bool:
         def step() -> None:
@@ -943,6 +1172,8 @@ class DealerController(QObject):
         fields = dict(self.fields)
         if rnd is not None and bank_offer is not None:
             fields["bank_hint"] = f"seat {bank_offer}'s chips, e.g. 500"
+        devices, banner = self.devices(), self.banner()
+        self._shown_devices = (devices, banner)
         if rnd is not None and dragon_offer is not None:
             main = money(rnd.wagers[dragon_offer])
             fields["dragon_hint"] = (f"seat {dragon_offer}: {main}"
@@ -954,9 +1185,19 @@ class DealerController(QObject):
                                         self.device_action, bank_offer),
             phase=title, next_step=self.next_step(), selected=selected,
             availability=self.availability(), message=self.message, level=self.level,
-            log=tuple(self.log), slip=slip, devices=self.devices(),
+            log=tuple(self.log), slip=slip, devices=devices, banner=banner,
+            slip_printed=self._slip_printed_words(),
             table_info=self.table_info(), manual_target=manual, fields=fields, labels=labels,
             co_bank=self.co_bank)
+
+    def _slip_printed_words(self) -> str:
+        printer = self.printer
+        if printer is None or printer.none or self.round is None or self.round.slip is None:
+            return ""
+        if printer.busy is not None:
+            return "printing..."
+        return {"printed": "printed", "kept": "KEPT, P prints it"}.get(
+            self.slip_printed or "", "NOT PRINTED (P)")
 
     def next_step(self) -> str:
         rnd = self.round
@@ -994,16 +1235,27 @@ class DealerController(QObject):
                         + ": click two front cards then F, or H for the House Way.")
             case Phase.MISDEAL:
                 return f"Next: misdeal - take action again: {self._action_key(rnd)}."
+        if (self.printer is not None and not self.printer.none and rnd.slip is not None
+                and self.slip_printed != "printed"):
+            return "Next: P prints the slip; then N opens the next round."
         return "Next: N opens the next round."
 
     def devices(self) -> tuple[Device, ...]:
-        shoe = Device(f"Shoe: {self.shoe.status}",
-                      "ok" if self.shoe.online else ("warn" if self.shoe.demo else "off"))
-        printer = Device("Printer: none connected", "warn",
-                         "the slip printer driver is not in the station yet")
-        database = Device("Database: not recording", "warn",
-                          "the ledger is not in the station yet: rounds are not stored")
+        """The status bar: a word or two each; the whole story in the tooltips."""
+        state = "ok" if self.shoe.online else ("warn" if self.shoe.demo
+                                               or self.shoe.short == "none" else "off")
+        shoe = Device(f"Shoe: {self.shoe.short}", state, f"Shoe {self.shoe.status}")
+        printer = self.printer.device() if self.printer is not None else Device(
+            "Printer: none", "warn", "No slip printer at this station: read the slip on "
+                                     "screen.")
+        database = self.ledger.view().device if self.ledger is not None else Device(
+            "Database: not recording", "warn", "This station keeps no ledger: rounds are "
+                                               "not stored.")
         return (shoe, printer, database)
+
+    def banner(self) -> str | None:
+        """The ledger's banner while the database is away (or refused a record)."""
+        return self.ledger.view().banner if self.ledger is not None else None
 
     def table_info(self) -> str:
         r = self.rules
@@ -1012,7 +1264,11 @@ class DealerController(QObject):
             banking += " (co-bank)"
         dragon = (f"dragon {r.dragon.wager.value}, {r.dragon.setting.value}"
                   if r.dragon.enabled else "no dragon")
-        return (f"Table {r.table.name} - House Way {r.house_way} - foul {r.foul_penalty.value} "
+        dealer = ""
+        if self.ledger is not None:
+            dealer = f"Dealer {self.ledger.dealer or '(none: F3)'} - "
+        return (f"{dealer}Table {r.table.name} - House Way {r.house_way} - foul "
+                f"{r.foul_penalty.value} "
                 f"- {r.commission} - {money(r.limits.minimum)} to {money(r.limits.maximum)} - "
                 f"action {r.table.action_source.value} - {r.table.deal_mode.value} - {banking} "
                 f"- {dragon}")
@@ -1022,4 +1278,14 @@ class DealerController(QObject):
         return rnd.slip.text() if rnd is not None and rnd.slip is not None else ""
 
     def close(self) -> None:
+        """The window closes: the shoe's port, the slip printing now, the ledger (what is
+        not yet in the database stays in the journal for the next start). Once."""
+        if self._closed:
+            return
+        self._closed = True
+        self._poll.stop()
         self.shoe.close()
+        if self.printer is not None:
+            self.printer.wait()
+        if self.ledger is not None:
+            self.ledger.close()

@@ -9,25 +9,50 @@
 The table's rules come from config/default.toml, then `--config FILE` (or PAIGOW_CONFIG),
 then PAIGOW_<SECTION>__<KEY> variables; a bad config stops the station with the file, the
 key and why.
+
+Every round is recorded as it goes in the ledger: the SQLite file in the station's data
+directory unless `--database-url` or [ledger] database_url names a PostgreSQL database. A
+station that was stopped mid-round comes back into the same round. The dealer's shift is
+opened for `--dealer NAME` (or [station] dealer); with neither, the station asks.
+
+Once the main window is first drawn, one line goes to stderr (the journal, under systemd):
+    paigow-dealer: main window shown: "Pai Gow Poker - dealer station" on xcb, 1920x1080,
+    full screen, 0.56 s after start
+SIGTERM (`systemctl stop`), SIGINT (Ctrl-C) and SIGHUP close the window as the dealer would
+(the shoe's port closed, the ledger's journal sent on or kept) and the program exits 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import socket
 import sys
+import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
-from app.settings import ConfigError, load_config
+from app.ledger import LedgerError
+from app.settings import ConfigError, TableConfig, load_config
 
 from .controller import DealerController
+from .pit import PitController
+from .services import Ledger, Printer
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+SHOWN = "paigow-dealer: main window shown"
+DEMO_DEALER = "Demo"
+_LOADED = time.monotonic()
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -42,6 +67,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--deck", help="demo: deal this 53-card deck (card text) every round")
     ap.add_argument("--fullscreen", action="store_true", help="full screen (the station)")
     ap.add_argument("--size", metavar="WxH", help="a fixed window size, e.g. 1920x1080")
+    ap.add_argument("--database-url", metavar="URL",
+                    help="the ledger's database (postgresql://user@host/db or sqlite:///file) "
+                         "over [ledger] database_url; default: the station's own SQLite file")
+    ap.add_argument("--data-dir", metavar="DIR",
+                    help="the station's data directory (the ledger's file and journal, "
+                         "kept slips); default: the user's data directory")
+    ap.add_argument("--dealer", metavar="NAME",
+                    help="the dealer whose shift opens (over [station] dealer); without "
+                         "either the station asks")
     return ap.parse_args(argv)
 
 
@@ -61,11 +95,42 @@ def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
     return NoShoe()
 
 
+def make_printer(config: TableConfig, data_dir: str | None) -> Printer:
+    """The configured slip printer; its kept slips in the data directory given, if any."""
+    printer_config = config.printer_config()
+    if data_dir and not config.printer.queue_dir:
+        from dataclasses import replace
+
+        printer_config = replace(printer_config,
+                                 queue_dir=os.path.join(data_dir, "reprint-queue"))
+    return Printer(printer_config)
+
+
+def dealer_of(args: argparse.Namespace, config: TableConfig) -> str | None:
+    return (args.dealer or config.station.dealer or
+            (DEMO_DEALER if args.demo else "")).strip() or None
+
+
 def build(args: argparse.Namespace) -> tuple[MainWindow, DealerController]:
+    """The station: config, ledger (a round left in play taken back, the dealer's shift),
+    printer, shoe, controller and window. Raises ConfigError, CardError, LedgerError."""
     config = load_config(args.config)
-    controller = DealerController(config.round_rules(), make_shoe(args, config))
+    ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
+    try:
+        printer = make_printer(config, args.data_dir)
+        resumed = ledger.resume()
+        dealer = dealer_of(args, config)
+        if dealer is not None and dealer != ledger.dealer:
+            ledger.open_shift(dealer)
+        controller = DealerController(config.round_rules(), make_shoe(args, config),
+                                      ledger=ledger, printer=printer)
+    except BaseException:
+        ledger.close()
+        raise
     window = MainWindow()
-    window.bind(controller)
+    window.bind(controller, PitController(controller, pin=config.supervisor.pin))
+    if resumed is not None:
+        controller.resume(resumed)
     return window, controller
 
 
@@ -84,27 +149,113 @@ def install_excepthook(window: MainWindow) -> None:
     sys.excepthook = hook
 
 
+# --- a station run as a service: the line that says it is up, and a clean stop --------------
+
+def seconds_since_start() -> float:
+    """Seconds since this process started (Linux /proc), else since this module loaded."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            start_ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        return max(uptime - start_ticks / os.sysconf("SC_CLK_TCK"), 0.0)
+    except (OSError, ValueError, IndexError):
+        return time.monotonic() - _LOADED
+
+
+class FirstPaint(QObject):
+    """Prints SHOWN once the first main window has painted."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+            QTimer.singleShot(0, lambda w=watched: self.say(w))
+        return False
+
+    @staticmethod
+    def say(window: QMainWindow) -> None:
+        size = window.size()
+        full = ", full screen" if window.isFullScreen() else ""
+        print(f'{SHOWN}: "{window.windowTitle()}" on {QApplication.platformName()}, '
+              f"{size.width()}x{size.height()}{full}, "
+              f"{seconds_since_start():.2f} s after start", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """While in the block, SIGTERM, SIGINT and SIGHUP run `stop` on the Qt thread (Qt's loop
+    does not return to Python by itself: the signal's byte on a socket wakes it). The
+    handlers before are put back after. Outside the main thread: nothing to do."""
+    try:
+        receive, send = socket.socketpair()
+        receive.setblocking(False)
+        send.setblocking(False)
+        old_fd = signal.set_wakeup_fd(send.fileno(), warn_on_full_buffer=False)
+    except ValueError:  # not the main thread
+        yield
+        return
+    notifier = QSocketNotifier(receive.fileno(), QSocketNotifier.Type.Read)
+
+    def drain() -> None:  # Python runs the pending signal handler before this slot
+        with contextlib.suppress(BlockingIOError):
+            receive.recv(64)
+
+    notifier.activated.connect(drain)
+    old = {sig: signal.signal(sig, lambda _sig, _frame: stop()) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(old_fd)
+        notifier.setEnabled(False)
+        receive.close()
+        send.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_args(argv)  # --help and bad arguments end here, before Qt needs a display
     app = QApplication.instance() or QApplication(sys.argv[:1])
     try:
-        window, _ = build(args)
-    except (ConfigError, CardError) as e:
+        window, controller = build(args)
+    except (ConfigError, CardError, LedgerError) as e:
         print(f"paigow-dealer: {e}", file=sys.stderr)
         if QApplication.platformName() not in ("offscreen", "minimal"):
             QMessageBox.critical(None, "The station cannot start", str(e))
         return 2
     install_excepthook(window)
-    if args.size:
-        w, _, h = args.size.lower().partition("x")
-        window.resize(int(w), int(h))
-        window.show()
-    elif args.fullscreen:
-        window.showFullScreen()
-    else:
-        window.showMaximized()
-    window.felt.setFocus()
-    return int(app.exec())
+    first_paint = FirstPaint()
+    app.installEventFilter(first_paint)
+
+    def stop() -> None:
+        for widget in QApplication.topLevelWidgets():
+            widget.close()
+        app.quit()
+
+    try:
+        with stop_on_signals(stop):
+            if args.size:
+                w, _, h = args.size.lower().partition("x")
+                window.resize(int(w), int(h))
+                window.show()
+            elif args.fullscreen:
+                window.showFullScreen()
+            else:
+                window.showMaximized()
+            window.felt.setFocus()
+            if controller.ledger is not None and controller.ledger.dealer is None:
+                QTimer.singleShot(0, window.ask_dealer)
+            code = int(app.exec())
+    finally:
+        app.removeEventFilter(first_paint)
+        window.close()
+        controller.close()  # the shoe, the printer's last slip, the ledger's journal
+        # The last window closing posts a Quit of its own; left in the queue it would end
+        # every event loop the caller runs after this (a test's, an embedding program's).
+        QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+    return code
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -48,6 +49,9 @@ BUTTONS: dict[str, tuple[str, str, str]] = {
     "house_way": ("House Way", "H", "Set the selected position's hand the House Way"),
     "settle": ("Settle", "S", "Settle every position clockwise from action"),
     "print": ("Print slip", "P", "Print the settlement slip"),
+    "reprint": ("Reprint", "Shift+P", "Print the slips kept by a printer failure; with none "
+                                      "kept, this round's slip again, marked REPRINT (a past "
+                                      "round's: F2, History)"),
     "shoe": ("Shoe on/off", "O", "Demo: unplug the shoe or plug it back"),
 }
 FIELDS = {"bank": "chips, e.g. 500", "wager": "dollars, e.g. 25",
@@ -142,7 +146,7 @@ class ControlPanel(QWidget):
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(5)
+        grid.setVerticalSpacing(4)
         b, f = self.buttons, self.fields
         self.cards_label = _label("fieldLabel", "Cards")
         labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
@@ -174,16 +178,21 @@ class ControlPanel(QWidget):
         self.stack.addWidget(self.log)
         self.stack.addWidget(self.slip)
         self.stack_title = _label("sectionTitle", "Round log")
+        self.buttons["reprint"].setObjectName("small")
+        title_row = QHBoxLayout()
+        title_row.setContentsMargins(0, 0, 0, 0)
+        title_row.addWidget(self.stack_title, 1)
+        title_row.addWidget(self.buttons["reprint"])
 
         box = QVBoxLayout(self)
-        box.setContentsMargins(12, 12, 12, 12)
-        box.setSpacing(8)
+        box.setContentsMargins(12, 10, 12, 10)
+        box.setSpacing(6)
         box.addWidget(self.phase)
         box.addWidget(self.next)
         box.addWidget(self.message)
         box.addWidget(self.selected)
         box.addLayout(grid)
-        box.addWidget(self.stack_title)
+        box.addLayout(title_row)
         box.addWidget(self.stack, 1)
 
     def show_message(self, text: str, level: str) -> None:
@@ -214,11 +223,13 @@ class ControlPanel(QWidget):
         if added:  # once the wrapped lines are laid out
             QTimer.singleShot(0, self.log.scrollToBottom)
 
-    def show_slip(self, slip: SlipState | None) -> None:
+    def show_slip(self, slip: SlipState | None, printed: str = "") -> None:
         if slip is None:
             self.stack.setCurrentWidget(self.log)
             self.stack_title.setText("Round log")
+            restyle(self.stack_title, "alert", False)
             return
         self.slip.show_slip(slip)
         self.stack.setCurrentWidget(self.slip)
-        self.stack_title.setText("Settlement slip, in order from action")
+        self.stack_title.setText("Settlement slip" + (f": {printed}" if printed else ""))
+        restyle(self.stack_title, "alert", printed not in ("", "printed"))

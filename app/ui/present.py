@@ -123,6 +123,8 @@ class ScreenState:
     devices: tuple[Device, ...]
     table_info: str
     manual_target: str
+    banner: str | None = None  # the ledger's, while the database is away
+    slip_printed: str = ""  # the slip on the printer: "printed", "NOT PRINTED (P)", ...
     fields: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)  # button texts for now, by action
     co_bank: bool = False

@@ -2,32 +2,41 @@
 
     Xvfb :99 -screen 0 1920x1080x24 &  DISPLAY=:99 python -m app.ui.screenshots [OUT_DIR]
 
-Plays three rounds with fixed decks through the controller (as the keys and clicks do), the
-cards dealt by the demo shoe (the simulator on a pseudo-terminal, read by the real reader),
-and saves a PNG of the window after each step: the house banks (a dragon, a foul, the slip);
-a player banks and the bank runs out; the shoe unplugged and a card typed wrong. The PNGs
-go to docs/screenshots/ by default.
+Plays rounds with fixed decks through the controller (as the keys and clicks do), the cards
+dealt by the demo shoe (the simulator on a pseudo-terminal, read by the real reader), every
+round recorded in a ledger and every slip printed on a "file" printer (both in a temporary
+directory), and saves a PNG after each step: the house banks (a dragon, a foul, the slip,
+printed); the pit supervisor's view of who may bank, then a player banks and the bank runs
+out; the printer unplugged and the ledger's database away, then both back; the pit's
+history, advice and totals; a void refused for a wrong PIN; the shoe unplugged and a card
+typed wrong. The PNGs go to docs/screenshots/ by default (docs/station.md shows them).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core.cards import DECK, Card, parse_cards
 from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
 
 from .controller import DealerController
+from .pit import PitController
+from .services import Ledger, Printer, WindowStore
 from .shoe import PtyDemoShoe
 from .window import MainWindow
+
+PIN = "482916"  # the screenshots' station's supervisor PIN
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -85,13 +94,54 @@ def pump(until: Callable[[], bool] | None = None, seconds: float = 5.0) -> None:
         raise RuntimeError("the window did not reach the expected state in time")
 
 
-def shoot(window: MainWindow, out: Path, name: str, saved: list[Path]) -> None:
-    pump(seconds=0.15)
+def shoot(window: QWidget, out: Path, name: str, saved: list[Path],
+          screen: bool = False) -> None:
+    """The window (or, `screen`, the whole screen: the pit's window over the dealer's)."""
+    pump(seconds=0.2)
     path = out / f"{name}.png"
-    if not window.grab().save(str(path)):
+    app = QApplication.instance()
+    if screen and isinstance(app, QApplication) and app.platformName() == "xcb":
+        image = app.primaryScreen().grabWindow(0)
+    else:
+        image = window.grab()
+    if not image.save(str(path)):
         raise RuntimeError(f"could not save {path}")
     saved.append(path)
     print(path)
+
+
+class Devices:
+    """The screenshots' ledger and printer, in a temporary directory, and switches to take
+    the printer's device and the ledger's database away and bring them back."""
+
+    def __init__(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="paigow-screenshots-"))
+        self.db = self.tmp / "db"
+        self.db.mkdir()
+        self.usb = self.tmp / "usb"
+        self.usb.mkdir()
+        store = WindowStore(f"sqlite:///{self.db / 'ledger.sqlite'}", table="PG-1",
+                            station="pg1", data_dir=self.tmp / "station", migrate_now=False)
+        self.ledger = Ledger(store, send_every=0.1)
+        self.ledger.open_shift("Kim")
+        from drivers.printer.config import PrinterConfig
+
+        self.printer = Printer(PrinterConfig(kind="file", path=str(self.usb / "lp0"),
+                                             queue_dir=str(self.tmp / "kept")))
+
+    def away(self) -> None:
+        """The printer unplugged (its device gone) and the database out of reach."""
+        self.usb.rename(self.tmp / "usb-unplugged")
+        self.db.rename(self.tmp / "db-away")
+        self.ledger.store.engine.dispose()
+
+    def back(self) -> None:
+        (self.tmp / "usb-unplugged").rename(self.usb)
+        (self.tmp / "db-away").rename(self.db)
+
+    def close(self) -> None:
+        self.ledger.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
@@ -100,11 +150,13 @@ def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     deck = stacked_deck(SHOWCASE, 3)
     bank_deck = stacked_deck(BANK_SHOWCASE, 1)
-    shoe = PtyDemoShoe([deck, bank_deck], card_delay=0.04)
+    shoe = PtyDemoShoe([deck, bank_deck, deck, deck], card_delay=0.04, seed=7)
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
-    controller = DealerController(RoundRules(), shoe, randbelow=lambda n: next(numbers))
+    devices = Devices()
+    controller = DealerController(RoundRules(), shoe, randbelow=lambda n: next(numbers),
+                                  ledger=devices.ledger, printer=devices.printer)
     window = MainWindow()
-    window.bind(controller)
+    window.bind(controller, PitController(controller, pin=PIN))
     window.resize(*size)
     window.show()
     saved: list[Path] = []
@@ -113,10 +165,13 @@ def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
         pump(lambda: shoe.online)
         _round_one(window, c, out, saved, size)
         _round_two(window, c, out, saved)
-        _round_three(window, c, out, saved)
+        _devices_away(window, c, devices, out, saved)
+        _the_pit(window, c, out, saved)
+        _shoe_offline(window, c, out, saved)
     finally:
         window.close()
         shoe.close()
+        devices.close()
     return saved
 
 
@@ -166,12 +221,23 @@ def _round_one(window: MainWindow, c: DealerController, out: Path, saved: list[P
 
     c.settle()
     shoot(window, out, "10-settled-slip", saved)
+    c.print_slip()
+    pump(lambda: c.slip_printed == "printed")
+    shoot(window, out, "11-slip-printed", saved)
 
 
 def _round_two(window: MainWindow, c: DealerController, out: Path,
                saved: list[Path]) -> None:
     c.new_round()
-    shoot(window, out, "11-bank-offered", saved)
+    shoot(window, out, "12-bank-offered", saved)
+    pit = window.toggle_pit()
+    assert pit is not None
+    pit.tabs.setCurrentIndex(0)
+    pit.check_seat.setCurrentIndex(2)  # seat 3, with $100 in chips
+    pit.check_chips.setText("100")
+    pit._check()
+    shoot(window, out, "13-pit-who-may-bank", saved, screen=True)
+    window.toggle_pit()
     c.pass_offer()
     c.pass_offer()
     c.take_bank("100")
@@ -180,7 +246,7 @@ def _round_two(window: MainWindow, c: DealerController, out: Path,
         c.place_wager(dollars)
     c.select(6)
     c.place_wager("5")  # the bank covers no more
-    shoot(window, out, "12-player-bank-covers-no-more", saved)
+    shoot(window, out, "14-player-bank-covers-no-more", saved)
     c.rng_action()
     pump(lambda: c.round is not None and c.round.phase is Phase.SETTING)
     c.pass_all()
@@ -189,13 +255,85 @@ def _round_two(window: MainWindow, c: DealerController, out: Path,
     for position in (1, 2, 3, 5):
         c.select(position)
         c.house_way()
-    shoot(window, out, "13-player-bank-dealers-hand", saved)
+    shoot(window, out, "15-player-bank-dealers-hand", saved)
     c.settle()
-    shoot(window, out, "14-player-bank-ran-out-slip", saved)
+    shoot(window, out, "16-player-bank-ran-out-slip", saved)
+    c.print_slip()
+    pump(lambda: c.slip_printed == "printed")
 
 
-def _round_three(window: MainWindow, c: DealerController, out: Path,
-                 saved: list[Path]) -> None:
+def _devices_away(window: MainWindow, c: DealerController, devices: Devices, out: Path,
+                  saved: list[Path]) -> None:
+    """Round 3: the printer is unplugged and the ledger's database goes away mid-round; play
+    goes on, the slip is kept; both come back and the kept slip prints."""
+    c.new_round()
+    c.pass_all()
+    for seat, dollars in ((1, "25"), (3, "50"), (5, "100")):
+        c.select(seat)
+        c.place_wager(dollars)
+    devices.away()
+    c.rng_action()
+    pump(lambda: c.round is not None and c.round.phase is Phase.SETTING)
+    c.pass_all()
+    for position in (3, 5, 1):
+        c.select(position)
+        c.house_way()
+    c.settle()
+    c.print_slip()
+    pump(lambda: c.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
+    shoot(window, out, "17-printer-unplugged-database-away", saved)
+    devices.back()
+    pump(lambda: c.ledger is not None and c.ledger.status().online
+         and not c.ledger.status().pending and c.printer is not None
+         and c.printer.kept_count == 1, seconds=40)
+    c.poll_devices()
+    c.reprint()
+    pump(lambda: c.slip_printed == "printed")
+    shoot(window, out, "18-back-kept-slip-printed", saved)
+
+
+def _the_pit(window: MainWindow, c: DealerController, out: Path, saved: list[Path]) -> None:
+    """The pit supervisor's view: history and a slip, advice on a hand, shift totals, and a
+    void refused for a wrong PIN, then done with the right one."""
+    pit = window.toggle_pit()
+    assert pit is not None
+    pit.tabs.setCurrentIndex(1)
+    pit.refresh()
+    last = len(pit.shown) - 1  # the first round: newest first
+    pit.rounds.selectRow(last)
+    shoot(window, out, "19-pit-history-slip", saved, screen=True)
+    assert pit.stored is not None
+    advice = pit.open_advice(pit.pit.slip_hands(pit.stored), pit.stored.data().get("rules"),
+                             selected=3)
+    shoot(window, out, "20-pit-advice-seat-3", saved, screen=True)
+    advice.accept()
+    pit.tabs.setCurrentIndex(2)
+    pit.refresh_totals()
+    shoot(window, out, "21-pit-shift-totals", saved, screen=True)
+    window.toggle_pit()
+
+    c.new_round()
+    c.pass_all()
+    for seat, dollars in ((2, "25"), (4, "30")):
+        c.select(seat)
+        c.place_wager(dollars)
+    pit = window.toggle_pit()
+    assert pit is not None
+    pit.tabs.setCurrentIndex(0)
+    void = pit.open_void()
+    void.form.by.setText("Pat Lee")
+    void.form.pin.setText("1234")
+    void.form.reason.setText("the table closes for a card change")
+    void.ok.click()
+    shoot(window, out, "22-pit-void-wrong-pin", saved, screen=True)
+    void.form.pin.setText(PIN)
+    void.ok.click()
+    window.toggle_pit()
+    shoot(window, out, "23-round-void", saved)
+
+
+def _shoe_offline(window: MainWindow, c: DealerController, out: Path,
+                  saved: list[Path]) -> None:
     c.new_round()
     c.pass_all()
     c.toggle_shoe()
@@ -205,7 +343,7 @@ def _round_three(window: MainWindow, c: DealerController, out: Path,
     c.rng_action()
     c.enter_cards("KS KD 9C 7H 5S 3D")
     c.enter_cards("ZZ")
-    shoot(window, out, "15-shoe-offline-bad-card", saved)
+    shoot(window, out, "24-shoe-offline-bad-card", saved)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

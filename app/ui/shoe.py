@@ -14,6 +14,7 @@ All say whether the shoe is online; when it is not, the window takes cards by ha
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import queue
 import random
@@ -42,7 +43,8 @@ class ShoeFeed(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.online = False
-        self.status = "offline: no shoe"
+        self.status = "offline: no shoe"  # the whole story, for the status bar's tooltip
+        self.short = "offline"  # one or two words for the status bar itself
         self.demo = False
         self.device: str | None = None  # the shoe's model, from its HELLO
 
@@ -58,8 +60,9 @@ class ShoeFeed(QObject):
     def close(self) -> None:
         """The window closes."""
 
-    def _say(self, online: bool, status: str) -> None:
+    def _say(self, online: bool, status: str, short: str | None = None) -> None:
         self.online, self.status = online, status
+        self.short = short or ("online" if online else "offline")
         self.status_changed.emit()
 
 
@@ -67,6 +70,7 @@ class NoShoe(ShoeFeed):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.status = "offline: no shoe configured - enter cards by hand (C)"
+        self.short = "none"
 
 
 class DemoShoe(ShoeFeed):
@@ -112,7 +116,8 @@ class DemoShoe(ShoeFeed):
             return
         if not online:
             self.stop_deal()
-            self._say(False, "offline: demo feed unplugged - enter cards by hand (C)")
+            self._say(False, "offline: demo feed unplugged - enter cards by hand (C)",
+                      "unplugged")
         else:
             self._say(True, "online: built-in demo feed")
 
@@ -147,6 +152,9 @@ class SerialShoe(ShoeFeed):
 
     def offline_text(self, reason: str) -> str:
         return f"offline: {reason} - enter cards by hand (C)"
+
+    def offline_short(self) -> str:
+        return "offline"
 
     def _on_event(self, event: object) -> None:
         from drivers.action import ActionError, from_device
@@ -184,7 +192,7 @@ class SerialShoe(ShoeFeed):
             case ShoeOnline():
                 self._say(True, self.online_text())
             case ShoeOffline(reason=reason):
-                self._say(False, self.offline_text(reason))
+                self._say(False, self.offline_text(reason), self.offline_short())
             case Fault() | DeviceError():
                 self.fault.emit(f"Shoe: {event}")
 
@@ -212,7 +220,7 @@ class PtyDemoShoe(SerialShoe):
         self.link = PtyLink(os.path.join(self._dir, "shoe"))
         self.link.open()
         self.sim = Simulator(self.link, mode=mode, rounds=0, seed=seed, action=action,
-                             card_delay=card_delay, heartbeat=1.0, unplug_seconds=1e9)
+                             card_delay=card_delay, heartbeat=1.0)
         self._decks = [tuple(d) for d in decks] if decks is not None else []
         self._requests: queue.Queue[tuple[str, tuple[Card, ...] | None]] = queue.Queue()
         self._quit = threading.Event()
@@ -228,23 +236,25 @@ class PtyDemoShoe(SerialShoe):
     def offline_text(self, reason: str) -> str:
         return "offline: demo shoe unplugged (O plugs it back) - enter cards by hand (C)"
 
+    def offline_short(self) -> str:
+        return "unplugged"
+
     # The simulator runs on its own thread; the GUI thread only queues requests for it.
     def _serve(self) -> None:
         sim = self.sim
-        sim._plug()  # the driver's simulator has no public "deal on request" loop
+        sim.plug()
         while not self._quit.is_set():
             try:
                 kind, deck = self._requests.get_nowait()
             except queue.Empty:
                 kind, deck = "", None
-            if kind == "deal" and sim._connected:
-                sim.deck = deck
-                sim.deal_round()
-            elif kind == "unplug" and sim._connected:
-                sim._unplug()
-            elif kind == "plug" and not sim._connected:
-                sim._plug()
-            sim._idle(0.01)
+            if kind == "deal":
+                sim.deal_now(deck)
+            elif kind == "unplug":
+                sim.unplug(math.inf)  # out until the dealer plugs it back (O)
+            elif kind == "plug":
+                sim.plug()
+            sim.idle(0.01)
 
     def start_deal(self) -> None:
         if not self.online:
@@ -266,7 +276,7 @@ class PtyDemoShoe(SerialShoe):
         self.sim.stop()
         self._thread.join(3)
         super().close()
-        if self.sim._connected:
+        if self.sim.plugged:
             self.link.close()
         self.link.remove_link()
         shutil.rmtree(self._dir, ignore_errors=True)

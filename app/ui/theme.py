@@ -103,6 +103,7 @@ QHeaderView::section {{ background: #263238; color: #eceff1; font-weight: bold; 
 QLabel#totals {{ font-size: 16px; font-weight: bold; color: white; background: #263238;
                  border-radius: 6px; padding: 6px; }}
 QLabel#sectionTitle {{ font-size: 15px; font-weight: bold; color: #90a4ae; }}
+QLabel#sectionTitle[alert="true"] {{ color: #ffb74d; }}
 QStatusBar {{ background: #0f1417; }}
 QLabel#device {{ font-size: 15px; font-weight: bold; padding: 3px 10px; border-radius: 6px;
                  color: white; }}
@@ -110,5 +111,25 @@ QLabel#device[state="ok"] {{ background: {OK}; }}
 QLabel#device[state="warn"] {{ background: {WARN}; }}
 QLabel#device[state="off"] {{ background: {OFF}; }}
 QLabel#tableInfo {{ font-size: 14px; color: #b0bec5; padding: 0 8px; }}
+QLabel#banner {{ font-size: 15px; font-weight: bold; color: white; background: {OFF};
+                 border-radius: 6px; padding: 3px 10px; }}
+QPushButton#statusButton {{ font-size: 14px; padding: 2px 10px; border-radius: 6px; }}
+QPushButton#small {{ font-size: 14px; padding: 2px 10px; border-radius: 6px; }}
+QPushButton#danger {{ background: #8e2424; border-color: #c62828; }}
+QPushButton#danger:disabled {{ background: #263238; color: #607d8b; border-color: #263238; }}
+QDialog#pit, QDialog#pitDialog {{ background: #1d2327; }}
+QLabel#pitHeading {{ font-size: 20px; font-weight: bold; color: white; }}
+QLabel#pitText {{ font-size: 15px; color: #eceff1; }}
+QLabel#pinWarning {{ font-size: 15px; font-weight: bold; color: black; background: {ACTION};
+                     border-radius: 6px; padding: 6px; }}
+QTabWidget::pane {{ border: 1px solid #37474f; }}
+QTabBar::tab {{ font-size: 16px; font-weight: bold; padding: 6px 16px; background: #263238;
+                color: #b0bec5; border: 1px solid #37474f; }}
+QTabBar::tab:selected {{ background: #37474f; color: white; }}
+QComboBox, QDateEdit {{ font-size: 15px; padding: 3px 6px; background: #eceff1; color: black;
+                        border-radius: 6px; }}
+QComboBox QAbstractItemView {{ background: #eceff1; color: black; }}
+QPlainTextEdit#slipText {{ background: #fdfdf8; color: black; }}
+QCheckBox {{ font-size: 15px; }}
 QToolTip {{ font-size: 15px; color: black; background: #fff8e1; border: 1px solid #ffb300; }}
 """

@@ -2,6 +2,9 @@
 
 `MainWindow` is layout; `bind(controller)` connects its buttons, fields, keys and cards to
 the controller's steps and redraws from `controller.state()` whenever the round changes.
+The status bar keeps each device to a word or two (the whole story is in its tooltip) so
+that it never widens the window past a 1280x800 screen; the ledger's banner takes the rest
+of the bar while the database is away. F2 opens the pit supervisor's view over it.
 """
 
 from __future__ import annotations
@@ -9,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
+    QPushButton,
     QSizePolicy,
     QStatusBar,
     QWidget,
@@ -22,8 +29,10 @@ from PySide6.QtWidgets import (
 from .controller import DealerController
 from .felt import FeltView
 from .panel import ControlPanel
+from .pit import PitController
 from .present import SEAT_KEYS, ScreenState
 from .seat import restyle
+from .supervisor import SupervisorWindow
 from .theme import STYLE
 
 PANEL_WIDTH = 510
@@ -48,10 +57,27 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("F", "set the front: the two clicked cards, or type them, Enter"),
     ("H", "House Way for the selected position"),
     ("S", "settle"),
-    ("P", "print the slip"),
+    ("P", "print the slip (after a printer failure: print the kept slip)"),
+    ("Shift+P", "reprint: the kept slips, or this round's slip again marked REPRINT"),
     ("O", "demo: shoe unplugged / plugged in"),
+    ("F2", "the pit supervisor's view (F2 or Esc closes it)"),
+    ("F3", "the dealer at the table: type the name, Enter (a new shift in the ledger)"),
     ("Esc", "leave a field, drop picked cards"),
 )
+
+
+class ElidedLabel(QLabel):
+    """One line that ends in "..." where the room ends (the whole text in its tooltip)."""
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        QFrame.paintEvent(self, event)  # the style sheet's background and border
+        p = QPainter(self)
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             rect.width())
+        p.setPen(self.palette().color(self.foregroundRole()))
+        p.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
+        p.end()
 
 
 class MainWindow(QMainWindow):
@@ -75,18 +101,31 @@ class MainWindow(QMainWindow):
         self.devices = [QLabel(objectName="device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
-        self.table_info = QLabel(objectName="tableInfo")
-        self.table_info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.table_info.setMinimumWidth(0)
-        bar.addWidget(self.table_info, 1)
+        self.banner = ElidedLabel(objectName="banner")
+        self.table_info = ElidedLabel(objectName="tableInfo")
+        for label in (self.banner, self.table_info):  # they take what room is left, no more
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            label.setMinimumWidth(0)
+            bar.addWidget(label, 1)
+        self.banner.hide()
+        self.pit_button = QPushButton("Pit view  [F2]", objectName="statusButton")
+        self.pit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
+                                   "the totals, void and correct (PIN) [F2]")
+        bar.addPermanentWidget(self.pit_button)
         self.shortcuts: dict[str, QShortcut] = {}
         self.controller: DealerController | None = None
         self.state: ScreenState | None = None
+        self.pit: PitController | None = None
+        self.supervisor: SupervisorWindow | None = None
+        self.dealer_prompt: QInputDialog | None = None
 
     # --- binding -------------------------------------------------------------------------
 
-    def bind(self, c: DealerController) -> None:
+    def bind(self, c: DealerController, pit: PitController | None = None) -> None:
         self.controller = c
+        self.pit = pit or PitController(c)
+        self.pit_button.clicked.connect(self.toggle_pit)
         p, f = self.panel, self.panel.fields
         b = p.buttons
         b["new"].clicked.connect(c.new_round)
@@ -104,6 +143,7 @@ class MainWindow(QMainWindow):
         b["house_way"].clicked.connect(c.house_way)
         b["settle"].clicked.connect(c.settle)
         b["print"].clicked.connect(c.print_slip)
+        b["reprint"].clicked.connect(c.reprint)
         b["shoe"].clicked.connect(c.toggle_shoe)
         f["wager"].returnPressed.connect(lambda: self._submit("wager", c.place_wager,
                                                               keep=True))
@@ -120,7 +160,8 @@ class MainWindow(QMainWindow):
 
         keys: dict[str, Callable[[], object]] = {
             "N": c.new_round, "X": c.withdraw_wager, "R": c.rng_action, "H": c.house_way,
-            "S": c.settle, "P": c.print_slip, "O": c.toggle_shoe,
+            "S": c.settle, "P": c.print_slip, "Shift+P": c.reprint, "O": c.toggle_shoe,
+            "F2": self.toggle_pit, "F3": self.ask_dealer,
             "Q": c.pass_offer, "Shift+Q": c.pass_all, "K": c.toggle_co_bank,
             "E": c.deal_complete, "B": lambda: self._focus("bank"),
             "G": lambda: self._focus("dragon"),
@@ -183,6 +224,47 @@ class MainWindow(QMainWindow):
             return
         self._focus("front")
 
+    # --- the pit and the shift -------------------------------------------------------------
+
+    def toggle_pit(self) -> SupervisorWindow | None:
+        """F2: the pit supervisor's view over the dealer's window, or closed again."""
+        if self.pit is None:
+            return None
+        if self.supervisor is not None and self.supervisor.isVisible():
+            self.supervisor.close()
+            self.felt.setFocus()
+            return self.supervisor
+        if self.supervisor is None:
+            self.supervisor = SupervisorWindow(self.pit, self)
+        self.supervisor.show()
+        self.supervisor.raise_()
+        self.supervisor.activateWindow()
+        return self.supervisor
+
+    def ask_dealer(self) -> QInputDialog:
+        """F3 (and at start with no dealer named): the dealer's name opens a shift. The
+        question does not block the window: the station keeps reading the shoe."""
+        if self.dealer_prompt is not None and self.dealer_prompt.isVisible():
+            return self.dealer_prompt
+        c = self.controller
+        d = QInputDialog(self)
+        d.setWindowTitle("The dealer at this table")
+        d.setLabelText("The dealer's name (the ledger records every round under the "
+                       "dealer's shift):")
+        d.setTextEchoMode(QLineEdit.EchoMode.Normal)
+        if c is not None and c.ledger is not None and c.ledger.dealer:
+            d.setTextValue(c.ledger.dealer)
+        d.setStyleSheet(STYLE + "QLineEdit { min-width: 360px; }")
+        d.textValueSelected.connect(self._dealer_named)
+        d.finished.connect(lambda _r: self.felt.setFocus())
+        self.dealer_prompt = d
+        d.open()
+        return d
+
+    def _dealer_named(self, name: str) -> None:
+        if self.controller is not None:
+            self.controller.open_shift(name)
+
     def _escape(self) -> None:
         self.felt.setFocus()
         c = self.controller
@@ -226,15 +308,22 @@ class MainWindow(QMainWindow):
             if not front.hasFocus():
                 front.setText(wanted)
         p.show_log(s.log)
-        p.show_slip(s.slip)
+        p.show_slip(s.slip, s.slip_printed)
         for label, device in zip(self.devices, s.devices, strict=True):
             label.setText(device.label)
             label.setToolTip(device.detail or device.label)
             restyle(label, "state", device.state)
+        self.banner.setText(s.banner or "")
+        self.banner.setToolTip(s.banner or "")
+        self.banner.setVisible(bool(s.banner))
+        self.table_info.setVisible(not s.banner)
         self.table_info.setText(s.table_info)
         self.table_info.setToolTip(s.table_info)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        for dialog in (self.supervisor, self.dealer_prompt):
+            if dialog is not None:
+                dialog.close()
         if self.controller is not None:
             self.controller.close()
         super().closeEvent(event)

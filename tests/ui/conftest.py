@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
@@ -11,7 +13,9 @@ from PySide6.QtCore import Qt
 from app.core.cards import Card, card
 from app.core.round import Phase, RoundRules
 from app.ui.controller import DealerController
+from app.ui.pit import PitController
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
+from app.ui.services import Ledger, Printer
 from app.ui.shoe import DemoShoe, ShoeFeed
 from app.ui.window import MainWindow
 
@@ -70,22 +74,36 @@ class Station:
         return self.window.panel.message.text()
 
 
+@pytest.fixture(autouse=True)
+def station_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's station keeps its ledger, journal and kept slips in its own directory,
+    never in the user's, and reads no PAIGOW_ variable of the machine running the tests."""
+    data = tmp_path / "xdg-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    for name in list(os.environ):
+        if name.startswith("PAIGOW_"):
+            monkeypatch.delenv(name)
+    return data / "paigow-station"
+
+
 @pytest.fixture
 def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
     def make(hands: Mapping[int, str] = SHOWCASE, action: int = SHOWCASE_ACTION,
              rng: int = SHOWCASE_RNG, rules: RoundRules | None = None, online: bool = True,
              deck: tuple[Card, ...] | None = None, shoe: ShoeFeed | None = None,
-             decks: list[tuple[Card, ...]] | None = None) -> Station:
+             decks: list[tuple[Card, ...]] | None = None, ledger: Ledger | None = None,
+             printer: Printer | None = None, pin: str | None = None) -> Station:
         rules = rules or RoundRules()
         if shoe is None:
             decks = decks or [deck or stacked_deck(hands, action, rules.table)] * 3
             shoe = DemoShoe(decks, interval_ms=0)
             if not online:
                 shoe.set_online(False)
-        controller = DealerController(rules, shoe, randbelow=lambda n: rng)
+        controller = DealerController(rules, shoe, randbelow=lambda n: rng, ledger=ledger,
+                                      printer=printer)
         window = MainWindow()
         qtbot.addWidget(window)
-        window.bind(controller)
+        window.bind(controller, PitController(controller, pin=pin) if pin else None)
         window.resize(1920, 1080)
         window.show()
         with qtbot.waitActive(window, timeout=3000):

@@ -95,7 +95,8 @@ def device_number(seed: int) -> int:
 def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty):
     s = make_station(shoe=pty.shoe)
     qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
-    assert s.window.devices[0].text() == f"Shoe: online: {pty.link.link}"
+    assert s.window.devices[0].text() == "Shoe: online"
+    assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link}"
     s.key("N")
     wagers(s, {1: "25", 3: "50"})
     deck = stacked_deck(SHOWCASE, 3)
@@ -104,7 +105,7 @@ def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty
     qtbot.waitUntil(lambda: s.controller.leftovers is not None, timeout=10000)
     assert s.controller.stream == list(deck[:49])
     assert s.controller.round.phase is Phase.BETTING
-    assert s.window.devices[0].text() == f"Shoe: online: {pty.link.link} (PAIGOW-SIM)"
+    assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link} (PAIGOW-SIM)"
     s.key("R")
     s.wait_phase(Phase.SETTING)
     assert {c.card for c in s.seat(5).cards} == set(parse_cards(SHOWCASE[5]))
@@ -240,8 +241,9 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
     s = Station(window, controller, shoe, qtbot)
     try:
         qtbot.waitUntil(lambda: shoe.online, timeout=5000)
-        assert window.devices[0].text() == (f"Shoe: online: demo shoe (simulator on "
-                                            f"{shoe.link.path})")
+        assert window.devices[0].text() == "Shoe: online"
+        assert window.devices[0].toolTip() == (f"Shoe online: demo shoe (simulator on "
+                                               f"{shoe.link.path})")
         assert shoe.link.path.startswith("/dev/pts/")
         s.key("N")
         wagers(s, {1: "25", 3: "50", 5: "100"})
@@ -272,8 +274,9 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         # Unplugged (O): the reader sees the port go, and the cards are typed by hand.
         s.key("O")
         qtbot.waitUntil(lambda: not shoe.online, timeout=5000)
-        assert window.devices[0].text() == ("Shoe: offline: demo shoe unplugged (O plugs it "
-                                            "back) - enter cards by hand (C)")
+        assert window.devices[0].text() == "Shoe: unplugged"
+        assert window.devices[0].toolTip() == ("Shoe offline: demo shoe unplugged (O plugs "
+                                               "it back) - enter cards by hand (C)")
         s.key("N")
         s.everyone_passes()  # the bank, offered to seats 1, 3 and 5
         wagers(s, {2: "25"})
@@ -289,3 +292,36 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         qtbot.waitUntil(lambda: shoe.online, timeout=5000)
     finally:
         window.close()
+
+
+def test_the_simulator_is_driven_from_outside_by_its_public_calls():
+    """What the demo shoe uses: plug in, deal a round now (a given deck), pass the time,
+    unplug until plugged back, plug in again - no private part of the driver."""
+    import math
+
+    from drivers.shoe.protocol import Burn, CardRead, Hello
+    from tests.drivers.helpers import StationLink, cards_of
+
+    link = StationLink()
+    clock = [0.0]
+    sim = Simulator(link, heartbeat=0, clock=lambda: clock[0])
+    assert not sim.plugged and not sim.deal_now()  # unplugged: nothing dealt
+    sim.plug()
+    assert sim.plugged and isinstance(link.events[0], Hello)
+    deck = stacked_deck(SHOWCASE, 3)
+    assert sim.deal_now(deck)
+    assert cards_of(link.events) == list(deck)
+    assert isinstance(link.events[-1], Burn)
+    sim.unplug(math.inf)
+    assert not sim.plugged
+    clock[0] += 1e6
+    sim.idle(0)  # however long: it stays out until plugged back
+    assert not sim.plugged and not sim.deal_now(deck)
+    sim.plug()
+    sim.unplug(5)
+    clock[0] += 6
+    sim.idle(0)  # a timed unplug comes back by itself, as a replugged USB shoe does
+    assert sim.plugged
+    before = len([e for e in link.events if isinstance(e, CardRead)])
+    assert sim.deal_now()  # the next deck: a shuffle of its own
+    assert len([e for e in link.events if isinstance(e, CardRead)]) == before + 49

@@ -194,7 +194,7 @@ def test_a_bad_card_typed_by_hand_shows_the_core_message(make_station):
 
 def test_the_deal_typed_by_hand_with_the_shoe_offline(make_station):
     s = make_station(online=False)
-    assert s.window.devices[0].text().startswith("Shoe: offline")
+    assert s.window.devices[0].text() == "Shoe: unplugged"
     open_and_wager(s, {1: "25"})
     s.key("R")
     s.key("C")
@@ -327,7 +327,8 @@ def test_paigow_dealer_demo_opens_the_station_full_size_on_the_simulated_shoe(
             return
         w = windows[-1]
         seen.update(maximized=bool(w.windowState() & Qt.WindowState.WindowMaximized),
-                    shoe=w.devices[0].text(), phase=w.panel.phase.text(),
+                    shoe=w.devices[0].text(), shoe_detail=w.devices[0].toolTip(),
+                    phase=w.panel.phase.text(),
                     pty=isinstance(w.controller.shoe, PtyDemoShoe))
         if str(seen["shoe"]).startswith("Shoe: online") or len(ticks) > 100:
             timer.stop()
@@ -338,7 +339,8 @@ def test_paigow_dealer_demo_opens_the_station_full_size_on_the_simulated_shoe(
     timer.start(50)
     assert main(["--demo"]) == 0
     assert seen["maximized"] and seen["pty"] and seen["phase"] == "NO ROUND OPEN"
-    assert seen["shoe"].startswith("Shoe: online: demo shoe (simulator on /dev/pts/")
+    assert seen["shoe"] == "Shoe: online"
+    assert str(seen["shoe_detail"]).startswith("Shoe online: demo shoe (simulator on /dev/pts/")
 
 
 def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, capsys):

@@ -1,0 +1,391 @@
+"""The pit supervisor's controller: what the supervisor's view (app/ui/supervisor.py) shows
+and does, worded from the core and the ledger.
+
+- The round in play: who may bank and why (the core's `Round.eligibility`), the bank
+  rotation, a check of a seat's chips recorded in the ledger, and voiding the round.
+- History from the ledger (by shift, seat and day), the slip of any settled round exactly
+  as printed with its corrections, reprinting it (marked REPRINT), correcting a settlement.
+- Shift totals.
+- Advice on any hand of any round: every legal setting with its value, the House Way's
+  marked (`app.core.analysis.advise`).
+
+Voiding and correcting need the supervisor's PIN from the table config ([supervisor] pin),
+compared in constant time; three wrong PINs in a row lock both out for a while. The ledger
+logs each with who, when and why. Nothing here raises at the supervisor: a refusal comes
+back as `message` with `level`, as the dealer's controller does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.analysis.advise import Advice, AdviceError, advise
+from app.core.banker import BankError, BankRotation, Eligibility
+from app.core.cards import Card, CardError, parse_cards
+from app.core.hands import HandRules
+from app.core.round import Phase, Round, RoundError
+from app.core.settlement import CommissionPolicy, MoneyError, money, parse_money
+from app.core.table import DEALER, position_name
+from app.ledger import (
+    LedgerError,
+    LedgerUnavailable,
+    RoundSummary,
+    ShiftSummary,
+    StoredSlip,
+    Totals,
+)
+from app.settings import DEFAULT_PIN
+
+from . import present
+from .controller import DealerController
+from .services import pin_matches
+
+T = TypeVar("T")
+TRIES = 3  # wrong PINs in a row before the lock
+LOCK_S = 60.0  # how long the PIN is locked after that
+ADVICE_ERROR = 0.01  # the standard error the advice is drawn to (per unit wagered)
+
+
+@dataclass(frozen=True)
+class SeatStanding:
+    """One seat in the bank's table: may it bank, and why (the core's reasons)."""
+
+    seat: int
+    wager: str  # its wager this round
+    house_bet: str  # what it wagered against the dealer in the last round with no banker
+    verdict: str  # "may bank", "may not bank", "banks", "passed"
+    eligible: bool
+    reasons: str
+    cover: str  # what its chips must cover if it banks now
+
+
+@dataclass(frozen=True)
+class HandChoice:
+    """A hand the supervisor may ask advice on."""
+
+    position: int
+    title: str  # "seat 3 (KS KD 9C 7H 5S 3D 2C)"
+    cards: tuple[Card, ...]
+    wager: int  # cents: the hand's wager, else the table minimum
+    played: tuple[Card, ...] | None = None  # the two cards it was set with in front
+    how: str = ""  # how it was set: "set by the player: FOUL (...)", "House Way PR-1"
+
+
+@dataclass(frozen=True)
+class RoundInPlay:
+    heading: str
+    rotation: str
+    seats: tuple[SeatStanding, ...]
+    hands: tuple[HandChoice, ...]
+    void_blocked: str | None  # why the round cannot be voided now (None: it can)
+
+
+class PitController(QObject):
+    changed = Signal()
+
+    def __init__(self, dealer: DealerController, *, pin: str = DEFAULT_PIN,
+                 clock: Callable[[], float] = time.monotonic,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.dealer = dealer
+        self._pin = pin
+        self.clock = clock
+        self.wrong = 0
+        self.locked_until = 0.0
+        self.message = ""
+        self.level = "info"
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    @property
+    def default_pin(self) -> bool:
+        return self._pin == DEFAULT_PIN
+
+    @property
+    def ledger(self) -> Any:
+        return self.dealer.ledger
+
+    def _say(self, text: str, level: str = "info") -> None:
+        self.message, self.level = text, level
+        self.changed.emit()
+
+    def _read(self, what: str, read: Callable[[], T]) -> T | None:
+        """A read of the ledger; a database away or a bad reference is said, not raised."""
+        if self.ledger is None:
+            self._say("This station keeps no ledger: there is no history to read.", "warn")
+            return None
+        try:
+            return read()
+        except LedgerUnavailable as e:
+            self._say(f"{what}: {e}. The round in play is kept on this station; try again "
+                      f"when the database is back.", "error")
+        except LedgerError as e:
+            self._say(f"{what}: {e}", "error")
+        return None
+
+    # --- the round in play --------------------------------------------------------------
+
+    def _game(self) -> tuple[Round, bool]:
+        """The round in play, or (when none is) the next round as it would open."""
+        rnd = self.dealer.round
+        if rnd is not None and rnd.phase is not Phase.SETTLED:
+            return rnd, True
+        rotation = rnd.next_rotation() if rnd is not None else self.dealer.rotation
+        return Round(self.dealer.rules, rotation), False
+
+    def round_in_play(self) -> RoundInPlay:
+        game, live = self._game()
+        rules = game.rules
+        no = game.rotation.round_no
+        if live:
+            phase = present.PHASE_WORDS[game.phase]
+            action = (f" - action {game.action.action} -> "
+                      f"{position_name(game.action.position)}" if game.action else "")
+            heading = (f"Round {no} in play: {phase}{action} - "
+                       f"{present.bank_words(game, self.dealer.bank_offered())}")
+        else:
+            heading = (f"No round in play. Round {no} opens next (N): who may bank in it, "
+                       f"as the table stands")
+        seats = tuple(self._standing(game, seat) for seat in rules.table.positions
+                      if seat != DEALER)
+        hands = tuple(
+            HandChoice(p, f"{position_name(p)} ({' '.join(map(str, h.cards))})", h.cards,
+                       game.wagers.get(p) or rules.limits.minimum,
+                       h.setting.low if h.setting is not None else None,
+                       _how(h.set_by.value if h.set_by else None, h.rule, h.foul))
+            for p, h in game.hands.items()) if live else ()
+        blocked = None if live else "there is no round in play to void"
+        return RoundInPlay(heading, rotation_words(game.rotation, game), seats, hands,
+                           blocked)
+
+    @staticmethod
+    def _standing(game: Round, seat: int) -> SeatStanding:
+        wager = money(game.wagers[seat]) if seat in game.wagers else ""
+        bet = game.rotation.house_bet(seat)
+        house = money(bet) if bet is not None else ""
+        if game.bank.player == seat:
+            return SeatStanding(seat, wager, house, "banks", True,
+                                f"banks this round with {money(game.bank.stake or 0)}", "")
+        could, reasons, cover = present.bank_standing(game, seat)
+        verdict = "may bank" if could else "may not bank"
+        return SeatStanding(seat, wager, house, verdict, could, reasons,
+                            money(cover) if could else "")
+
+    def check_bank(self, seat: int, chips_text: str) -> Eligibility | None:
+        """May this seat bank with these chips now? Recorded in the ledger as a check."""
+        game, live = self._game()
+        try:
+            chips = parse_money(chips_text) if chips_text.strip() else 0
+            verdict = game.eligibility(seat, chips)
+        except (MoneyError, BankError, RoundError) as e:
+            self._say(str(e), "error")
+            return None
+        recorded = ""
+        rec = self.dealer.recording
+        if live and rec is not None:
+            try:
+                rec.note_eligibility(verdict, by="pit")
+                recorded = " Recorded in the ledger."
+            except LedgerError as e:
+                recorded = f" Not recorded ({e})."
+        elif self.ledger is not None:
+            try:
+                self.ledger.store.record_eligibility(verdict, by="pit")
+                recorded = " Recorded in the ledger."
+            except LedgerError as e:
+                recorded = f" Not recorded ({e})."
+        self._say(f"{str(verdict)[0].upper()}{str(verdict)[1:]}.{recorded}",
+                  "ok" if verdict.eligible else "warn")
+        return verdict
+
+    # --- the PIN ------------------------------------------------------------------------
+
+    def refuse_pin(self, pin: str) -> str | None:
+        """Why the PIN is refused (None: it is right). Three wrong in a row lock it."""
+        now = self.clock()
+        if now < self.locked_until:
+            return (f"Three wrong PINs: supervisor actions are locked for another "
+                    f"{int(self.locked_until - now) + 1} s.")
+        if pin_matches(self._pin, pin):
+            self.wrong = 0
+            return None
+        self.wrong += 1
+        if self.wrong >= TRIES:
+            self.wrong = 0
+            self.locked_until = now + LOCK_S
+            return (f"Wrong PIN, {TRIES} times: supervisor actions are locked for "
+                    f"{int(LOCK_S)} s. Nothing was done.")
+        return f"Wrong PIN: nothing was done ({TRIES - self.wrong} more tries before the lock)."
+
+    def _authorised(self, pin: str, by: str, reason: str) -> bool:
+        if not by.strip():
+            self._say("Type the supervisor's name: the ledger logs who did it.", "error")
+            return False
+        if not reason.strip():
+            self._say("Type why: the ledger logs the reason.", "error")
+            return False
+        refused = self.refuse_pin(pin)
+        if refused is not None:
+            self._say(refused, "error")
+            return False
+        return True
+
+    # --- supervisor actions ----------------------------------------------------------------
+
+    def void(self, pin: str, by: str, reason: str) -> bool:
+        """Void the round in play (the PIN first); the ledger logs who, when and why."""
+        rnd = self.dealer.round
+        if rnd is None or rnd.phase is Phase.SETTLED:
+            self._say("There is no round in play to void (a settled round is corrected, not "
+                      "voided).", "error")
+            return False
+        if not self._authorised(pin, by, reason):
+            return False
+        no = rnd.rotation.round_no
+        if not self.dealer.void_round(reason, by):
+            self._say(f"Round {no} was not voided: {self.dealer.message}", "error")
+            return False
+        self._say(f"Round {no} is void, logged in the ledger: by {by.strip()}, "
+                  f"{reason.strip()}.", "ok")
+        return True
+
+    def correct(self, round_id: str, position: int, net_text: str, *, pin: str, by: str,
+                reason: str) -> bool:
+        """Correct a settled round's result at one position (the PIN first): the ledger
+        adds a reversal and a corrected row, with who, when and why."""
+        try:
+            net = parse_money(net_text.strip().lstrip("+"))
+        except MoneyError as e:
+            self._say(f"The corrected net: {e} (e.g. -25 or +23.75)", "error")
+            return False
+        if not self._authorised(pin, by, reason):
+            return False
+        if self.ledger is None:
+            self._say("This station keeps no ledger: there is nothing to correct.", "error")
+            return False
+        done = self._read("Correction", lambda: self.ledger.store.correct(
+            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()))
+        if done is None:
+            return False
+        self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
+        return True
+
+    # --- history, slips, totals ------------------------------------------------------------
+
+    def shifts(self) -> list[ShiftSummary]:
+        table = self.dealer.rules.table.name
+        return self._read("Shifts", lambda: self.ledger.store.shifts(table=table)) or []
+
+    def history(self, shift: str | None = None, seat: int | None = None,
+                day: date | None = None, limit: int = 500) -> list[RoundSummary]:
+        table = self.dealer.rules.table.name
+        found = self._read("History", lambda: self.ledger.store.history(
+            table=table, shift=shift, seat=seat, day=day, limit=limit))
+        return found or []
+
+    def slip(self, round_id: str) -> StoredSlip | None:
+        return self._read("Slip", lambda: self.ledger.store.slip(round_id))
+
+    def totals(self, shift: str | None = None, day: date | None = None) -> Totals | None:
+        table = self.dealer.rules.table.name
+        return self._read("Totals", lambda: self.ledger.store.totals(table=table, shift=shift,
+                                                                     day=day))
+
+    def reprint(self, stored: StoredSlip) -> bool:
+        """Print a past round's slip again from the ledger, marked REPRINT."""
+        if self.dealer.reprint_past(stored.data(), stored.round_id):
+            self._say(f"Round {stored.round_no}'s slip is printing again, marked REPRINT.",
+                      "ok")
+            return True
+        self._say(self.dealer.message, "error")
+        return False
+
+    # --- advice ----------------------------------------------------------------------------
+
+    def slip_hands(self, stored: StoredSlip) -> tuple[HandChoice, ...]:
+        minimum = self.dealer.rules.limits.minimum
+        out = []
+        for line in stored.data().get("positions", []):
+            cards = parse_cards(line["cards"])
+            low = parse_cards(line["low"]) if line.get("low") else None
+            out.append(HandChoice(line["position"], f"{line['name']} ({line['cards']})",
+                                  cards, line.get("wager_cents") or minimum, low,
+                                  _how(line.get("set_by"), line.get("house_way_rule"),
+                                       line.get("foul"))))
+        return tuple(out)
+
+    def receipt(self, stored: StoredSlip) -> str:
+        """A past round's slip as the printer lays it out (its columns), from the ledger."""
+        from drivers.printer import slip_text
+
+        printer = self.dealer.printer
+        columns = printer.config.columns if printer is not None else 42
+        return slip_text(stored.data(), columns, time=stored.settled_at.astimezone())
+
+    def advise(self, hand: HandChoice, *, rules: dict[str, Any] | None = None
+               ) -> Advice | None:
+        """Every legal setting of the hand with its value, the House Way's marked. `rules`:
+        a past round's (its slip's), else the table's now."""
+        table = self.dealer.rules
+        way = (rules or {}).get("house_way", table.house_way)
+        hand_rules = HandRules(joker=(rules or {}).get("joker", table.hands.joker),
+                               wheel=(rules or {}).get("wheel", table.hands.wheel))
+        policy: CommissionPolicy = table.commission
+        try:
+            return advise(hand.cards, way=way, rules=hand_rules, policy=policy,
+                          wager=hand.wager, error=ADVICE_ERROR)
+        except (AdviceError, CardError) as e:
+            self._say(f"No advice for {hand.title}: {e}", "error")
+            return None
+
+
+def _how(set_by: str | None, rule: str | None, foul: str | None) -> str:
+    if set_by is None:
+        return "not set"
+    how = {"player": "set by the player", "house-way": "set the House Way",
+           "reset": "reset the House Way"}.get(set_by, set_by)
+    if rule and set_by != "player":
+        how += f" (rule {rule})"
+    return how + (f" - FOUL: {foul}" if foul else "")
+
+
+def rotation_words(rotation: BankRotation, game: Round) -> str:
+    """The bank rotation as the pit reads it."""
+    rules = game.rules
+    lines = []
+    if not rules.banking.enabled:
+        lines.append("This table plays no player banking: the dealer banks every round.")
+    elif rotation.first_round:
+        lines.append(f"Round {rotation.round_no}: the dealer banks the first round; the bank "
+                     f"is offered to the players from the next.")
+    else:
+        order = rotation.offer_order(rules.table, rules.banking)
+        lines.append(f"Round {rotation.round_no}: the bank is offered in turn: "
+                     + " > ".join(position_name(p) for p in order) + ".")
+    lines.append("Last round's banker: " + (f"seat {rotation.last_banker}"
+                                              if rotation.last_banker is not None
+                                              else "the dealer")
+                 + ("" if rules.banking.consecutive or rotation.last_banker is None
+                    else " (it may not bank two rounds in a row)") + ".")
+    bets = ", ".join(f"seat {s} {money(c)}" for s, c in rotation.house_bets) or "none"
+    lines.append(f"Wagered against the dealer in the last round with no player banker: "
+                 f"{bets}.")
+    if rules.dragon.enabled:
+        lines.append("Last dragon taken by: " + (f"seat {rotation.last_dragon}"
+                                                  if rotation.last_dragon is not None
+                                                  else "no one yet") + ".")
+    return "\n".join(lines)
+
+
+def money_or_blank(cents: int | None, sign: bool = False) -> str:
+    return "" if cents is None else money(cents, sign=sign)
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    return ",".join(map(str, seats)) or "-"

@@ -1,0 +1,628 @@
+"""The pit supervisor's view (F2): the round in play with who may bank and why, the bank
+rotation, round history with the slip of any round, shift totals, and the supervisor's
+actions (void, correct: the PIN first). Layout and binding only; the behaviour is
+`app.ui.pit.PitController`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import TypeVar
+
+from PySide6.QtCore import QDate, Qt
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.analysis.advise import Advice
+from app.core.cards import cards_text
+from app.core.settlement import money
+from app.ledger import RoundSummary, StoredSlip
+
+from . import theme
+from .pit import HandChoice, PitController, money_or_blank, seats_text
+from .seat import restyle
+from .theme import STYLE
+
+D = TypeVar("D", bound=QDialog)
+MONO = "DejaVu Sans Mono"
+ROUND_COLUMNS = ("Round", "Started", "Status", "Dealer", "Action", "Bank", "Seats", "Wagers",
+                 "House net")
+SEAT_COLUMNS = ("Seat", "Wager", "Last vs dealer", "Bank", "Why (the core's reasons)",
+                "Must cover")
+ADVICE_COLUMNS = ("", "Front", "Back", "EV", "±", "Win", "Push", "Lose", "vs House Way")
+TOTAL_COLUMNS = ("Seat", "Hands", "Banked", "Wagered", "Commission", "Net")
+
+
+def _label(name: str, text: str = "", wrap: bool = True) -> QLabel:
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(wrap)
+    return label
+
+
+def _table(columns: Sequence[str], stretch: int | None = None,
+           even: bool = False) -> QTableWidget:
+    t = QTableWidget(0, len(columns))
+    t.setHorizontalHeaderLabels(list(columns))
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.setWordWrap(False)
+    header = t.horizontalHeader()
+    for i in range(len(columns)):
+        header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+    if stretch is not None:
+        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    if even:  # a narrow table spread over the width
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    return t
+
+
+def _fill(table: QTableWidget, rows: Sequence[Sequence[str]],
+          colours: Sequence[str | None] | None = None, right: Sequence[int] = ()) -> None:
+    table.setRowCount(len(rows))
+    for r, row in enumerate(rows):
+        for c, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            item.setToolTip(text)
+            if c in right:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                      | Qt.AlignmentFlag.AlignVCenter)
+            if colours and colours[r]:
+                item.setBackground(QColor(colours[r]))
+            table.setItem(r, c, item)
+
+
+def _button(text: str) -> QPushButton:
+    b = QPushButton(text)
+    b.setObjectName("button")
+    return b
+
+
+# --- the PIN, and the dialogs that ask for it ------------------------------------------------
+
+class PinForm(QWidget):
+    """Who, the PIN and why: what every supervisor action asks for."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.by = QLineEdit()
+        self.by.setPlaceholderText("the supervisor's name")
+        self.pin = QLineEdit()
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.pin.setPlaceholderText("supervisor PIN")
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("why, for the ledger")
+        for field in (self.by, self.pin, self.reason):
+            field.setMinimumHeight(34)  # the style's font and padding, never squeezed
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Supervisor", self.by)
+        form.addRow("PIN", self.pin)
+        form.addRow("Why", self.reason)
+
+
+class ActionDialog(QDialog):
+    """A supervisor action: what it does, its own fields, the PIN form, and the answer.
+    `submit()` returns True when done (the dialog closes) or False (it says why, stays)."""
+
+    def __init__(self, title: str, says: str, pit: PitController,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setStyleSheet(STYLE)
+        self.setObjectName("pitDialog")
+        self.pit = pit
+        self.says = _label("pitText", says)
+        self.fields = QFormLayout()
+        self.form = PinForm()
+        self.answer = _label("message")
+        self.answer.hide()
+        self.ok = QPushButton(title)
+        self.ok.setObjectName("primary")
+        self.cancel = _button("Cancel")
+        self.ok.clicked.connect(self._submit)
+        self.cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.cancel)
+        buttons.addWidget(self.ok)
+        box = QVBoxLayout(self)
+        box.addWidget(self.says)
+        box.addLayout(self.fields)
+        box.addWidget(self.form)
+        box.addWidget(self.answer)
+        box.addLayout(buttons)
+        self.submit: Callable[[], bool] = lambda: False
+        self.setMinimumWidth(640)
+        self.says.setMinimumWidth(600)
+
+    def _submit(self) -> None:
+        if self.submit():
+            self.accept()
+            return
+        self.answer.setText(self.pit.message)
+        restyle(self.answer, "level", self.pit.level)
+        self.answer.show()
+        self.adjustSize()
+        self.form.pin.clear()
+        self.form.pin.setFocus()
+
+
+class AdviceDialog(QDialog):
+    """Every legal setting of a hand with its value against the dealer's House Way, the
+    House Way's own setting marked."""
+
+    def __init__(self, pit: PitController, hands: Sequence[HandChoice],
+                 rules: dict[str, object] | None = None, parent: QWidget | None = None,
+                 selected: int | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Advice: every legal setting of a hand")
+        self.setStyleSheet(STYLE)
+        self.setObjectName("pitDialog")
+        self.pit, self.hands, self.rules = pit, list(hands), rules
+        self.choice = QComboBox()
+        for h in self.hands:
+            self.choice.addItem(h.title)
+        self.heading = _label("pitText")
+        self.table = _table(ADVICE_COLUMNS, stretch=2)
+        self.summary = _label("totals")
+        close = _button("Close  [Esc]")
+        close.clicked.connect(self.accept)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Hand"))
+        top.addWidget(self.choice, 1)
+        box = QVBoxLayout(self)
+        box.addLayout(top)
+        box.addWidget(self.heading)
+        box.addWidget(self.table, 1)
+        box.addWidget(self.summary)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(close)
+        box.addLayout(row)
+        self.advice: Advice | None = None
+        self.choice.currentIndexChanged.connect(self.show_hand)
+        index = next((i for i, h in enumerate(self.hands) if h.position == selected), 0)
+        self.resize(1000, 700)
+        if self.hands:
+            self.choice.setCurrentIndex(index)
+            self.show_hand(index)
+
+    def show_hand(self, index: int) -> None:
+        if not 0 <= index < len(self.hands):
+            return
+        hand = self.hands[index]
+        advice = self.pit.advise(hand, rules=self.rules)
+        self.advice = advice
+        if advice is None:
+            self.heading.setText(self.pit.message)
+            self.table.setRowCount(0)
+            self.summary.setText("")
+            return
+        hw = advice.house_way
+        rule = hw.rule.id + (f" -> {hw.step.id}" if hw.step else "")
+        played = set(hand.played) if hand.played else None
+        as_played = ""
+        if hand.played:
+            rest = [c for c in hand.cards if c not in played]  # type: ignore[operator]
+            as_played = (f" Played: {cards_text(hand.played)} | {cards_text(rest)}, "
+                         f"{hand.how}.")
+        self.heading.setText(
+            f"{cards_text(advice.cards)}: {len(advice.settings)} legal settings, each against "
+            f"the dealer's House Way ({advice.dealer_way}) over {advice.samples:,} dealer "
+            f"hands from the other 46 cards. Wager {money(advice.wager)}, commission "
+            f"{advice.policy}. EV per unit wagered. HW marks the House Way's setting "
+            f"({advice.way}, rule {rule}: {hw.says}).{as_played}")
+        rows, colours = [], []
+        for s in advice.settings:
+            marks = (("HW", s.house_way), ("best", s.best),
+                     ("played", played is not None and set(s.setting.low) == played))
+            mark = " ".join(m for m, on in marks if on)
+            rows.append((mark, cards_text(s.setting.low), cards_text(s.setting.high),
+                         f"{s.ev:+.2%}", f"{s.se:.2%}", f"{s.win:.1%}", f"{s.push:.1%}",
+                         f"{s.lose:.1%}", f"{s.versus_house_way:+.2%}"))
+            colours.append(theme.WIN if s.house_way else None)
+        _fill(self.table, rows, colours, right=(3, 4, 5, 6, 7, 8))
+        for r, s in enumerate(advice.settings):
+            if s.house_way:
+                for c in range(self.table.columnCount()):
+                    item = self.table.item(r, c)
+                    if item is not None:
+                        f = QFont(item.font())
+                        f.setBold(True)
+                        item.setFont(f)
+        best = advice.best
+        if best.house_way:
+            self.summary.setText(f"The House Way's setting ({best.setting}) is the best: EV "
+                                 f"{best.ev:+.2%} ± {best.se:.2%}.")
+        else:
+            self.summary.setText(
+                f"The House Way's setting ({advice.house_way_value.setting}) gives up "
+                f"{advice.gives_up:.2%} ± {advice.gives_up_se:.2%} of the wager against the "
+                f"best ({best.setting}, EV {best.ev:+.2%}).")
+
+
+# --- the window ---------------------------------------------------------------------------------
+
+class SupervisorWindow(QDialog):
+    """The pit's window over the dealer's: three tabs, the supervisor's message on top."""
+
+    def __init__(self, pit: PitController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.pit = pit
+        self.shown: list[RoundSummary] = []
+        self.stored: StoredSlip | None = None
+        self.dialog: QDialog | None = None  # the action or advice dialog open now
+        self._live_hands: tuple[HandChoice, ...] = ()
+        self.setWindowTitle("Pai Gow Poker - pit supervisor")
+        self.setObjectName("pit")
+        self.setStyleSheet(STYLE)
+        self.setModal(False)
+        self.message = _label("message")
+        self.pin_warning = _label("pinWarning", "The supervisor PIN is the shipped default "
+                                                "(0000): set [supervisor] pin in the site "
+                                                "file before this station goes on a table.")
+        self.pin_warning.setVisible(pit.default_pin)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._round_tab(), "Round in play")
+        self.tabs.addTab(self._history_tab(), "History")
+        self.tabs.addTab(self._totals_tab(), "Shift totals")
+        self.title = _label("pitHeading", wrap=False)
+        close = _button("Close  [F2]")
+        close.clicked.connect(self.close)
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(close)
+        box = QVBoxLayout(self)
+        box.addLayout(top)
+        box.addWidget(self.pin_warning)
+        box.addWidget(self.message)
+        box.addWidget(self.tabs, 1)
+        for key in ("F2", "Esc"):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.activated.connect(self.close)
+        pit.changed.connect(self.show_message)
+        pit.dealer.changed.connect(self.refresh_round)
+        self.resize(1240, 760)
+
+    # --- the round in play ----------------------------------------------------------------
+
+    def _round_tab(self) -> QWidget:
+        w = QWidget()
+        self.round_heading = _label("pitHeading")
+        self.seats = _table(SEAT_COLUMNS, stretch=4)
+        self.seats.setWordWrap(True)
+        self.rotation = _label("pitText")
+        self.check_seat = QComboBox()
+        for seat in range(1, 7):
+            self.check_seat.addItem(f"seat {seat}", seat)
+        self.check_chips = QLineEdit()
+        self.check_chips.setPlaceholderText("its chips, e.g. 500")
+        self.check = _button("Check and record")
+        self.advise_live = _button("Advise a hand...")
+        self.void = _button("Void this round...  (PIN)")
+        self.void.setObjectName("danger")
+        self.check.clicked.connect(self._check)
+        self.check_chips.returnPressed.connect(self._check)
+        self.advise_live.clicked.connect(self._advise_live)
+        self.void.clicked.connect(self.open_void)
+        checks = QHBoxLayout()
+        checks.addWidget(QLabel("May"))
+        checks.addWidget(self.check_seat)
+        checks.addWidget(QLabel("bank with"))
+        checks.addWidget(self.check_chips, 1)
+        checks.addWidget(self.check)
+        checks.addSpacing(30)
+        checks.addWidget(self.advise_live)
+        checks.addWidget(self.void)
+        box = QVBoxLayout(w)
+        box.addWidget(self.round_heading)
+        box.addWidget(self.seats, 1)
+        box.addWidget(_label("sectionTitle", "The bank rotation"))
+        box.addWidget(self.rotation)
+        box.addLayout(checks)
+        return w
+
+    def refresh_round(self) -> None:
+        if not self.isVisible():
+            return
+        s = self.pit.round_in_play()
+        self.round_heading.setText(s.heading)
+        colours = [theme.WIN if x.verdict in ("may bank", "banks") else None for x in s.seats]
+        _fill(self.seats, [(f"seat {x.seat}", x.wager, x.house_bet, x.verdict, x.reasons,
+                            x.cover) for x in s.seats], colours, right=(1, 2, 5))
+        self.seats.resizeRowsToContents()
+        self.rotation.setText(s.rotation)
+        self.void.setEnabled(s.void_blocked is None)
+        self.void.setToolTip(s.void_blocked or "Void the round in play: the wagers go back; "
+                                                "the ledger keeps it as void with who and why")
+        self.advise_live.setEnabled(bool(s.hands))
+        self.advise_live.setToolTip("" if s.hands else "The hands are dealt first")
+        self._live_hands = s.hands
+
+    def _check(self) -> None:
+        self.pit.check_bank(int(self.check_seat.currentData()), self.check_chips.text())
+
+    def _advise_live(self) -> None:
+        self.open_advice(self._live_hands, None, self.pit.dealer.selected)
+
+    def open_void(self) -> ActionDialog:
+        rnd = self.pit.dealer.round
+        no = rnd.rotation.round_no if rnd is not None else "?"
+        d = ActionDialog("Void the round", f"Void round {no}, in play: the wagers go back to "
+                         f"the players and the round stays in the ledger as void, with who "
+                         f"voided it and why. The next round starts from the same bank "
+                         f"rotation.", self.pit, self)
+        d.submit = lambda: self.pit.void(d.form.pin.text(), d.form.by.text(),
+                                         d.form.reason.text())
+        return self._open(d)
+
+    # --- history --------------------------------------------------------------------------
+
+    def _history_tab(self) -> QWidget:
+        w = QWidget()
+        self.shift = QComboBox()
+        self.seat = QComboBox()
+        self.seat.addItem("any seat", None)
+        for seat in range(1, 7):
+            self.seat.addItem(f"seat {seat}", seat)
+        self.any_day = QCheckBox("any day")
+        self.any_day.setChecked(True)
+        self.day = QDateEdit(QDate.currentDate())
+        self.day.setCalendarPopup(True)
+        self.day.setDisplayFormat("yyyy-MM-dd")
+        self.day.setEnabled(False)
+        self.any_day.toggled.connect(lambda on: self.day.setEnabled(not on))
+        show = _button("Show")
+        show.clicked.connect(self.refresh_history)
+        filters = QHBoxLayout()
+        for label, widget in (("Shift", self.shift), ("Seat", self.seat)):
+            filters.addWidget(QLabel(label))
+            filters.addWidget(widget)
+        filters.addWidget(QLabel("Day"))
+        filters.addWidget(self.day)
+        filters.addWidget(self.any_day)
+        filters.addStretch(1)
+        filters.addWidget(show)
+        self.rounds = _table(ROUND_COLUMNS, stretch=3)
+        self.rounds.itemSelectionChanged.connect(self._round_chosen)
+        self.slip_text = QPlainTextEdit()
+        self.slip_text.setMinimumWidth(450)
+        self.slip_text.setReadOnly(True)
+        self.slip_text.setObjectName("slipText")
+        self.slip_text.setFont(QFont(MONO, 11))
+        self.slip_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.corrections = _label("pitText")
+        right = QWidget()
+        rbox = QVBoxLayout(right)
+        rbox.setContentsMargins(0, 0, 0, 0)
+        rbox.addWidget(_label("sectionTitle", "The slip as printed, from the ledger"))
+        rbox.addWidget(self.slip_text, 1)
+        rbox.addWidget(self.corrections)
+        split = QSplitter()
+        split.addWidget(self.rounds)
+        split.addWidget(right)
+        split.setSizes([750, 450])
+        split.setStretchFactor(0, 1)
+        self.reprint = _button("Reprint slip")
+        self.advise_past = _button("Advise a hand...")
+        self.correct = _button("Correct a settlement...  (PIN)")
+        self.correct.setObjectName("danger")
+        self.reprint.clicked.connect(self._reprint)
+        self.advise_past.clicked.connect(self._advise_past)
+        self.correct.clicked.connect(self.open_correct)
+        actions = QHBoxLayout()
+        actions.addStretch(1)
+        for b in (self.reprint, self.advise_past, self.correct):
+            actions.addWidget(b)
+        box = QVBoxLayout(w)
+        box.addLayout(filters)
+        box.addWidget(split, 1)
+        box.addLayout(actions)
+        self._slip_buttons()
+        return w
+
+    def fill_shifts(self) -> None:
+        for combo in (self.shift, self.totals_shift):
+            current = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            if combo is self.shift:
+                combo.addItem("any shift", None)
+            for sh in self.pit.shifts():
+                opened = sh.opened_at.astimezone().strftime("%Y-%m-%d %H:%M")
+                state = "open" if sh.closed_at is None else "closed"
+                combo.addItem(f"{sh.dealer} - {opened} ({sh.rounds} rounds, {state})", sh.id)
+            index = combo.findData(current)
+            combo.setCurrentIndex(max(index, 0))
+            combo.blockSignals(False)
+
+    def refresh_history(self) -> None:
+        picked = self.day.date()
+        day = None if self.any_day.isChecked() else date(picked.year(), picked.month(),
+                                                         picked.day())
+        self.shown = self.pit.history(self.shift.currentData(), self.seat.currentData(), day)
+        rows, colours = [], []
+        for r in self.shown:
+            started = r.started_at.astimezone().strftime("%m-%d %H:%M")
+            rows.append((f"{r.round_no}", started, r.status, r.dealer, r.action or "",
+                         r.banker, seats_text(r.seats), money_or_blank(r.wagers_cents),
+                         money_or_blank(r.house_net_cents, sign=True)))
+            colours.append({"void": theme.LOSE, "open": theme.INFO}.get(r.status))
+        _fill(self.rounds, rows, colours, right=(0, 7, 8))
+        self.stored = None
+        self.slip_text.setPlainText("Choose a round to read its slip." if self.shown else
+                                    "No rounds match.")
+        self.corrections.setText("")
+        self._slip_buttons()
+
+    def _round_chosen(self) -> None:
+        rows = self.rounds.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.shown):
+            return
+        summary = self.shown[rows[0].row()]
+        self.stored = None
+        if summary.status != "settled":
+            self.slip_text.setPlainText(f"Round {summary.round_no} is {summary.status}: it "
+                                        f"has no slip.")
+            self.corrections.setText("")
+        else:
+            self.stored = self.pit.slip(summary.id)
+            if self.stored is not None:
+                self.slip_text.setPlainText(self.pit.receipt(self.stored))
+                self.corrections.setText("\n".join(
+                    ["Corrections (the slip stays as printed):"]
+                    + [c.text() for c in self.stored.corrections])
+                    if self.stored.corrections else "No corrections.")
+        self._slip_buttons()
+
+    def _slip_buttons(self) -> None:
+        why = None if self.stored is not None else "Choose a settled round first"
+        for b in (self.reprint, self.advise_past, self.correct):
+            b.setEnabled(why is None)
+            b.setToolTip(why or "")
+
+    def _reprint(self) -> None:
+        if self.stored is not None:
+            self.pit.reprint(self.stored)
+
+    def _advise_past(self) -> None:
+        if self.stored is not None:
+            self.open_advice(self.pit.slip_hands(self.stored), self.stored.data().get("rules"))
+
+    def open_correct(self) -> ActionDialog | None:
+        stored = self.stored
+        if stored is None:
+            return None
+        lines = [p for p in stored.data().get("positions", [])
+                 if p.get("outcome") is not None]
+        d = ActionDialog("Correct a settlement",
+                         f"Correct round {stored.round_no}'s result at one position. The slip "
+                         f"stays as printed; the ledger adds a row that reverses the result "
+                         f"and a row with the corrected net, with who and why, and the totals "
+                         f"count it.", self.pit, self)
+        position = QComboBox()
+        for p in lines:
+            position.addItem(f"{p['name']}: {p['outcome']} {money(p['net_cents'], sign=True)}",
+                             p["position"])
+        net = QLineEdit()
+        net.setPlaceholderText("the corrected net, e.g. +23.75 or -25")
+        net.setMinimumHeight(34)
+        d.fields.addRow("Position", position)
+        d.fields.addRow("Net", net)
+        d.position, d.net = position, net  # type: ignore[attr-defined]
+
+        def submit() -> bool:
+            done = self.pit.correct(stored.round_id, int(position.currentData()), net.text(),
+                                    pin=d.form.pin.text(), by=d.form.by.text(),
+                                    reason=d.form.reason.text())
+            if done:
+                self._round_chosen()
+                self.refresh_totals()
+            return done
+
+        d.submit = submit
+        return self._open(d)
+
+    # --- totals ---------------------------------------------------------------------------
+
+    def _totals_tab(self) -> QWidget:
+        w = QWidget()
+        self.totals_shift = QComboBox()
+        self.totals_shift.currentIndexChanged.connect(self.refresh_totals)
+        self.totals_summary = _label("totals")
+        self.totals_table = _table(TOTAL_COLUMNS, even=True)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Shift"))
+        top.addWidget(self.totals_shift, 1)
+        box = QVBoxLayout(w)
+        box.addLayout(top)
+        box.addWidget(self.totals_summary)
+        box.addWidget(self.totals_table, 1)
+        box.addWidget(_label("pitText", "Drop: every wager against the bank (main and dragon). "
+                                        "Win: what the house won (its bank, the dealer's "
+                                        "hand against a player banker, all commission), "
+                                        "corrections counted."))
+        return w
+
+    def refresh_totals(self) -> None:
+        shift = self.totals_shift.currentData()
+        if shift is None:
+            self.totals_summary.setText("No shift in the ledger yet.")
+            self.totals_table.setRowCount(0)
+            return
+        t = self.pit.totals(shift)
+        if t is None:
+            return
+        corrections = f", {t.corrections} correction(s)" if t.corrections else ""
+        self.totals_summary.setText(
+            f"{t.rounds} settled round(s){corrections}\nDrop {money(t.drop_cents)}   "
+            f"Win {money(t.win_cents, sign=True)}   Commission {money(t.commission_cents)}")
+        _fill(self.totals_table, [(f"seat {s.seat}", str(s.hands), str(s.banked),
+                                   money(s.wagered_cents), money(s.commission_cents),
+                                   money(s.net_cents, sign=True)) for s in t.seats],
+              right=(1, 2, 3, 4, 5))
+
+    # --- shared ---------------------------------------------------------------------------
+
+    def open_advice(self, hands: Sequence[HandChoice], rules: dict[str, object] | None,
+                    selected: int | None = None) -> AdviceDialog:
+        return self._open(AdviceDialog(self.pit, hands, rules, self, selected))
+
+    def _open(self, dialog: D) -> D:
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog.deleteLater()
+        self.dialog = dialog
+        dialog.finished.connect(lambda _r: self._closed(dialog))
+        dialog.open()
+        return dialog
+
+    def _closed(self, dialog: QDialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+        self.refresh_round()
+
+    def show_message(self) -> None:
+        self.message.setText(self.pit.message)
+        restyle(self.message, "level", self.pit.level)
+        self.message.setVisible(bool(self.pit.message))
+
+    def refresh(self) -> None:
+        """Everything again (the window is opened)."""
+        c = self.pit.dealer
+        dealer = c.ledger.dealer if c.ledger is not None else None
+        self.title.setText(f"PIT SUPERVISOR - table {c.rules.table.name}"
+                           + (f" - dealer {dealer}" if dealer else ""))
+        self.fill_shifts()
+        self.refresh_round()
+        self.refresh_history()
+        self.refresh_totals()
+        self.show_message()
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.pit.message = ""  # what was said the last time it was open is old news
+        self.refresh()

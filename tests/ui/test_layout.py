@@ -1,0 +1,177 @@
+"""The window fits a 1280x800 station screen whatever its devices say: each status is a word
+or two (the whole story in its tooltip), the ledger's banner takes only the room there is.
+Issue 6: a shoe configured but unplugged made the shoe's label ~1500 px wide and pushed the
+window out of full screen."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.core.banker import BankRotation
+from app.core.round import RoundRules
+from app.core.table import Table
+from app.ledger import LedgerStatus
+from app.ui.controller import DealerController
+from app.ui.main import build, parse_args
+from app.ui.present import Device
+from app.ui.services import Ledger, LedgerView, Printer
+from app.ui.shoe import DemoShoe, NoShoe, SerialShoe, ShoeFeed
+from app.ui.supervisor import SupervisorWindow
+from app.ui.window import MainWindow
+from drivers.printer.config import PrinterConfig
+
+from .test_station import make_ledger
+
+SCREEN = (1280, 800)
+LONG_REASON = ("The slip printer is offline (cover open, paper out or an error light): close "
+               "the cover, check the paper and that the error light is off, then reprint. The "
+               "slip of round 1234 is kept: once the printer is ready, press Reprint (or run "
+               "`paigow print-slip --reprint`).")
+
+
+class StubLedger:
+    """A ledger whose database refused a record: the longest banner there is."""
+
+    def __init__(self) -> None:
+        status = LedgerStatus("postgresql://paigow@db.casino.example/paigow", True, 1234,
+                              None, None, None, "duplicate key value violates unique "
+                              "constraint \"rounds_pkey\" DETAIL: Key (id)=(" + "f" * 36
+                              + ") already exists.")
+        self.dealer = "Maximiliana Bartholomew-Featherstonehaugh"
+        self._view = LedgerView(Device("Database: refused", "off", status.banner or ""),
+                                status.banner)
+
+    def view(self) -> LedgerView:
+        return self._view
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def shoes(tmp_path: Path) -> Iterator[dict[str, ShoeFeed]]:
+    unplugged = SerialShoe(str(tmp_path / "nope"))  # configured, not there
+    demo_out = DemoShoe([])
+    demo_out.set_online(False)
+    made = {"serial unplugged": unplugged, "none": NoShoe(), "demo online": DemoShoe([]),
+            "demo unplugged": demo_out}
+    yield made
+    for shoe in made.values():
+        shoe.close()
+
+
+def printers(tmp_path: Path) -> dict[str, Printer]:
+    none = Printer(PrinterConfig(kind="none"))
+    ready = Printer(PrinterConfig(kind="file", path=str(tmp_path / "lp0"),
+                                  queue_dir=str(tmp_path / "kept")))
+    gone = Printer(PrinterConfig(kind="file", path="/dev/usb/lp-not-here",
+                                 queue_dir=str(tmp_path / "kept")))
+    failed = Printer(PrinterConfig(kind="network", host="printer-at-the-far-end.casino.lan",
+                                   queue_dir=str(tmp_path / "kept")))
+    failed.problem, failed.message, failed.kept_count = "offline", LONG_REASON, 12
+    return {"none": none, "ready": ready, "unplugged": gone, "failed": failed}
+
+
+def test_the_window_fits_1280x800_in_every_device_state(qtbot, tmp_path, shoes):
+    dead = make_ledger(tmp_path / "dead", "postgresql://paigow@127.0.0.1:9/paigow",
+                       dealer="Kim")
+    qtbot.waitUntil(lambda: not dead.status().online, timeout=15000)
+    ledgers: dict[str, object] = {"none": None, "recording": make_ledger(tmp_path / "ok"),
+                                  "offline": dead, "refused": StubLedger()}
+    table = Table(name="THE-LONGEST-TABLE-NAME-IN-THE-HOUSE-0001")
+    seen: set[str] = set()
+    for (sname, shoe), (pname, printer), (lname, ledger) in itertools.product(
+            shoes.items(), printers(tmp_path).items(), ledgers.items()):
+        c = DealerController(RoundRules(table=table), shoe, ledger=ledger,  # type: ignore[arg-type]
+                             printer=printer, rotation=BankRotation())
+        window = MainWindow()
+        qtbot.addWidget(window)
+        window.bind(c)
+        window.resize(*SCREEN)
+        window.show()
+        hint = window.minimumSizeHint()
+        where = f"shoe {sname}, printer {pname}, ledger {lname}"
+        assert hint.width() <= SCREEN[0] and hint.height() <= SCREEN[1], (where, hint)
+        assert (window.width(), window.height()) == SCREEN, where
+        labels = [d.text() for d in window.devices]
+        assert all(len(t) <= 24 for t in labels), (where, labels)
+        assert all(d.sizeHint().width() < 260 for d in window.devices), (where, labels)
+        seen.update(labels)
+        if lname in ("offline", "refused"):
+            assert window.banner.isVisible() and window.banner.text().startswith("Ledger")
+            assert window.banner.geometry().right() < window.pit_button.geometry().left()
+            assert window.banner.toolTip() == window.banner.text()
+        window.close()
+    assert {"Shoe: offline", "Shoe: none", "Shoe: online", "Shoe: unplugged",
+            "Printer: none", "Printer: ready", "Printer: not connected", "Printer: offline",
+            "Database: not recording", "Database: recording", "Database: offline",
+            "Database: refused"} <= seen
+
+
+def test_the_shoe_configured_but_unplugged_keeps_the_station_full_screen(qtbot, tmp_path):
+    """The issue's own steps: paigow-dealer --fullscreen --shoe /tmp/nope."""
+    window, c = build(parse_args(["--fullscreen", "--shoe", str(tmp_path / "nope"),
+                                  "--data-dir", str(tmp_path / "d"), "--dealer", "Kim"]))
+    qtbot.addWidget(window)
+    window.showFullScreen()
+    qtbot.waitUntil(lambda: "No shoe at" in window.devices[0].toolTip(), timeout=5000)
+    assert window.devices[0].text() == "Shoe: offline"
+    assert "check that it is plugged in and switched on" in window.devices[0].toolTip()
+    hint = window.minimumSizeHint()
+    assert hint.width() <= SCREEN[0] and hint.height() <= SCREEN[1], hint
+    assert window.isFullScreen()
+    window.close()
+
+
+def test_the_pit_view_fits_1280x800(make_station, tmp_path):
+    s = make_station(ledger=make_ledger(tmp_path))
+    pit = s.window.toggle_pit()
+    assert isinstance(pit, SupervisorWindow)
+    hint = pit.minimumSizeHint()
+    assert hint.width() <= SCREEN[0] and hint.height() <= SCREEN[1], hint
+    assert pit.width() <= SCREEN[0] and pit.height() <= SCREEN[1]
+    void = pit.open_void()
+    assert void.minimumSizeHint().height() <= SCREEN[1]
+    assert isinstance(s.controller.ledger, Ledger)
+
+
+def test_the_keyboard_map_is_every_key_the_window_binds_and_is_in_the_docs(make_station):
+    from app.ui.window import KEYMAP
+
+    s = make_station()
+    bound = set(s.window.shortcuts)
+    listed: set[str] = set()
+    for key, _ in KEYMAP:
+        if key == "1-6":
+            listed.update(str(n) for n in range(1, 7))
+        elif key == "7 (or 0)":
+            listed.update(("7", "0"))
+        elif key == "Left / Right":
+            listed.update(("Left", "Right"))
+        else:
+            listed.add(key)
+    assert bound == listed
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "station.md").read_text()
+    for key, does in KEYMAP:
+        assert f"| {key} | {does} |" in docs, key
+
+
+def test_the_dealers_keys_do_nothing_in_the_pit_view(make_station, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    s = make_station()
+    pit = s.window.toggle_pit()
+    assert pit is not None
+    qtbot.waitExposed(pit)
+    pit.windowHandle().requestActivate()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is pit, timeout=3000)
+    qtbot.keyClicks(pit.check_chips, "N1234")  # typed into the pit's field, not keys
+    assert s.controller.round is None and s.controller.selected is None
+    assert pit.check_chips.text() == "N1234"
+    qtbot.keyClick(pit.check_chips, Qt.Key.Key_Escape)
+    assert not pit.isVisible()
