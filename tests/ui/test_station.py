@@ -200,7 +200,9 @@ def test_a_station_killed_mid_round_comes_back_into_the_same_round(qtbot, tmp_pa
     data = tmp_path / "station"
     args = ["--demo", "--deck", cards_text(DECK), "--data-dir", str(data), "--dealer", "Kim",
             "--size", "1920x1080"]
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    (tmp_path / "tmp").mkdir()  # what the killed child leaves behind stays in the test's
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT),
+               TMPDIR=str(tmp_path / "tmp"))
     child = subprocess.Popen([sys.executable, "-c", KILLED_STATION, *args], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
