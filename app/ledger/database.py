@@ -4,6 +4,8 @@ directory, a PostgreSQL URL for a casino, the engine, and the migrations run on 
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -77,9 +79,24 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy says BEGIN, not the driver
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.execute("PRAGMA journal_mode = WAL")
+    _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous = FULL")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """SQLite answers "database is locked" at once, without its busy timeout, when another
+    connection holds the file while this one switches it to WAL (stations opening a new
+    ledger together): wait for it as a busy timeout would."""
+    deadline = time.monotonic() + SQLITE_BUSY_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _sqlite_begin(conn: Any) -> None:
