@@ -155,8 +155,12 @@ class Store:
 
     def __init__(self, database_url: str | None = None, *, table: str = "PG-1",
                  station: str | None = None, data_dir: str | Path | None = None,
-                 migrate_now: bool = True) -> None:
+                 migrate_now: bool = True, send_on_save: bool = True) -> None:
+        """`send_on_save=False`: a save only writes the station's journal (on disk before
+        it returns) and the retry thread (`start_retrying`) sends it on, so a database that
+        is slow or away never holds up the caller, a dealer's window above all."""
         self.data_dir = station_data_dir(data_dir)
+        self.send_on_save = send_on_save
         self.url = parse_url(database_url or default_url(self.data_dir))
         self.database = mask(self.url)
         self.table = table
@@ -462,7 +466,9 @@ class Store:
 
     def _deliver(self) -> None:
         """Send now unless the database failed a moment ago (then the retry sends it) or a
-        send is under way (it sends this too)."""
+        send is under way (it sends this too), or the retry thread does the sending."""
+        if not self.send_on_save:
+            return
         if time.monotonic() >= self._next_try and self._sending.acquire(blocking=False):
             try:
                 self._drain()

@@ -29,10 +29,11 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.core.cards import DECK, Card, parse_cards
 from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
+from app.ledger import Store
 
 from .controller import DealerController
 from .pit import PitController
-from .services import Ledger, Printer, WindowStore
+from .services import Ledger, Printer
 from .shoe import PtyDemoShoe
 from .window import MainWindow
 
@@ -120,8 +121,8 @@ class Devices:
         self.db.mkdir()
         self.usb = self.tmp / "usb"
         self.usb.mkdir()
-        store = WindowStore(f"sqlite:///{self.db / 'ledger.sqlite'}", table="PG-1",
-                            station="pg1", data_dir=self.tmp / "station", migrate_now=False)
+        store = Store(f"sqlite:///{self.db / 'ledger.sqlite'}", table="PG-1", station="pg1",
+                      data_dir=self.tmp / "station", migrate_now=False, send_on_save=False)
         self.ledger = Ledger(store, send_every=0.1)
         self.ledger.open_shift("Kim")
         from drivers.printer.config import PrinterConfig

@@ -55,16 +55,6 @@ def config_snapshot(config: Any) -> dict[str, Any] | None:
 
 # --- the ledger ---------------------------------------------------------------------------
 
-class WindowStore(Store):
-    """The ledger's store as the window uses it: `save()` writes the station's journal (on
-    disk before it returns, as the store always does) and leaves the sending to the store's
-    retry thread (`start_retrying`), so a database that is slow or away never holds up the
-    dealer. Nothing else differs."""
-
-    def _deliver(self) -> None:  # the retry thread sends, every SEND_EVERY_S
-        return
-
-
 @dataclass(frozen=True)
 class LedgerView:
     """What the status bar shows of the ledger."""
@@ -94,8 +84,10 @@ class Ledger:
         """The ledger of a table config: `database_url` (or the config's, or the SQLite file
         in the station's data directory). Raises `LedgerError` for a URL that cannot be."""
         url = database_url or config.ledger.database_url or None
-        store = WindowStore(url, table=config.table.name, station=station, data_dir=data_dir,
-                            migrate_now=False)
+        # The window never waits on the database: saves go to the journal, the retry
+        # thread sends them on.
+        store = Store(url, table=config.table.name, station=station, data_dir=data_dir,
+                      migrate_now=False, send_on_save=False)
         return cls(store, config)
 
     def _probe(self) -> None:

@@ -157,3 +157,19 @@ def test_a_write_the_database_refuses_stays_on_the_station_and_the_banner_says_s
     assert status.pending == 1
     assert status.banner is not None and "Call a supervisor" in status.banner
     assert "Nothing is lost" in status.banner
+
+
+def test_a_store_that_does_not_send_on_save_keeps_saves_in_the_journal_until_sent(
+        tmp_path: Path) -> None:
+    # The window's store: a save is on disk in the journal when it returns; the database
+    # sees it only when the sender runs, so a slow database never holds up the dealer.
+    store = Store(f"sqlite:///{tmp_path / 'ledger.sqlite'}", table=TABLE, station="window",
+                  data_dir=tmp_path / "station", send_on_save=False)
+    store.open_shift("Kim")
+    recs = record_rounds(store, 2, "window")
+    assert _counts(store)["rounds"] == 0
+    assert store.status().pending > 0
+    store.drain()
+    assert _counts(store) == _expected(recs)
+    assert store.status().pending == 0
+    store.close()

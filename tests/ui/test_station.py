@@ -23,11 +23,12 @@ from sqlalchemy.orm import Session
 
 from app.core.cards import cards_text, parse_cards
 from app.core.round import Phase
+from app.ledger import Store
 from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, WagerRow
 from app.settings import TableConfig
 from app.ui.main import SHOWN, build, main, parse_args
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
-from app.ui.services import Ledger, Printer, WindowStore
+from app.ui.services import Ledger, Printer
 from app.ui.shoe import PtyDemoShoe
 from drivers.printer import SlipPrinter
 from drivers.printer.config import PrinterConfig
@@ -43,8 +44,8 @@ DECK = stacked_deck(SHOWCASE, SHOWCASE_ACTION)
 # --- the station's parts, in the test's own directory ----------------------------------------
 
 def make_ledger(tmp: Path, url: str | None = None, dealer: str | None = "Kim") -> Ledger:
-    store = WindowStore(url or f"sqlite:///{tmp / 'ledger.sqlite'}", table="PG-1",
-                        station="pg1-test", data_dir=tmp / "station", migrate_now=False)
+    store = Store(url or f"sqlite:///{tmp / 'ledger.sqlite'}", table="PG-1", station="pg1-test",
+                  data_dir=tmp / "station", migrate_now=False, send_on_save=False)
     ledger = Ledger(store, TableConfig(), send_every=0.05)
     if dealer:
         ledger.open_shift(dealer)
@@ -503,9 +504,9 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
     s.key("C")
     s.type(SHOWCASE[3])  # one position typed; the station stops here
     rec = s.controller.recording
-    second = Ledger(WindowStore(f"sqlite:///{tmp_path / 'ledger.sqlite'}", table="PG-1",
-                                station="pg1-test", data_dir=tmp_path / "station",
-                                migrate_now=False), TableConfig(), send_every=0.05)
+    store = Store(f"sqlite:///{tmp_path / 'ledger.sqlite'}", table="PG-1", station="pg1-test",
+                  data_dir=tmp_path / "station", migrate_now=False, send_on_save=False)
+    second = Ledger(store, TableConfig(), send_every=0.05)
     again = make_station(ledger=second, online=False)
     taken = second.resume()
     assert taken is not None and taken.round_id == rec.round_id
