@@ -18,6 +18,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tty
 from pathlib import Path
@@ -52,9 +53,12 @@ def startup_seconds(runs: int = STARTUP_RUNS) -> list[float]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     times = []
     for _ in range(runs):
-        start = time.time()
-        proc = subprocess.run([sys.executable, "-c", CHILD, "--demo"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=60)
+        # A ledger of its own each run: a benchmark must not write into the user's.
+        with tempfile.TemporaryDirectory() as data:
+            start = time.time()
+            proc = subprocess.run([sys.executable, "-c", CHILD, "--demo", "--data-dir", data],
+                                  cwd=ROOT, env=env, capture_output=True, text=True,
+                                  timeout=60)
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("painted ")]
         if proc.returncode != 0 or not lines:
             raise RuntimeError(f"the station did not start: {proc.stderr[-2000:]}")
