@@ -239,7 +239,7 @@ class PlayerBankingSection(_Section):
 
 
 class ShoeSection(_Section):
-    """The card-reading shoe (docs/shoe-protocol.md); each key checked as the driver's
+    """The card-reading shoe (README.md, "The shoe protocol"); each key checked as the driver's
     `ShoeConfig` checks it. An empty port: no shoe, the dealer enters the cards."""
 
     port: str = ""

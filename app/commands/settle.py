@@ -1,8 +1,8 @@
 """`paigow settle [--json] [ROUND.json]`: settle one fully described round, print the slip.
 
-The round description (JSON, schema in docs/settle.md) is played through the same round
-state machine the station runs: wagers, the bank, action, the deal, dragon hands, the
-settings, the settlement. A bad description is refused with the field and why (exit 2); a
+The round description (JSON, schema in README.md, "Settling a round") is played through
+the same round state machine the station runs: wagers, the bank, action, the deal, dragon
+hands, the settings, the settlement. A bad description is refused with the field and why (exit 2); a
 misdeal settles nothing (exit 3).
 """
 

@@ -1,7 +1,7 @@
 """`paigow shoe-sim`: a simulated card-reading shoe, the station's demo device.
 
 It opens a pseudo-terminal (and points a stable symlink at it) or writes to a given port,
-and deals rounds in the station's shoe protocol (docs/shoe-protocol.md), answering the
+and deals rounds in the station's shoe protocol (README.md, "The shoe protocol"), answering the
 station's RESEND requests and sending heartbeats, with faults injected on request.
 """
 

@@ -13,7 +13,8 @@ the banker pays commission on the net win. With co-banking the house and the pla
 the bank half and half, and the dealer plays no hand against it.
 
 The result is a `Slip`: frozen, listing every position in order from action, with a stable
-`to_dict()` that the printer, the ledger and the window read (documented in docs/settle.md).
+`to_dict()` that the printer, the ledger and the window read (documented in README.md,
+"Settling a round").
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The settlement slip as lines of receipt paper: a pure function, slip in, lines out.
 
 `slip_lines(slip, columns)` renders a `Slip` or its `to_dict()` form (schema `paigow.slip/1`,
-docs/settle.md) for 42- or 48-column paper; `styled_lines` is the same with the style of
-each line (the ESC/POS printer makes the title and the headings bold). Every line fits the
-paper and is plain ASCII, so any printer code page prints it.
+README.md, "Settling a round") for 42- or 48-column paper; `styled_lines` is the same
+with the style of each line (the ESC/POS printer makes the title and the headings bold).
+Every line fits the paper and is plain ASCII, so any printer code page prints it.
 
 What a dealer reads, top to bottom: the table and round, the time, action (the number, how
 it was found and where it landed), who banks; then every position in order from action

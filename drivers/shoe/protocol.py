@@ -1,6 +1,6 @@
 """The station's shoe line protocol: a pure parser (bytes in, events out) and the encoder.
 
-Wire format (see docs/shoe-protocol.md): 9600 8N1, ASCII lines ending CRLF,
+Wire format (see README.md, "The shoe protocol"): 9600 8N1, ASCII lines ending CRLF,
 
     $<TYPE>,<seq>,<fields...>*<hh>
 
