@@ -6,7 +6,7 @@ Writing (one station, one table):
     store.open_shift("Kim")
     rec = store.resume() or store.begin(Round(rules, store.rotation()), config=config)
     rec.game.place_wager(1, 2500); rec.save()        # after every change of the round
-    ...
+    rec.game.set_action(action); rec.save()          # and so on, to the settlement:
     rec.game.settle(); rec.save()                    # the slip, the settlement rows
     store.status().banner                            # None, or what the window shows
 

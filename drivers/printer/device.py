@@ -194,7 +194,7 @@ def status(printer: Escpos) -> Status:
             if not answer:
                 return Status()  # a printer that does not answer status queries
             paper = printer.paper_status()
-        except (TimeoutError, NotImplementedError):
+        except (TimeoutError, NotImplementedError):  # the escpos device cannot ask: no answer
             return Status()
     return Status(online=not (answer[0] & RT_MASK_ONLINE), paper=paper)
 

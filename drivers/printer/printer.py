@@ -4,7 +4,7 @@ cannot, and reprint the kept slips (or any slip again, from the ledger).
     result = print_slip(slip.to_dict(), config)     # or a Slip, or the ledger's JSON
     if not result.printed:
         show_the_dealer(result.message)             # what is wrong, what to do, slip kept
-    ...
+    # later, the printer back:
     SlipPrinter(config).reprint_kept()              # the dealer pressed Reprint
 
 Nothing is lost: a slip is written to the reprint queue before the dealer is told the
