@@ -77,6 +77,8 @@ def apply_op(s: Session, op: Op) -> bool:
             return _round_void(s, p)
         case "bank_decision":
             return _bank_decision(s, p)
+        case "note":
+            return _note(s, p)
     raise LedgerError(f"the journal holds an op of an unknown kind {op.kind!r}: this station "
                       f"is older than its journal")
 
@@ -95,6 +97,16 @@ def _event(s: Session, *, id: uuid.UUID, station_id: str, shift_id: str | None,
     s.add(Event(id=id, station_id=uuid.UUID(station_id), shift_id=_uuid(shift_id),
                 round_id=_uuid(round_id), seq=seq, kind=kind, actor=actor, at=_when(at),
                 payload=_dumps(payload)))
+
+
+def _note(s: Session, p: dict[str, Any]) -> bool:
+    event_id = uuid.UUID(p["id"])
+    if s.get(Event, event_id) is not None:
+        return False
+    _event(s, id=event_id, station_id=p["station_id"], shift_id=p["shift_id"],
+           round_id=p["round_id"], seq=None, kind=p["kind"], actor=p["actor"], at=p["at"],
+           payload=p["payload"])
+    return True
 
 
 def _shift_open(s: Session, p: dict[str, Any]) -> bool:

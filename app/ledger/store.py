@@ -462,6 +462,20 @@ class Store:
                 "actor": by or (shift.dealer if shift else None)})])
         self._deliver()
 
+    def note(self, kind: str, payload: dict[str, Any], *, by: str | None,
+             round_id: str | None = None) -> None:
+        """Log something done at the station that is not a change of a round, for the
+        auditors: a supervisor's PIN refused, say. `kind` is at most 24 characters."""
+        if not kind or len(kind) > 24:
+            raise LedgerError(f"an event's kind is 1 to 24 characters, not {kind!r}")
+        shift = self.shift
+        with self._lock:
+            self._writer().append([self._op("note", round_id, {
+                "id": str(uuid.uuid4()), "station_id": self.station_id,
+                "shift_id": shift.id if shift else None, "round_id": round_id,
+                "kind": kind, "actor": by, "payload": payload})])
+        self._deliver()
+
     # --- delivery ----------------------------------------------------------------------
 
     def _deliver(self) -> None:

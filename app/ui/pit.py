@@ -232,9 +232,20 @@ class PitController(QObject):
             return False
         refused = self.refuse_pin(pin)
         if refused is not None:
+            self._log_refused(by, reason, refused)
             self._say(refused, "error")
             return False
         return True
+
+    def _log_refused(self, by: str, reason: str, refused: str) -> None:
+        """A refused PIN is written to the ledger for the auditors (never the PIN typed)."""
+        if self.ledger is None:
+            return
+        try:
+            self.ledger.store.note("pin_refused", {"why": refused, "reason": reason.strip()},
+                                   by=by.strip())
+        except LedgerError:
+            pass  # the refusal itself stands; the status bar says what ails the ledger
 
     # --- supervisor actions ----------------------------------------------------------------
 

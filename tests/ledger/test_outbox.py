@@ -14,7 +14,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from app.core.round import Round, RoundRules
-from app.ledger import LedgerUnavailable, Recording, Store
+from app.ledger import LedgerError, LedgerUnavailable, Recording, Store
 from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, WagerRow
 
 from .conftest import TABLE
@@ -172,4 +172,19 @@ def test_a_store_that_does_not_send_on_save_keeps_saves_in_the_journal_until_sen
     store.drain()
     assert _counts(store) == _expected(recs)
     assert store.status().pending == 0
+    store.close()
+
+
+def test_a_note_for_the_auditors_is_logged_once_with_who_and_when(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'ledger.sqlite'}", table=TABLE, station="pit",
+                  data_dir=tmp_path / "station")
+    store.open_shift("Kim")
+    store.note("pin_refused", {"why": "Wrong PIN"}, by="Pat Lee")
+    store.drain()
+    store.drain()  # sent again: still once
+    with Session(store.engine) as s:
+        notes = list(s.scalars(select(Event).where(Event.kind == "pin_refused")))
+    assert [(e.actor, e.shift_id is not None) for e in notes] == [("Pat Lee", True)]
+    with pytest.raises(LedgerError, match="1 to 24 characters"):
+        store.note("x" * 25, {}, by="Pat Lee")
     store.close()

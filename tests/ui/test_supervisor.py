@@ -110,8 +110,12 @@ def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_statio
         row = db.get(RoundRow, uuid.UUID(rec.round_id))
         voided = list(db.scalars(select(Event).where(Event.round_id == row.id,
                                                      Event.kind == "round_voided")))
+        refused = list(db.scalars(select(Event).where(Event.kind == "pin_refused")))
     assert (row.status, row.void_reason) == ("void", "a card was exposed")
     assert [e.actor for e in voided] == ["Pat Lee"] and voided[0].at is not None
+    # The refused try is logged for the auditors too: who, why, never the PIN typed.
+    assert [e.actor for e in refused] == ["Pat Lee"]
+    assert "Wrong PIN" in refused[0].payload and "0000" not in refused[0].payload
     # The next round starts from the same rotation.
     s.key("N")
     assert s.controller.round.rotation.round_no == no
