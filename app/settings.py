@@ -332,13 +332,14 @@ def _pin_text(value: Any) -> Any:
 
 
 class StationSection(_Section):
-    """Who deals at this station: the shift the ledger opens at start."""
+    """This station's name in the ledger, and who deals: the shift opened at start."""
 
+    name: str = Field(default="", max_length=60)
     dealer: str = Field(default="", max_length=40)
 
-    @field_validator("dealer")
+    @field_validator("name", "dealer")
     @classmethod
-    def _dealer(cls, v: str) -> str:
+    def _strip(cls, v: str) -> str:
         return v.strip()
 
 

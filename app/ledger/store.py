@@ -192,8 +192,9 @@ class Store:
                     station: str | None = None, data_dir: str | Path | None = None
                     ) -> Store:
         """The store for a table config (app.settings.TableConfig): its ledger.database_url
-        (or the default file) and its table's name."""
+        (or the default file), its table's name and the station's name (or the host's)."""
         url = database_url or config.ledger.database_url or None
+        station = station or config.station.name or None
         return cls(url, table=config.table.name, station=station, data_dir=data_dir)
 
     def close(self) -> None:

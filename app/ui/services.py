@@ -84,6 +84,7 @@ class Ledger:
         """The ledger of a table config: `database_url` (or the config's, or the SQLite file
         in the station's data directory). Raises `LedgerError` for a URL that cannot be."""
         url = database_url or config.ledger.database_url or None
+        station = station or config.station.name or None
         # The window never waits on the database: saves go to the journal, the retry
         # thread sends them on.
         store = Store(url, table=config.table.name, station=station, data_dir=data_dir,

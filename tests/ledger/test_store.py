@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import random
+import socket
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +36,7 @@ from app.ledger.models import (
     Station,
     WagerRow,
 )
+from app.ledger.store import station_id
 from app.settings import ConfigError, load_config
 
 from .conftest import TABLE
@@ -649,3 +651,15 @@ def test_a_url_that_is_no_database_is_refused_with_what_to_write(tmp_path: Path)
         Store("mysql://root:secret@db/x", data_dir=tmp_path)
     with pytest.raises(LedgerError, match="is not a database URL"):
         Store("not a url", data_dir=tmp_path)
+
+
+def test_the_station_name_in_the_config_names_the_station_not_the_host(
+        tmp_path: Path) -> None:
+    site = tmp_path / "site.toml"
+    site.write_text('[station]\nname = "pg1-left"\n')
+    config = load_config(site, env={})
+    with Store.from_config(config, data_dir=tmp_path / "d") as store:
+        assert store.station == "pg1-left"
+        assert store.station_id == str(station_id(config.table.name, "pg1-left"))
+    with Store.from_config(load_config(env={}), data_dir=tmp_path / "d") as store:
+        assert store.station == socket.gethostname()
