@@ -17,6 +17,7 @@ back as `message` with `level`, as the dealer's controller does.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -120,6 +121,16 @@ class PitController(QObject):
         if self.ledger is None:
             self._say("This station keeps no ledger: there is no history to read.", "warn")
             return None
+        status = self.ledger.store.status()
+        if not status.online and status.offline_since:
+            # Known away: say so at once instead of freezing the view on a connect timeout,
+            # and ask again in the background, so the next try reads once it is back.
+            threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
+            self._say(f"{what}: the ledger's database is away (since "
+                      f"{status.offline_since[11:19]} UTC; "
+                      f"{status.error or 'no answer'}). The round in play is kept on this "
+                      f"station; try again when the database is back.", "error")
+            return None
         try:
             return read()
         except LedgerUnavailable as e:
@@ -128,6 +139,13 @@ class PitController(QObject):
         except LedgerError as e:
             self._say(f"{what}: {e}", "error")
         return None
+
+    def _probe(self) -> None:
+        if self.ledger is not None:
+            try:
+                self.ledger.store.drain()
+            except Exception:  # noqa: BLE001 - the status bar says what ails the ledger
+                pass
 
     # --- the round in play --------------------------------------------------------------
 

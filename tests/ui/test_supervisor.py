@@ -5,6 +5,7 @@ and logged in the ledger with who, when and why."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 from PySide6.QtCore import Qt
@@ -341,3 +342,18 @@ def test_the_pin_never_reaches_the_ledger(make_station, tmp_path):
         config = json.loads(db.scalars(select(RoundRow.config)).one())
     assert "supervisor" not in json.dumps(config) and "pin" not in config.get("config", {})
     assert set(config["config"]) >= {"table", "wagers", "commission", "rules"}
+
+
+def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_station,
+                                                                       tmp_path):
+    # A closed port: the ledger goes offline at its first send.
+    ledger = make_ledger(tmp_path, url="postgresql://paigow@127.0.0.1:9/paigow")
+    s = make_station(ledger=ledger)
+    ledger.store.drain()
+    assert not ledger.store.status().online
+    pit = PitController(s.controller, pin=PIN)
+    started = time.monotonic()
+    assert pit.history() == []
+    assert time.monotonic() - started < 1.0
+    assert pit.message.startswith("History: the ledger's database is away (since ")
+    assert pit.level == "error"
