@@ -13,23 +13,15 @@ import pytest
 from app.ledger import Store
 from app.ledger.database import make_engine, migrate
 
-from .pg import PgServer
+from .pg import PgServer, running_server
 
 TABLE = "PG-1"
 
 
 @pytest.fixture(scope="session")
 def pg() -> Iterator[PgServer]:
-    try:
-        server = PgServer()
-    except FileNotFoundError as e:
-        pytest.fail(str(e), pytrace=False)
-    try:
-        server.init()
-        server.start()
+    with running_server() as server:
         yield server
-    finally:
-        server.destroy()
 
 
 @pytest.fixture()

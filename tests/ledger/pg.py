@@ -11,6 +11,8 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -94,3 +96,21 @@ class PgServer:
         name = f"t_{uuid.uuid4().hex[:12]}"
         self.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
         return name
+
+
+@contextmanager
+def running_server() -> Iterator[PgServer]:
+    """A fresh PostgreSQL server for a fixture, destroyed afterwards; no server binaries
+    fails the test with what to install (never a skip)."""
+    import pytest
+
+    try:
+        server = PgServer()
+    except FileNotFoundError as e:
+        pytest.fail(str(e), pytrace=False)
+    try:
+        server.init()
+        server.start()
+        yield server
+    finally:
+        server.destroy()

@@ -331,18 +331,10 @@ def test_no_printer_set_up_says_so_and_the_slip_stays_on_screen(make_station):
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[object]:
-    from tests.ledger.pg import PgServer
+    from tests.ledger.pg import running_server
 
-    try:
-        server = PgServer()
-    except FileNotFoundError as e:
-        pytest.fail(str(e), pytrace=False)
-    try:
-        server.init()
-        server.start()
+    with running_server() as server:
         yield server
-    finally:
-        server.destroy()
 
 
 def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
