@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any
 
-from ..cards import DECK, JOKER, Card, parse_cards
+from ..cards import DECK, JOKER, parse_cards
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
+from .classes import multisets, spread
 from .fast import hand_key
 
 SCHEMA = "paigow.odds/1"
@@ -133,8 +134,8 @@ def _exact(rules: HandRules, joker: bool) -> Odds:
     counts: Counter[str] = Counter()
     suited = _suited_best(rules)
     for jokers in ((0, 1) if joker else (0,)):
-        for ranks in _multisets(7 - jokers, 0):
-            cards = _spread(ranks) + ((JOKER,) if jokers else ())
+        for ranks in multisets(7 - jokers):
+            cards = spread(ranks) + ((JOKER,) if jokers else ())
             plain = max(rank5(five) for five in combinations(cards, 5))
             ways = math.prod(math.comb(4, c) for c in ranks)
             present = [(r, c) for r, c in enumerate(ranks) if c]
@@ -154,29 +155,6 @@ def _exact(rules: HandRules, joker: bool) -> Odds:
     total = math.comb(53 if joker else 52, 7)
     assert sum(counts.values()) == total, "the exact count missed some hands"
     return _odds(counts, total, True, 53 if joker else 52, rules, None)
-
-
-def _multisets(size: int, rank: int) -> Iterator[tuple[int, ...]]:
-    """Every multiset of `size` natural ranks from `rank` up, as 13 - rank counts (at most
-    4 of a rank)."""
-    if rank == 12:
-        if size <= 4:
-            yield (size,)
-        return
-    for c in range(min(size, 4), -1, -1):
-        for rest in _multisets(size - c, rank + 1):
-            yield (c, *rest)
-
-
-def _spread(ranks: Sequence[int]) -> tuple[Card, ...]:
-    """Natural cards with these rank counts, suits spread so no suit holds more than two."""
-    load = [0, 0, 0, 0]
-    cards: list[Card] = []
-    for r in sorted(range(13), key=lambda r: -ranks[r]):
-        for suit in sorted(range(4), key=lambda s: (load[s], s))[:ranks[r]]:
-            load[suit] += 1
-            cards.append(DECK[suit * 13 + r])
-    return tuple(cards)
 
 
 def _suited_best(rules: HandRules) -> Callable[[int, int], int]:
