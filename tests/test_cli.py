@@ -105,3 +105,21 @@ def test_house_way_list_prints_the_whole_card():
                     "FULL HOUSE", "FLUSH", "STRAIGHT", "THREE OF A KIND", "PAIRS", "HIGH CARD"):
         assert heading in text
     assert "HC-1" in text and "1st highest [Joker|A]" in text
+
+
+def test_rank_at_a_terminal_without_cards_says_it_reads_the_keyboard():
+    import os
+    import subprocess
+    import sys
+
+    main, child = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "rank"], stdin=child,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(child)
+    try:
+        os.write(main, b"AS KS QS JS TS\n\x04")
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(main)
+    assert "reading hands from the keyboard, one per line" in err and "Ctrl-D" in err
+    assert "royal flush" in out.lower() and proc.returncode == 0

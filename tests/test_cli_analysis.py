@@ -8,9 +8,9 @@ import sys
 import pytest
 
 
-def paigow(*args, stdin=None, env=None):
+def paigow(*args, stdin=None, env=None, cwd=None):
     return subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=env)
+                          capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
 
 
 def test_simulate_json_has_the_rates_the_edge_its_interval_and_copies():
@@ -120,7 +120,7 @@ def test_advise_reads_one_hand_a_line_and_reports_a_bad_one():
 
 def test_odds_json_by_simulation_writes_the_chart(tmp_path):
     chart = tmp_path / "charts" / "odds.png"
-    proc = paigow("odds", "--hands", "20000", "--json", "--chart", str(chart))
+    proc = paigow("odds", "--hands", "20000", "--json", "--out", str(chart))
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
 
@@ -133,11 +133,25 @@ def test_odds_json_by_simulation_writes_the_chart(tmp_path):
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_odds_by_default_counts_every_hand_exactly():
-    out = json.loads(paigow("odds", "--json", "--no-chart").stdout)
+def test_odds_by_default_counts_every_hand_exactly_and_writes_no_file(tmp_path):
+    out = json.loads(paigow("odds", "--json", cwd=tmp_path).stdout)
     assert out["method"] == "exact" and out["hands"] == 154_143_080 and out["chart"] is None
+    assert list(tmp_path.iterdir()) == []
     rows = {r["hand"]: r for r in out["rows"]}
     assert rows["five aces"]["count"] == 1128 and rows["five aces"]["se"] is None
+
+
+def test_odds_says_where_it_wrote_the_chart(tmp_path):
+    proc = paigow("odds", "--hands", "2000", "--out", "odds.png", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert f"chart written to {tmp_path / 'odds.png'}" in proc.stdout
+    assert (tmp_path / "odds.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_odds_refuses_a_folder_as_the_chart_file(tmp_path):
+    proc = paigow("odds", "--hands", "2000", "--out", str(tmp_path))
+    assert proc.returncode == 2
+    assert "that is a folder" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_simulate_shows_a_progress_bar_on_a_terminal():

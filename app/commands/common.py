@@ -39,6 +39,10 @@ def lines(args: argparse.Namespace) -> Iterator[str]:
     if args.cards:
         yield " ".join(args.cards)
         return
+    if sys.stdin.isatty():  # a person at a terminal, not a pipe: say what we wait for
+        print(f"paigow {args.command}: reading hands from the keyboard, one per line (such as "
+              f"AS KD TH 9C 5S 3D JK); Ctrl-D ends. Or give the cards as arguments.",
+              file=sys.stderr, flush=True)
     for line in sys.stdin:
         if line.strip():
             yield line.strip()

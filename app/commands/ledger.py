@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 from app.settings import ConfigError, load_config
@@ -79,7 +80,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("slip", help="reprint the slip of a past round exactly")
     _common(p)
-    p.add_argument("round", metavar="ROUND", help="the round's id (or its first characters)")
+    p.add_argument("round", metavar="ROUND",
+                   help="the round's number as its slip shows it (e.g. 12), or its id (or "
+                        "the id's first characters, as the history lists them)")
+    p.add_argument("--table", help="the table, where more than one has that round number")
     p.add_argument("--json", action="store_true",
                    help="the slip as JSON (paigow.slip/1), as `paigow settle --json` printed")
 
@@ -113,6 +117,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _common(p)
     p.add_argument("--sql", action="store_true",
                    help="print the SQL for a DBA instead of running it")
+    p.add_argument("--create", action="store_true",
+                   help="make a new, empty SQLite ledger where none is (other commands refuse "
+                        "a path with no ledger)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +145,26 @@ def run(args: argparse.Namespace) -> int:
 def _store(config: Any, url: str | None, station: str | None = None) -> Any:
     from app.ledger import Store
 
+    _refuse_missing_file(url)
     return Store(url, table=config.table.name, station=station)
+
+
+def _refuse_missing_file(url: str | None, create: bool = False) -> None:
+    """A SQLite ledger that is not there is a mistyped path, not a new ledger: only the
+    station's first start, or `migrate --create`, makes one (with its folders)."""
+    from app.ledger.database import default_url, parse_url
+    from app.ledger.errors import LedgerError
+
+    u = parse_url(url or default_url())
+    if create or u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
+        return
+    path = Path(u.database).expanduser()
+    if path.is_file():
+        return
+    where = "this station's ledger" if not url else "the ledger"
+    raise LedgerError(f"there is no ledger at {path} ({where}): check the path or "
+                      f"--database-url; a station makes its ledger on its first start, and "
+                      f"`paigow ledger migrate --create` makes an empty one there")
 
 
 def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
@@ -155,7 +181,7 @@ def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
 
 def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
     with _store(config, url) as store:
-        stored = store.slip(args.round)
+        stored = store.slip(args.round, args.table)
     print(stored.json if args.json else stored.text)
     for c in stored.corrections:
         print(f"paigow ledger: {c.text()}", file=sys.stderr)
@@ -222,6 +248,7 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
     if args.sql:
         print(migration_sql(url or default_url()))
         return 0
+    _refuse_missing_file(url, create=args.create)
     engine = make_engine(url or default_url())
     try:
         revision = migrate(engine)

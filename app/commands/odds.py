@@ -1,5 +1,5 @@
-"""`paigow odds`: how often seven cards make each best five-card hand, as a table and a
-bar chart (PNG) for the README."""
+"""`paigow odds`: how often seven cards make each best five-card hand, as a table and, with
+`--out PATH`, a bar chart (PNG) written there."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from .table_options import (
 NAME = "odds"
 HELP = ("the frequency of each best five-card hand over seven cards (exact, or simulated "
         "with --hands), as a table and a bar chart PNG")
-DEFAULT_CHART = Path("docs/odds.png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,9 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the simulation's seed")
     parser.add_argument("--no-joker", action="store_true",
                         help="a 52-card deck without the joker")
-    parser.add_argument("--chart", type=Path, default=DEFAULT_CHART, metavar="PATH",
-                        help=f"where to write the bar chart (default: {DEFAULT_CHART})")
-    parser.add_argument("--no-chart", action="store_true", help="write no chart")
+    parser.add_argument("--out", "--chart", dest="chart", type=Path, default=None,
+                        metavar="PATH", help="write the bar chart (PNG) to PATH; without it "
+                                             "no file is written")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     add_table_arguments(parser, ways=False, money=False)
 
@@ -46,13 +45,13 @@ def run(args: argparse.Namespace) -> int:
     odds = (exact_odds(rules, joker) if args.hands is None
             else simulate_odds(args.hands, args.seed, rules, joker))
     chart = None
-    if not args.no_chart:
+    if args.chart is not None:
         try:
             chart = write_chart(odds, args.chart)
         except ImportError:
             return report_error(NAME, OptionError(
                 "the chart needs matplotlib: install the station extra "
-                "(pip install '.[station]') or give --no-chart"))
+                "(pip install '.[station]') or leave out --out"))
         except OSError as err:
             return report_error(NAME, OSError(f"cannot write the chart {args.chart}: "
                                               f"{err.strerror or err}"))
@@ -61,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(odds.text())
         if chart:
-            print(f"chart: {chart}")
+            print(f"chart written to {chart.resolve()}")
     return 0
 
 
@@ -87,6 +86,8 @@ def write_chart(odds: Odds, path: Path) -> Path:
     ax.set_title(f"Best five-card hand of seven cards ({odds.deck}-card deck, {joker}; {how})",
                  fontsize=10)
     ax.set_xlabel("probability (%, log scale)")
+    if path.is_dir():
+        raise IsADirectoryError(21, "that is a folder: give the chart's file name", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")
     return path

@@ -91,7 +91,25 @@ def _by_ref(s: Session, model: Any, ref: str, what: str) -> Any:
     return rows[0]
 
 
-def find_round(s: Session, ref: str) -> RoundRow:
+def find_round(s: Session, ref: str, table: str | None = None) -> RoundRow:
+    """A round by the number its slip shows (digits; `table` picks among tables) or by
+    its id (or the id's first characters, as the history lists them)."""
+    number = ref.strip().lstrip("#")
+    if number.isascii() and number.isdigit():
+        stmt = select(RoundRow).where(RoundRow.round_no == int(number))
+        if table:
+            stmt = stmt.where(RoundRow.table_name == table)
+        rows = list(s.scalars(stmt.order_by(RoundRow.started_at).limit(6)))
+        if len(rows) == 1:
+            return rows[0]
+        if len(rows) > 1:
+            raise LedgerError(f"round {number} is in the ledger more than once: "
+                              + ", ".join(f"table {r.table_name} (id {str(r.id)[:8]})"
+                                          for r in rows)
+                              + ": give --table, or the round's id")
+        if len(number) < MIN_REF:
+            raise LedgerError(f"there is no round {number}"
+                              + (f" of table {table}" if table else "") + " in the ledger")
     row: RoundRow = _by_ref(s, RoundRow, ref, "round")
     return row
 
@@ -264,8 +282,8 @@ def corrections(s: Session, rnd: RoundRow) -> tuple[Correction, ...]:
     return tuple(out)
 
 
-def slip(s: Session, ref: str) -> StoredSlip:
-    rnd = find_round(s, ref)
+def slip(s: Session, ref: str, table: str | None = None) -> StoredSlip:
+    rnd = find_round(s, ref, table)
     if rnd.status != "settled" or rnd.slip_text is None or rnd.slip_json is None:
         raise LedgerError(f"round {str(rnd.id)[:8]} is {rnd.status}: it has no slip"
                           + (" yet" if rnd.status == "open" else ""))

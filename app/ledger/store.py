@@ -577,9 +577,10 @@ class Store:
         f = reads.Filters(table, shift, seat, day, since, until, status)
         return self._read(lambda s: reads.history(s, f, limit))
 
-    def slip(self, ref: str) -> reads.StoredSlip:
-        """A past round's slip exactly as printed (text and JSON), and any corrections."""
-        return self._read(lambda s: reads.slip(s, ref))
+    def slip(self, ref: str, table: str | None = None) -> reads.StoredSlip:
+        """A past round's slip exactly as printed (text and JSON), and any corrections: by
+        the round number the slip shows (of `table`, if given) or by the round's id."""
+        return self._read(lambda s: reads.slip(s, ref, table))
 
     def totals(self, *, table: str | None = None, shift: str | None = None,
                day: date | None = None, since: datetime | None = None,

@@ -128,8 +128,35 @@ def test_migrate_creates_the_ledger_or_prints_the_sql(
         empty_database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "migrate", "--database-url", empty_database_url, "--sql")
     assert code == 0 and "CREATE TABLE rounds" in out
-    code, out, _ = _run(capsys, "migrate", "--database-url", empty_database_url)
+    code, out, _ = _run(capsys, "migrate", "--database-url", empty_database_url, "--create")
     assert code == 0 and out.strip().endswith(f"schema {head_revision()}")
+
+
+def test_a_mistyped_sqlite_path_is_refused_and_nothing_is_created(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "typo" / "ledger.sqlite"
+    for command in (["history"], ["totals"], ["slip", "12"], ["migrate"]):
+        code, out, err = _run(capsys, *command, "--database-url", f"sqlite:///{missing}")
+        assert code == 2 and out == "", command
+        assert f"there is no ledger at {missing}" in err and "--create" in err
+    assert not (tmp_path / "typo").exists()
+    code, _, _ = _run(capsys, "migrate", "--create", "--database-url", f"sqlite:///{missing}")
+    assert code == 0 and missing.is_file()
+
+
+def test_slip_takes_the_round_number_the_slip_shows(
+        recorded: tuple[str, list[Recording]], capsys: pytest.CaptureFixture[str]) -> None:
+    url, recs = recorded
+    for rec in recs:
+        assert rec.game.slip is not None
+        number = str(rec.game.slip.round)
+        assert f"round {number} " in rec.game.slip.text()
+        code, out, _ = _run(capsys, "slip", number, "--database-url", url)
+        assert code == 0 and out == rec.game.slip.text() + "\n"
+        code, out, _ = _run(capsys, "slip", number, "--table", TABLE, "--database-url", url)
+        assert code == 0 and out == rec.game.slip.text() + "\n"
+    code, _, err = _run(capsys, "slip", "999", "--database-url", url)
+    assert code == 2 and "there is no round 999 in the ledger" in err
 
 
 def test_status_tells_what_this_station_still_has_to_send(
