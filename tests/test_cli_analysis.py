@@ -182,3 +182,20 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
     text = seen.decode(errors="replace")
     assert "simulate:" in text and "round" in text  # tqdm's bar: "simulate: 33%|...| 10.0k/30.0k"
     assert "house edge" in text
+
+
+@pytest.mark.parametrize("samples", ["1e12", "0", "-5", "lots"])
+def test_advise_refuses_a_sample_count_past_its_stated_limit(samples):
+    proc = paigow("advise", "--samples", samples, "AS", "KS", "QS", "JS", "TS", "2D", "3C")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--samples" in proc.stderr
+
+
+def test_output_into_a_closed_pipe_stops_quietly():
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "odds", "--hands", "2000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # like `| head` that has read what it wanted
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipe" not in err

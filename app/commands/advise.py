@@ -28,6 +28,20 @@ def _error(text: str) -> float:
     return value
 
 
+MAX_SAMPLES = 10_000_000  # about a minute of work: past it the answer is no better
+
+
+def _samples(text: str) -> int:
+    try:
+        value = float(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of dealer hands") from None
+    if value != int(value) or not 1 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"{text!r}: draw from 1 to {MAX_SAMPLES:,} dealer "
+                                         f"hands (--error sets the precision instead)")
+    return int(value)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cards", nargs="*", metavar="CARDS",
                         help="7 cards such as AS KD 9H 7C 5D 3S JK; none: one hand per line "
@@ -35,8 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--error", type=_error, default=0.01,
                         help="draw dealer hands until every setting's standard error is at "
                              "most this, per unit wagered (default: 0.01, i.e. 1%%)")
-    parser.add_argument("--samples", type=int, default=None, metavar="N",
-                        help="draw exactly N dealer hands instead")
+    parser.add_argument("--samples", type=_samples, default=None, metavar="N",
+                        help=f"draw exactly N dealer hands instead (at most {MAX_SAMPLES:,})")
     parser.add_argument("--seed", type=int, default=0,
                         help="the same hand, seed and error give the same figures")
     parser.add_argument("--json", action="store_true", help="one JSON object per hand")

@@ -41,6 +41,12 @@ def _moment(text: str) -> datetime:
     return value if value.tzinfo else value.astimezone()
 
 
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rows: 0 (all) or more")
+    return int(text)
+
+
 def _seat(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 6:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seat: 1-6 (0 for the dealer)")
@@ -74,8 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _common(p)
     _filters(p)
     p.add_argument("--status", choices=("open", "settled", "void"))
-    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50; "
-                                                         "0: all)")
+    p.add_argument("--limit", type=_count, default=50, help="at most this many (default 50; "
+                                                            "0: all)")
     p.add_argument("--json", action="store_true", help="one JSON object per round")
 
     p = sub.add_parser("slip", help="reprint the slip of a past round exactly")
@@ -95,7 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("shifts", help="the shifts, newest first (their ids for --shift)")
     _common(p)
     p.add_argument("--table")
-    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--limit", type=_count, default=20, help="at most this many (0: all)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("export", help="CSV of rounds, settlements, hands, wagers, "
@@ -159,7 +165,7 @@ def _refuse_missing_file(url: str | None, create: bool = False) -> None:
     if create or u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
         return
     path = Path(u.database).expanduser()
-    if path.is_file():
+    if path.exists():  # a file that is not a ledger, or a folder, is said when it is opened
         return
     where = "this station's ledger" if not url else "the ledger"
     raise LedgerError(f"there is no ledger at {path} ({where}): check the path or "
@@ -205,11 +211,18 @@ def _shifts(args: argparse.Namespace, config: Any, url: str | None) -> int:
 
 
 def _export(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    from app.ledger.errors import LedgerError
+
     with _store(config, url) as store:
         kw = dict(table=args.table, shift=args.shift, seat=args.seat, day=args.date,
                   since=args.since, until=args.until)
         if args.output:
-            with open(args.output, "w", newline="", encoding="utf-8") as out:
+            try:
+                out = open(args.output, "w", newline="", encoding="utf-8")  # noqa: SIM115
+            except OSError as e:
+                raise LedgerError(f"cannot write {args.output}: {e.strerror or e} (give a "
+                                  f"file name in a folder you may write to)") from None
+            with out:
                 n = store.export_csv(out, args.what, **kw)
             print(f"{n} {args.what} row(s) written to {args.output}", file=sys.stderr)
         else:

@@ -115,6 +115,7 @@ def make_engine(url: str | URL) -> Engine:
     if u.get_backend_name() == "sqlite":
         memory = u.database in (None, "", ":memory:")
         if not memory and u.database is not None:
+            check_sqlite_file(Path(u.database).expanduser())
             Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         kwargs: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_S}}
         if memory:
@@ -127,6 +128,29 @@ def make_engine(url: str | URL) -> Engine:
     return create_engine(u, pool_pre_ping=True, pool_size=2, max_overflow=4,
                          connect_args={"connect_timeout": CONNECT_TIMEOUT_S,
                                        "application_name": "paigow-station"})
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_sqlite_file(path: Path) -> None:
+    """A ledger file that is there must be a SQLite database (an empty file becomes one):
+    a wrong file given as the ledger is refused before SQLite says "file is not a database"
+    from deep inside."""
+    if path.is_dir():
+        raise LedgerError(f"{path} is a folder, not a ledger file: give the ledger's file "
+                          f"(e.g. {path / LEDGER_FILE})")
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise LedgerError(f"the ledger file {path} cannot be read ({e.strerror or e}): check "
+                          f"its permissions") from None
+    if head and head != SQLITE_HEADER:
+        raise LedgerError(f"{path} is not a ledger (not a SQLite database file): check the "
+                          f"path; the station's ledger is {LEDGER_FILE} in its data folder")
 
 
 # --- migrations ----------------------------------------------------------------------------

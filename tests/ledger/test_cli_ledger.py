@@ -172,3 +172,34 @@ def test_status_tells_what_this_station_still_has_to_send(
     code, out, _ = _run(capsys, "status", "--database-url", dead, "--station", "here",
                         "--send")
     assert code == 0 and "Ledger offline" in out and "kept on this station" in out
+
+
+def test_a_file_that_is_not_a_ledger_or_a_folder_is_refused_with_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database")
+    code, out, err = _run(capsys, "history", "--database-url", f"sqlite:///{text}")
+    assert code == 2 and f"{text} is not a ledger (not a SQLite database file)" in err
+    code, out, err = _run(capsys, "history", "--database-url", f"sqlite:///{tmp_path}")
+    assert code == 2 and f"{tmp_path} is a folder, not a ledger file" in err
+    assert text.read_text() == "not a database"
+
+
+def test_export_to_a_folder_or_an_unwritable_path_says_so(
+        recorded: tuple[str, list[Recording]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    url, _ = recorded
+    code, _, err = _run(capsys, "export", "-o", str(tmp_path), "--database-url", url)
+    assert code == 2 and f"cannot write {tmp_path}" in err
+    code, _, err = _run(capsys, "export", "-o", str(tmp_path / "no" / "such" / "x.csv"),
+                        "--database-url", url)
+    assert code == 2 and "No such file or directory" in err
+
+
+@pytest.mark.parametrize("limit", ["-3", "ten", "9999999999999"])
+def test_a_limit_that_is_not_a_count_of_rows_is_refused(
+        limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["ledger", "history", "--limit", limit])
+    assert exit_.value.code == 2
+    assert "is not a number of rows" in capsys.readouterr().err
