@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 from typing import BinaryIO
@@ -93,6 +94,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--firmware", default="1.0", help="firmware version in HELLO")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def _say(text: str) -> None:
     print(f"shoe-sim: {text}", flush=True)
 
@@ -132,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
             sim.on_status = status
         if args.inject:
             _say("injecting " + ", ".join(map(str, args.inject)))
+        for stop in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal: as Ctrl-C,
+            signal.signal(stop, _interrupt)           # so the link is removed below
         try:
             sim.run()
         except KeyboardInterrupt:
