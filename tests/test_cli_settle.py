@@ -302,3 +302,16 @@ def test_a_counterclockwise_table_offers_the_bank_counterclockwise_from_the_hist
     del data["seats"]["1"]
     code, _, err = _settle(capsys, monkeypatch, data, "--json")
     assert code == 0, err  # seats 6, 5, 4, 3 and 2 pass, then seat 1 accepts
+
+
+def test_a_wager_on_the_no_play_spot_is_refused_with_the_seed_004_reason(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 004: "A "NO PLAY" button follows the bank; no bet can be placed there"
+    data = _load("house-bank.json")
+    data["config"] = {"table": {"no_play": True}}
+    data["seats"]["no-play"] = {"wager": "10.00", "set": "house-way"}
+    code, out, err = _settle(capsys, monkeypatch, data, "--json")
+    assert code == 2
+    refusal = json.loads(out)["error"]
+    assert refusal["field"] == "seats.no-play"
+    assert "the NO PLAY spot follows the bank: no bet can be placed there" in refusal["why"]
