@@ -7,7 +7,6 @@ Golden figures come from the seeds' words (quoted), not from the code's output.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -212,13 +211,7 @@ def test_cordova_plays_the_joker_fully_wild() -> None:
     assert category_of(rank5(kings, HandRules())) is Category.PAIR  # a bug is an ace
 
 
-def test_the_old_example_files_are_the_presets_now() -> None:
-    assert not (CONFIG / "example-cordova.toml").exists()
-    assert not (CONFIG / "example-delaware-park.toml").exists()
-    assert all(isinstance(_rules(name), RoundRules) for name in PRESETS)
-
-
-def test_a_preset_is_a_site_file_over_the_shipped_table(tmp_path: Path) -> None:
+def test_a_preset_is_a_site_file_over_the_shipped_table() -> None:
     # Keys a seed does not speak to are the shipped table's.
     rules = _rules("cordova")
     assert (rules.limits.minimum, rules.limits.maximum) == (500, 30000)
