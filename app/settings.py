@@ -125,6 +125,7 @@ class TableSection(_Section):
     direction: Literal["clockwise", "counterclockwise"] = "clockwise"
     action: Literal["rng", "dice"] = "rng"
     deal: Literal["stacks", "one-at-a-time"] = "stacks"
+    no_play: bool = False
 
     @field_validator("seats")
     @classmethod
@@ -136,8 +137,8 @@ class TableSection(_Section):
 
 
 class WagersSection(_Section):
-    minimum: Money = 500
-    maximum: Money = 100_000
+    minimum: Money = 500  # seed 002: "$5 minimum bet."
+    maximum: Money = 30_000  # seed 002: "$300 maximum bet."
 
     @field_validator("minimum")
     @classmethod
@@ -397,7 +398,7 @@ class TableConfig(_Section):
             self.player_banking
         return RoundRules(
             table=Table(t.name, t.seats, Direction(t.direction), DealMode(t.deal),
-                        ActionSource(t.action)),
+                        ActionSource(t.action), t.no_play),
             hands=HandRules(joker=r.joker, wheel=r.wheel),
             house_way=r.house_way,
             foul_penalty=FoulPenalty(r.foul_penalty),

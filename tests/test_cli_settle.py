@@ -284,3 +284,34 @@ def test_the_deal_form_must_match_how_the_table_reads_it(
     del data["config"]["table"]["deal"]
     field, why = _refused(capsys, monkeypatch, data)
     assert field == "deal" and 'reads the deal as stacks (table: deal = "stacks")' in why
+
+
+def test_a_counterclockwise_table_offers_the_bank_counterclockwise_from_the_history(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 003: "The bank is offered to each Player and each Player may accept or pass, in
+    # which case the bank is offered to the next Player." After the dealer banked, the next
+    # player at a counterclockwise table is seat 6, who accepts; seat 1 would be offered it
+    # last, after seats 6 to 2 had passed.
+    slip = _slip(capsys, monkeypatch, _load("counterclockwise-bank-rotation.json"))
+    assert slip["bank"]["player"] == 6
+    assert slip["action"]["direction"] == "counterclockwise"
+    assert slip["action"]["position"] == 4  # RNG 3 counted 6, 5, 4 from the bank
+    data = _load("counterclockwise-bank-rotation.json")
+    data["bank"]["seat"] = 1
+    data["seats"]["6"] = {"wager": "20.00", "set": "house-way"}
+    del data["seats"]["1"]
+    code, _, err = _settle(capsys, monkeypatch, data, "--json")
+    assert code == 0, err  # seats 6, 5, 4, 3 and 2 pass, then seat 1 accepts
+
+
+def test_a_wager_on_the_no_play_spot_is_refused_with_the_seed_004_reason(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 004: "A "NO PLAY" button follows the bank; no bet can be placed there"
+    data = _load("house-bank.json")
+    data["config"] = {"table": {"no_play": True}}
+    data["seats"]["no-play"] = {"wager": "10.00", "set": "house-way"}
+    code, out, err = _settle(capsys, monkeypatch, data, "--json")
+    assert code == 2
+    refusal = json.loads(out)["error"]
+    assert refusal["field"] == "seats.no-play"
+    assert "the NO PLAY spot follows the bank: no bet can be placed there" in refusal["why"]

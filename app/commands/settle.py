@@ -20,7 +20,7 @@ from app.core.cards import Card, CardError, parse_cards
 from app.core.house_way import HouseWayError
 from app.core.round import Round
 from app.core.settlement import MoneyError, Slip, parse_money
-from app.core.table import DEALER, Action, Misdeal, TableError, cards_from_text
+from app.core.table import DEALER, NO_PLAY, Action, Misdeal, TableError, cards_from_text
 from app.settings import ConfigError, load_config
 
 NAME = "settle"
@@ -162,6 +162,8 @@ def _seat(key: Any, field: str) -> int:
     text = str(key).strip().lower()
     if text == "dealer":
         return DEALER
+    if text in ("no-play", "no play"):
+        return NO_PLAY  # the core says why nothing is played there
     if not text.isdigit():
         _fail(field, f"{key!r} is not a position: write \"dealer\" or a seat 1-6")
     return int(text)

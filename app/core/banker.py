@@ -10,7 +10,8 @@ A player may bank only if (seed 003):
      round (half of it when the house co-banks).
 
 `BankRotation` is what the table remembers between rounds; `eligibility()` answers for the
-pit supervisor's screen with every reason.
+pit supervisor's screen with every reason. `bank_offer_order()` is the one place the turn of
+the bank is worked out, always in the table's own direction (clockwise or counterclockwise).
 """
 
 from __future__ import annotations
@@ -61,33 +62,52 @@ class Eligibility:
         return f"{position_name(self.seat)} {verdict}: {self.reason}"
 
 
+def bank_offer_order(table: Table, last_bank: int | None = None,
+                     start: int | None = None) -> tuple[int, ...]:
+    """Who is offered the bank, in turn, ending with the dealer (who takes it in turn).
+
+    The offer starts at the position after the last bank (`last_bank`, None for the dealer)
+    in the table's direction, or at `start` when the pit has said where it starts. Every
+    part of the station that asks who banks next asks this, so that a counterclockwise table
+    turns its bank counterclockwise everywhere.
+    """
+    first = start if start is not None else table.step(
+        DEALER if last_bank is None else last_bank)
+    order = []
+    for position in table.around(first):
+        order.append(position)
+        if position == DEALER:
+            break
+    return tuple(order)
+
+
 @dataclass(frozen=True, slots=True)
 class BankRotation:
     """What the table remembers between rounds for the bank and the dragon.
 
     `house_bets` are the main wagers of the last round with no player banker, seat -> cents;
-    `offer_from` is where the next offer of the bank starts; `last_banker` is the seat that
-    banked the last round (None when the dealer did); `last_dragon` the seat that last took
-    a dragon hand.
+    `last_banker` is the seat that banked the last round (None when the dealer did);
+    `offer_from` is where the next offer of the bank starts when the pit has said so, and None
+    (the usual) for "the position after the last bank, in the table's direction" - worked out
+    with the table by `bank_offer_order`, never stored with a direction guessed;
+    `last_dragon` the seat that last took a dragon hand.
     """
 
     round_no: int = 1
     first_round: bool = True
     last_banker: int | None = None
     house_bets: tuple[tuple[int, int], ...] = ()
-    offer_from: int = 1
+    offer_from: int | None = None
     last_dragon: int | None = None
 
     @classmethod
     def resume(cls, *, round_no: int = 2, house_bets: Mapping[int, int] | None = None,
                last_banker: int | None = None, offer_from: int | None = None,
-               last_dragon: int | None = None, table: Table | None = None) -> BankRotation:
-        """The rotation part-way through a session (e.g. read back from the ledger)."""
-        t = table or Table()
-        start = offer_from if offer_from is not None else t.step(
-            DEALER if last_banker is None else last_banker)
+               last_dragon: int | None = None) -> BankRotation:
+        """The rotation part-way through a session (e.g. read back from the ledger). With no
+        `offer_from`, the offer goes on from the last bank in the table's direction."""
         return cls(round_no, False, last_banker, tuple(sorted((house_bets or {}).items())),
-                   start, last_dragon)
+                   offer_from, last_dragon)
 
     def house_bet(self, seat: int) -> int | None:
         """What the seat wagered against the dealer in the last round with no player banker."""
@@ -97,12 +117,7 @@ class BankRotation:
         """Who is offered the bank this round, in turn, ending with the dealer."""
         if self.first_round or not rules.enabled:
             return (DEALER,)
-        order = []
-        for position in table.around(self.offer_from):
-            order.append(position)
-            if position == DEALER:
-                break
-        return tuple(order)
+        return bank_offer_order(table, self.last_banker, self.offer_from)
 
     def eligibility(self, seat: int, chips: int, wagers: Mapping[int, int],
                     rules: BankingRules, table: Table | None = None,
@@ -153,6 +168,8 @@ class BankRotation:
         `banker` is the seat that banked (None: the dealer); `main_wagers` the seats' main
         wagers this round; `dragon_takers` the seats that took a dragon, in the order taken.
         """
+        if banker is not None:
+            table.verify_position(banker, "the banker's seat")
         takers = list(dragon_takers)
         bets = self.house_bets if banker is not None else tuple(sorted(main_wagers.items()))
         return BankRotation(
@@ -160,6 +177,6 @@ class BankRotation:
             first_round=False,
             last_banker=banker,
             house_bets=bets,
-            offer_from=table.step(DEALER if banker is None else banker),
+            offer_from=None,  # on from this round's bank, in the table's direction
             last_dragon=takers[-1] if takers else self.last_dragon,
         )

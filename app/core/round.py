@@ -63,6 +63,7 @@ from .round_rules import (
 from .settlement import Bank, Hand, Role, SetBy, Slip, money, settle
 from .table import (
     DEALER,
+    NO_PLAY,
     Action,
     Deal,
     DealMode,
@@ -159,6 +160,8 @@ class Round:
                              + " or ".join(p.value for p in phases))
 
     def _verify_seat(self, seat: int) -> None:
+        if seat == NO_PLAY:
+            raise RoundError(self.table.no_play_refusal())
         if seat == DEALER or seat not in self.table.positions:
             raise RoundError(f"{seat} is not a seat: the seats are 1-{self.table.seats}")
 

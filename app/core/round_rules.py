@@ -62,8 +62,8 @@ class DragonRules:
 
 @dataclass(frozen=True, slots=True)
 class WagerLimits:
-    minimum: int = 500
-    maximum: int = 100_000
+    minimum: int = 500  # seed 002: "$5 minimum bet."
+    maximum: int = 30_000  # seed 002: "$300 maximum bet."
 
     def __post_init__(self) -> None:
         if not 0 < self.minimum <= self.maximum:

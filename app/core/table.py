@@ -8,6 +8,12 @@ Action (seed 004, DESIGN.md): the count starts with the bank's position as 1 (an
 and goes round the table - clockwise unless the table counts counterclockwise - counting
 every position whether it has a wager or not. The first hand dealt goes to action, then on
 in the same direction; the hands are settled and paid in that order too.
+
+The NO PLAY spot (seed 004, Cordova): "A 'NO PLAY' button follows the bank; no bet can be
+placed there, and the spot is not counted for action." Since the bank is still counted as
+1, 8 and 15 there, seven places are counted: the spot is a place on the layout besides the
+seven hands, not one of them. So it is `NO_PLAY`, not a position: it is dealt no hand, is
+never counted, takes no wager, and sits right after the bank in the table's direction.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from enum import Enum
 from .cards import DECK, Card, card, cards_text
 
 DEALER = 0
+NO_PLAY = -1  # the NO PLAY spot's place on the layout: never a position that plays
 SEATS = 6
 HANDS = SEATS + 1
 CARDS_PER_HAND = 7
@@ -65,8 +72,13 @@ class ActionSource(Enum):
     DICE = "dice"  # three dice from the cup, 3-18
 
 
+NO_PLAY_RULE = "no bet can be placed there and it is not counted for action"
+
+
 def position_name(position: int) -> str:
     """`dealer` or `seat 3`: how the slip and the errors name a position."""
+    if position == NO_PLAY:
+        return "the NO PLAY spot"
     return "dealer" if position == DEALER else f"seat {position}"
 
 
@@ -79,6 +91,7 @@ class Table:
     direction: Direction = Direction.CLOCKWISE
     deal_mode: DealMode = DealMode.STACKS
     action_source: ActionSource = ActionSource.RNG
+    no_play: bool = False  # a NO PLAY spot follows the bank (seed 004)
 
     def __post_init__(self) -> None:
         if self.seats != SEATS:
@@ -90,7 +103,23 @@ class Table:
         """Every position clockwise from the dealer: 0, 1, ..., 6."""
         return tuple(range(self.seats + 1))
 
+    def no_play_between(self, bank: int = DEALER) -> tuple[int, int] | None:
+        """Where the NO PLAY spot lies: between the bank and the next position in the
+        table's direction, as (the bank, that position); None when the table has none."""
+        if not self.no_play:
+            return None
+        self.verify_position(bank, "the bank's position")
+        return bank, self.step(bank)
+
+    def no_play_refusal(self) -> str:
+        """Why nothing is played on the NO PLAY spot, or that the table has none."""
+        if self.no_play:
+            return f"the NO PLAY spot follows the bank: {NO_PLAY_RULE}; use a seat"
+        return f"this table has no NO PLAY spot: the dealer is 0 and the seats are 1-{self.seats}"
+
     def verify_position(self, position: int, what: str = "position") -> None:
+        if position == NO_PLAY:
+            raise TableError(self.no_play_refusal())
         if position not in self.positions:
             raise TableError(f"{what} {position} is not at this table: the dealer is 0 and the "
                              f"seats are 1-{self.seats}")
@@ -107,7 +136,9 @@ class Table:
         return tuple(self.step(start, i) for i in range(self.seats + 1))
 
     def count(self, number: int, bank: int = DEALER) -> int:
-        """Where a count of `number` lands, the bank's position counting as 1 (and 8, 15)."""
+        """Where a count of `number` lands, the bank's position counting as 1 (and 8, 15).
+
+        Only the seven positions are counted: the NO PLAY spot after the bank is not one."""
         self.verify_position(bank, "the bank's position")
         return self.step(bank, number - 1)
 

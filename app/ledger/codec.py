@@ -81,7 +81,8 @@ def encode_rules(rules: RoundRules) -> Json:
     return {
         "schema": RULES_SCHEMA,
         "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
-                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value},
+                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value,
+                  "no_play": t.no_play},
         "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
         "house_way": rules.house_way,
         "foul_penalty": rules.foul_penalty.value,
@@ -105,7 +106,8 @@ def decode_rules(data: Mapping[str, Any]) -> RoundRules:
                               data["commission"], data["dragon"], data["banking"])
         return RoundRules(
             table=Table(t["name"], t["seats"], Direction(t["direction"]),
-                        DealMode(t["deal_mode"]), ActionSource(t["action_source"])),
+                        DealMode(t["deal_mode"]), ActionSource(t["action_source"]),
+                        bool(t.get("no_play", False))),  # rounds stored before the spot
             hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
             house_way=data["house_way"],
             foul_penalty=FoulPenalty(data["foul_penalty"]),

@@ -3,7 +3,8 @@ action and order in the middle, drawn as the dealer sees the table.
 
 Seats are numbered clockwise from the dealer's left: seen from above with the dealer at the
 bottom, seat 1 is at the lower left, seats 3 and 4 across the table, seat 6 at the lower
-right. A ring of arrows round the middle shows the way the deal and the payouts go.
+right. A ring of arrows round the middle shows the way the deal and the payouts go. At a table with
+a NO PLAY spot (seed 004) a "NO PLAY" button is drawn between the bank and the next place.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPaintEvent, QPen, QRadialGradient
+from PySide6.QtGui import (
+    QColor,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QRadialGradient,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from app.core.table import DEALER, Direction
@@ -77,6 +86,34 @@ class FeltView(QWidget):
             grid.setColumnStretch(c, 1)
         for r in range(3):
             grid.setRowStretch(r, 1)
+        self.no_play = QLabel("NO PLAY", self, objectName="noPlay")
+        self.no_play.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.no_play.setStyleSheet(
+            "QLabel#noPlay { background: #7a1010; color: white; font-weight: bold;"
+            " border: 2px solid white; border-radius: 6px; padding: 2px 6px; }")
+        self.no_play.hide()
+        self.no_play_between: tuple[int, int] | None = None
+
+    def show_no_play(self, between: tuple[int, int] | None) -> None:
+        """Put the NO PLAY button between these two places (None: the table has none)."""
+        self.no_play_between = between
+        self._place_no_play()
+
+    def _place_no_play(self) -> None:
+        if self.no_play_between is None:
+            self.no_play.hide()
+            return
+        a, b = (self.seats[p].geometry().center() for p in self.no_play_between)
+        mid = (a + b) / 2
+        self.no_play.adjustSize()
+        size = self.no_play.size()
+        self.no_play.move(mid.x() - size.width() // 2, mid.y() - size.height() // 2)
+        self.no_play.show()
+        self.no_play.raise_()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_no_play()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)

@@ -78,6 +78,7 @@ class CenterState:
     action: str
     order: str
     bank: str
+    no_play: tuple[int, int] | None = None  # the NO PLAY spot lies between these two
 
 
 @dataclass(frozen=True)
@@ -449,9 +450,11 @@ def center_state(rnd: Round | None, table: Table, action_input: ActionInput | No
                  device_action: ActionInput | None = None,
                  bank_offer: int | None = None) -> CenterState:
     direction = table.direction.value
+    no_play = table.no_play_between(rnd.banker if rnd is not None else DEALER)
     if rnd is None:
         return CenterState(f"PAI GOW POKER - {table.name}", PHASE_WORDS[None], "",
-                           f"Seats 1-6 numbered {direction} from the dealer's left", "")
+                           f"Seats 1-6 numbered {direction} from the dealer's left", "",
+                           no_play)
     heading = f"PAI GOW POKER - {table.name} - round {rnd.rotation.round_no}"
     action = rnd.action
     bank = bank_words(rnd, bank_offer)
@@ -461,11 +464,12 @@ def center_state(rnd: Round | None, table: Table, action_input: ActionInput | No
             waiting = (f"Action: {device_action.action}{source_words(device_action)} - R "
                        f"takes it")
         return CenterState(heading, PHASE_WORDS[rnd.phase], waiting,
-                           f"Deal and pay {direction} from action", bank)
+                           f"Deal and pay {direction} from action", bank, no_play)
     source = source_words(action_input) if action_input is not None else ""
     return CenterState(heading, PHASE_WORDS[rnd.phase],
                        f"Action: {action.action}{source} -> {position_name(action.position)}",
-                       f"{direction.capitalize()}: {order_text(table, action.position)}", bank)
+                       f"{direction.capitalize()}: {order_text(table, action.position)}", bank,
+                       no_play)
 
 
 def slip_state(slip: Slip) -> SlipState:

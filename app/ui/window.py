@@ -287,6 +287,7 @@ class MainWindow(QMainWindow):
         for position, seat in self.felt.seats.items():
             seat.show_state(s.seats[position])
         self.felt.center.show_state(s.center)
+        self.felt.show_no_play(s.center.no_play)
         p = self.panel
         p.phase.setText(s.phase)
         p.next.setText(s.next_step)

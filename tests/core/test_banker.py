@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.banker import BankError, BankingRules, BankRotation
+from app.core.banker import BankError, BankingRules, BankRotation, bank_offer_order
 from app.core.table import DEALER, Direction, Table
 
 RULES = BankingRules()
@@ -95,7 +95,7 @@ def test_the_bank_is_offered_in_rotation_ending_with_the_dealer() -> None:
 
 def test_after_the_dealer_banks_the_offer_starts_again_next_to_the_dealer() -> None:
     after = AFTER_A_HOUSE_ROUND.after(TABLE, banker=None, main_wagers={1: 500, 6: 2000})
-    assert after.offer_from == 1 and after.last_banker is None
+    assert after.offer_order(TABLE, RULES)[0] == 1 and after.last_banker is None
     assert after.house_bet(6) == 2000 and after.house_bet(2) is None
     assert after.round_no == AFTER_A_HOUSE_ROUND.round_no + 1 and not after.first_round
 
@@ -103,7 +103,8 @@ def test_after_the_dealer_banks_the_offer_starts_again_next_to_the_dealer() -> N
 def test_after_a_player_banks_the_offer_moves_on_and_the_house_bets_are_kept() -> None:
     after = AFTER_A_HOUSE_ROUND.after(TABLE, banker=2, main_wagers={1: 500},
                                       dragon_takers=[4])
-    assert after.offer_from == 3 and after.last_banker == 2 and after.last_dragon == 4
+    assert after.offer_order(TABLE, RULES)[0] == 3
+    assert after.last_banker == 2 and after.last_dragon == 4
     # The last round with no player banker is still the one before.
     assert after.house_bet(2) == 2500 and after.house_bet(1) is None
 
@@ -112,3 +113,26 @@ def test_the_first_round_is_followed_by_offers_from_the_seat_after_the_dealer() 
     after = BankRotation().after(TABLE, banker=None, main_wagers={3: 1000})
     assert after.offer_order(TABLE, RULES) == (1, 2, 3, 4, 5, 6, DEALER)
     assert after.eligibility(3, 100000, {1: 500}, RULES).eligible
+
+
+# Seed 003: "The bank is offered to each Player and each Player may accept or pass, in which
+# case the bank is offered to the next Player. The Dealer will always take the bank in turn."
+# The next player is the next one in the table's direction: a counterclockwise table turns
+# its bank counterclockwise (DESIGN.md: counterclockwise by config).
+CCW = Table(direction=Direction.COUNTERCLOCKWISE)
+
+
+def test_after_the_dealer_banks_a_counterclockwise_table_offers_the_bank_to_seat_6_first(
+        ) -> None:
+    resumed = BankRotation.resume(house_bets={1: 2500, 6: 2000}, last_banker=None)
+    assert resumed.offer_order(CCW, RULES) == (6, 5, 4, 3, 2, 1, DEALER)
+    played = AFTER_A_HOUSE_ROUND.after(CCW, banker=None, main_wagers={1: 2500, 6: 2000})
+    assert played.offer_order(CCW, RULES) == (6, 5, 4, 3, 2, 1, DEALER)
+
+
+def test_after_a_player_banks_the_offer_goes_on_in_the_tables_direction() -> None:
+    after = AFTER_A_HOUSE_ROUND.after(CCW, banker=6, main_wagers={1: 500})
+    assert after.offer_order(CCW, RULES) == (5, 4, 3, 2, 1, DEALER)
+    assert bank_offer_order(CCW, 6) == (5, 4, 3, 2, 1, DEALER)
+    assert bank_offer_order(TABLE, 6) == (DEALER,)
+    assert bank_offer_order(CCW, 1) == (DEALER,)

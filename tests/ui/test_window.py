@@ -349,3 +349,26 @@ def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, ca
     assert main(["--config", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "site.toml" in err and "wagers.minimum" in err
+
+
+def test_a_no_play_table_shows_the_no_play_button_after_the_bank(make_station):
+    # Seed 004: "A "NO PLAY" button follows the bank; no bet can be placed there, and the
+    # spot is not counted for action."
+    from dataclasses import replace
+
+    from app.core.round import RoundRules
+
+    rules = RoundRules()
+    s = make_station(rules=replace(rules, table=replace(rules.table, no_play=True)))
+    felt = s.window.felt
+    s.qtbot.waitUntil(lambda: felt.no_play.isVisible(), timeout=3000)
+    assert felt.no_play.text() == "NO PLAY"
+    assert felt.no_play_between == (0, 1)  # the dealer's bank, then seat 1 clockwise
+    spot = felt.no_play.geometry().center()
+    dealer, seat1 = felt.seats[0].geometry(), felt.seats[1].geometry()
+    assert seat1.center().x() < spot.x() < dealer.center().x()
+
+
+def test_a_table_without_a_no_play_spot_shows_none(make_station):
+    s = make_station()
+    assert not s.window.felt.no_play.isVisible()
