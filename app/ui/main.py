@@ -45,6 +45,7 @@ from app.settings import ConfigError, TableConfig, load_config
 
 from .controller import DealerController
 from .pit import PitController
+from .qtlibs import dealer_message, missing_packages, window_uses_x11
 from .services import Ledger, Printer
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -217,6 +218,11 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)  # --help and bad arguments end here, before Qt needs a display
+    if window_uses_x11():
+        missing = missing_packages()  # else Qt aborts, blaming the wrong library
+        if missing:
+            print(f"paigow-dealer: {dealer_message(missing)}", file=sys.stderr)
+            return 2
     app = QApplication.instance() or QApplication(sys.argv[:1])
     try:
         window, controller = build(args)
