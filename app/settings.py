@@ -282,7 +282,7 @@ class PrinterSection(_Section):
     """The settlement slip printer (docs/printer.md); each key checked as the driver's
     `PrinterConfig` checks it, the device's key against the printer's kind."""
 
-    kind: Literal["none", "file", "serial", "network"] = "none"
+    kind: Literal["none", "file", "serial", "network", "pdf"] = "none"
     path: str = "/dev/usb/lp0"
     port: str = ""
     baud: int = 9600

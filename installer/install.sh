@@ -114,6 +114,32 @@ put() {  # put SOURCE DEST MODE: copy a file into place (its directory made)
   run install -D -m "$3" "$1" "$prefix$2"
 }
 
+# The Debian package of a shared library: libfoo.so.N is in libfooN, libfoo2.so.N in
+# libfoo2-N (lower case, '_' as '-'), but for a few. Keep in step with app/ui/qtlibs.py.
+package_of() {
+  case "$1" in
+    libglib-2.0.so.0|libgthread-2.0.so.0|libgobject-2.0.so.0) echo libglib2.0-0 ;;
+    libz.so.1) echo zlib1g ;;
+    libGLdispatch.so.0) echo libglvnd0 ;;
+    libbrotlicommon.so.1|libbrotlidec.so.1) echo libbrotli1 ;;
+    libm.so.6|libdl.so.2|libpthread.so.0) echo libc6 ;;
+    *) local name=${1%%.so*} version=""
+       [[ "$1" != *.so.* ]] || { version=${1#*.so.}; version=${version%%.*}; }
+       name=$(printf '%s' "$name" | tr 'A-Z_' 'a-z-')
+       if [ -n "$version" ] && [[ "$name" =~ [0-9]$ ]]; then echo "$name-$version"
+       else echo "$name$version"; fi ;;
+  esac
+}
+# The packages of the libraries the bundle's X11 window plugin cannot find on this system.
+missing_packages() {
+  local internal=$1/_internal
+  local plugin=$internal/PySide6/Qt/plugins/platforms/libqxcb.so
+  [ -f "$plugin" ] && command -v ldd >/dev/null || return 0
+  { LD_LIBRARY_PATH="$internal:$internal/PySide6/Qt/lib" ldd "$plugin" 2>/dev/null || true; } |
+    awk '$2 == "=>" && $3 == "not" {print $1}' | sort -u |
+    while read -r soname; do package_of "$soname"; done | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
 # --- uninstall --------------------------------------------------------------------------
 
 if [ "$uninstall" = 1 ]; then
@@ -173,6 +199,19 @@ if [ "$system" = 1 ] && getent passwd "$USER_NAME" >/dev/null; then
 else
   sys useradd --system --user-group --groups dialout,lp --home-dir "$HOME_DIR" --create-home \
       --shell /usr/sbin/nologin --comment "Pai Gow Poker dealer station" "$USER_NAME"
+fi
+
+say "The system libraries the station's window needs (Qt's X11 plugin, as ldd finds them):"
+packages=$(missing_packages "$bundle")
+if [ -z "$packages" ]; then
+  say "  all there"
+elif [ "$system" = 1 ] && [ "$dry_run" = 0 ] && ! command -v apt-get >/dev/null; then
+  say "WARNING: the station's window needs these packages (Debian names): $packages"
+else
+  # shellcheck disable=SC2086  # one word per package
+  { sys apt-get update -qq &&
+    sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $packages
+  } || say "WARNING: apt-get could not install them; the window needs: apt-get install $packages"
 fi
 
 say "The bundle, to $OPT (a new copy beside the old one, then swapped in):"
@@ -254,13 +293,6 @@ if command -v systemctl >/dev/null || [ "$system" = 0 ]; then
   fi
 fi
 if [ "$system" = 1 ] && [ "$dry_run" = 0 ]; then
-  # What the bundle takes from the station itself (libc, OpenGL, libxcb; a font).
-  missing=$(cd "$OPT/_internal" && for f in PySide6/Qt/plugins/platforms/libqxcb.so PySide6/Qt/lib/libQt6Gui.so.6; do
-              LD_LIBRARY_PATH="$PWD:$PWD/PySide6/Qt/lib" ldd "$f" 2>/dev/null | awk '/not found/ {print $1}'
-            done | sort -u | tr '\n' ' ')
-  if [ -n "$missing" ]; then
-    say "WARNING: the station lacks $missing- on Debian/Ubuntu: apt-get install libgl1 libegl1 libxcb1"
-  fi
   if command -v fc-list >/dev/null && [ -z "$(fc-list 'DejaVu Sans' 2>/dev/null)" ]; then
     say "WARNING: no DejaVu Sans font: the window falls back to another - apt-get install fonts-dejavu-core"
   fi

@@ -27,9 +27,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -41,10 +43,12 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError
+from app.ledger.database import default_url
 from app.settings import ConfigError, TableConfig, load_config
 
 from .controller import DealerController
 from .pit import PitController
+from .qtlibs import dealer_message, missing_packages, window_uses_x11
 from .services import Ledger, Printer
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -95,15 +99,35 @@ def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
     return NoShoe()
 
 
-def make_printer(config: TableConfig, data_dir: str | None) -> Printer:
-    """The configured slip printer; its kept slips in the data directory given, if any."""
+def make_printer(config: TableConfig, data_dir: str | None, demo: bool = False) -> Printer:
+    """The configured slip printer; its kept slips in the data directory given, if any. A
+    demo with no printer set up saves its slips as PDF files in the data directory."""
+    from dataclasses import replace
+
     printer_config = config.printer_config()
     if data_dir and not config.printer.queue_dir:
-        from dataclasses import replace
-
         printer_config = replace(printer_config,
                                  queue_dir=os.path.join(data_dir, "reprint-queue"))
-    return Printer(printer_config)
+    if demo and data_dir and printer_config.kind == "none":
+        printer_config = replace(printer_config, kind="pdf",
+                                 path=os.path.join(data_dir, "slips"))
+    return Printer(printer_config, demo=demo)
+
+
+@contextlib.contextmanager
+def demo_data(args: argparse.Namespace) -> Iterator[None]:
+    """A demo not given --data-dir or --database-url keeps its ledger, journal and slips in
+    a folder of its own, removed when the station closes: every demo starts a fresh round
+    and never touches the station's real ledger (nor the config's database)."""
+    if not args.demo or args.data_dir or args.database_url:
+        yield
+        return
+    folder = tempfile.mkdtemp(prefix="paigow-demo-")
+    args.data_dir, args.database_url = folder, default_url(folder)
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def dealer_of(args: argparse.Namespace, config: TableConfig) -> str | None:
@@ -117,7 +141,7 @@ def build(args: argparse.Namespace) -> tuple[MainWindow, DealerController]:
     config = load_config(args.config)
     ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
     try:
-        printer = make_printer(config, args.data_dir)
+        printer = make_printer(config, args.data_dir, args.demo)
         resumed = ledger.resume()
         dealer = dealer_of(args, config)
         if dealer is not None and dealer != ledger.dealer:
@@ -217,6 +241,17 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)  # --help and bad arguments end here, before Qt needs a display
+    if window_uses_x11():
+        missing = missing_packages()  # else Qt aborts, blaming the wrong library
+        if missing:
+            print(f"paigow-dealer: {dealer_message(missing)}", file=sys.stderr)
+            return 2
+    with demo_data(args):
+        return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The station's window until it is closed or told to stop; the exit code."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     try:
         window, controller = build(args)

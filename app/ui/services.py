@@ -206,9 +206,10 @@ class Printer(QObject):
     _done = Signal(object, object)
 
     def __init__(self, config: PrinterConfig, printer: SlipPrinter | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *, demo: bool = False) -> None:
         super().__init__(parent)
         self.config = config
+        self.demo = demo  # a demo station: its PDF slips are said to be the demo's
         self.printer = printer or SlipPrinter(config)
         self.busy: PrintJob | None = None
         self.kept_count = 0
@@ -270,6 +271,11 @@ class Printer(QObject):
                           f"The {where} is ready again.{kept}")
         if self.warning:
             return Device("Printer: paper low", "warn", self.warning)
+        if self.config.kind == "pdf":
+            return Device("Printer: PDF (demo)" if self.demo else "Printer: PDF", "ok",
+                          f"No slip printer here: each slip is saved as a PDF file in "
+                          f"{self.config.path}." + (f" {self.last}" if self.last else "")
+                          + kept)
         if present is None and not self.last:
             return Device("Printer: idle", "ok", f"The {where}: its state shows once a slip "
                                                  f"is printed.")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-KINDS = ("none", "file", "serial", "network")
+KINDS = ("none", "file", "serial", "network", "pdf")
 COLUMNS = (42, 48)
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 APP_NAME = "paigow-station"  # as the ledger (app/ledger/database.py): its data beside it
@@ -36,8 +36,9 @@ def default_queue_dir() -> Path:
 class PrinterConfig:
     """How the station reaches its receipt printer. Times are in seconds."""
 
-    kind: str = "none"          # "none", "file" (a device file), "serial" or "network"
-    path: str = "/dev/usb/lp0"  # the device file, for kind = "file"
+    kind: str = "none"          # "none", "file" (a device file), "serial", "network" or
+                                # "pdf" (each slip a PDF file in the folder `path`)
+    path: str = "/dev/usb/lp0"  # the device file, for kind = "file"; the folder, for "pdf"
     port: str = ""              # the serial port, for kind = "serial"
     baud: int = 9600            # the serial speed; the printer's DIP switches must match
     host: str = ""              # the printer's address, for kind = "network"
@@ -78,6 +79,11 @@ class PrinterConfig:
             case "path" | "port" | "host" | "queue_dir" | "profile":
                 if not isinstance(value, str):
                     return f"write it as text in quotes, not {value!r}"
+                if kind == "pdf" and key == "path":
+                    if not value.strip() or value.startswith("/dev/"):
+                        return ('kind is "pdf": name the folder the slips are written to, '
+                                'e.g. /var/lib/paigow/slips')
+                    return None
                 needed = {"path": "file", "port": "serial", "host": "network"}.get(key)
                 if needed == kind and not value.strip():
                     return {
@@ -88,7 +94,7 @@ class PrinterConfig:
                         "host": 'kind is "network": give the printer\'s address, e.g. '
                                 '192.168.1.50 (printed on its self-test slip)',
                     }[key]
-                if key == "profile" and kind != "none":
+                if key == "profile" and kind not in ("none", "pdf"):
                     return _unknown_profile(value)
             case "baud":
                 if not _whole(value) or value not in BAUDRATES:
@@ -122,6 +128,8 @@ class PrinterConfig:
         match self.kind:
             case "file":
                 return self.path
+            case "pdf":
+                return f"PDF files in {self.path}"
             case "serial":
                 return self.port
             case "network":

@@ -193,3 +193,25 @@ def write_pdf(path: str | Path, slips: Iterable[Any], **kwargs: Any) -> Path:
     out = Path(path)
     out.write_bytes(slips_pdf(slips, **kwargs))
     return out
+
+
+def slip_file(folder: str | Path, slip: Any, *, time: datetime | None = None,
+              mark: str | None = None) -> Path:
+    """Write one slip as its own PDF in `folder` (made if missing): Round-12.pdf, and
+    Round-12-2.pdf for a second copy, never over an earlier one. `mark` (REPRINT, PRINTED
+    LATE) goes in the title."""
+    s = read_slip(slip)
+    out = Path(folder).expanduser()
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"Round-{s['round']}"
+    path, n = out / f"{name}.pdf", 1
+    while path.exists():
+        n += 1
+        path = out / f"{name}-{n}.pdf"
+    title = "Pai Gow Poker - settlement slip"
+    if mark:
+        title += " - " + " ".join(mark.split())
+    data = slips_pdf([s], times=[time], title=title)
+    with open(path, "xb") as f:  # "x": a slip written meanwhile is never overwritten
+        f.write(data)
+    return path

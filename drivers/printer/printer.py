@@ -18,10 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from .config import PrinterConfig
-from .device import SHORT, Connect, PrinterProblem, connect, no_printer, send
+from .device import (
+    NOT_ALLOWED,
+    SHORT,
+    STOPPED,
+    Connect,
+    PrinterProblem,
+    connect,
+    no_printer,
+    send,
+)
 from .layout import SlipError, read_slip, slip_time, styled_lines
 from .queue import KeptSlip, QueueError, ReprintQueue
 
@@ -110,6 +120,7 @@ class SlipPrinter:
         self.queue = queue if queue is not None else ReprintQueue(config.queue_path)
         self._connect = connect
         self._clock = clock
+        self.last_file: Path | None = None  # kind = "pdf": the last slip's file
 
     def lines(self, slip: Any, *, time: datetime | None = None, mark: str | None = None,
               columns: int | None = None) -> list[str]:
@@ -120,11 +131,26 @@ class SlipPrinter:
     def _send(self, slip: dict[str, Any], time: datetime, mark: str | None) -> str | None:
         if self.config.kind == "none":
             raise no_printer()
+        if self.config.kind == "pdf":
+            self._write_pdf(slip, time, mark)
+            return None
         lines = styled_lines(slip, self.config.columns, time=time, mark=mark)
         status = send(self.config, lines, self._connect)
         if status.paper_low:
             return "The printer's paper is running low: change the roll soon."
         return None
+
+    def _write_pdf(self, slip: dict[str, Any], time: datetime, mark: str | None) -> None:
+        from .pdf import slip_file  # fpdf2 only where slips go to PDF files
+
+        try:
+            self.last_file = slip_file(self.config.path, slip, time=time, mark=mark)
+        except OSError as e:
+            code = NOT_ALLOWED if isinstance(e, PermissionError) else STOPPED
+            raise PrinterProblem(code, f"The slip could not be saved as a PDF in "
+                                       f"{self.config.path} ({e.strerror or e})",
+                                 "check that the folder is there and the station may write "
+                                 "to it") from e
 
     def print_slip(self, slip: Any, *, duplicate: bool = False,
                    time: datetime | None = None) -> PrintResult:

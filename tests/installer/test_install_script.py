@@ -365,3 +365,42 @@ def test_purge_removes_the_site_config_and_user_but_never_the_ledger(
     assert files_under(root) == {str(ledger.relative_to(root))}
     assert "userdel paigow" in out
     assert "Kept /var/lib/paigow (the ledger)" in out
+
+
+# --- the system libraries the window needs -------------------------------------------------
+
+def bundle_lacking_a_library(where: Path) -> Path:
+    """A stand-in bundle carrying the real X11 plugin, renamed (as tests/ui/test_qtlibs.py
+    does) to need libpaigow-gone.so.1, a library no system has."""
+    from app.ui.qtlibs import xcb_plugin
+
+    bundle = make_bundle(where)
+    real = xcb_plugin()
+    assert real is not None
+    qt = bundle / "_internal" / "PySide6" / "Qt"
+    (qt / "plugins" / "platforms").mkdir(parents=True)
+    data = real.read_bytes().replace(b"libxcb-keysyms.so.1\0", b"libpaigow-gone.so.1\0")
+    (qt / "plugins" / "platforms" / "libqxcb.so").write_bytes(data)
+    (qt / "lib").symlink_to(real.parents[2] / "lib")
+    return bundle
+
+
+def test_install_lists_the_packages_of_the_libraries_the_window_lacks(
+        root: Path, tmp_path: Path) -> None:
+    bundle = bundle_lacking_a_library(tmp_path / "build")
+    for args in ((), ("--dry-run",)):
+        out = install(root, *args, bundle=bundle).stdout
+        assert ("apt-get install -y -qq --no-install-recommends libpaigow-gone1"
+                in out), out
+        assert "apt-get update -qq" in out
+
+
+def test_install_finds_nothing_missing_when_the_system_has_every_library(
+        root: Path, tmp_path: Path) -> None:
+    bundle = bundle_lacking_a_library(tmp_path / "build")
+    plugin = bundle / "_internal" / "PySide6" / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    plugin.write_bytes(plugin.read_bytes().replace(b"libpaigow-gone.so.1\0",
+                                                   b"libxcb-keysyms.so.1\0"))
+    out = install(root, bundle=bundle).stdout
+    assert "window needs (Qt's X11 plugin, as ldd finds them):\n  all there\n" in out
+    assert "apt-get" not in out

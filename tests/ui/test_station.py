@@ -26,7 +26,7 @@ from app.core.round import Phase
 from app.ledger import Store
 from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, WagerRow
 from app.settings import TableConfig
-from app.ui.main import SHOWN, build, main, parse_args
+from app.ui.main import SHOWN, build, demo_data, main, parse_args
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
 from app.ui.services import Ledger, Printer
 from app.ui.shoe import PtyDemoShoe
@@ -327,6 +327,14 @@ def test_no_printer_set_up_says_so_and_the_slip_stays_on_screen(make_station):
     assert s.window.panel.stack.currentWidget() is s.window.panel.slip
 
 
+def test_a_station_saving_its_slips_as_pdf_files_shows_it_in_green(tmp_path):
+    printer = Printer(PrinterConfig(kind="pdf", path=str(tmp_path / "slips"),
+                                    queue_dir=str(tmp_path / "kept")))
+    device = printer.device()
+    assert (device.label, device.state) == ("Printer: PDF", "ok")
+    assert str(tmp_path / "slips") in device.detail
+
+
 # --- the ledger's database away --------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -481,8 +489,46 @@ def test_the_demo_station_from_the_command_line_records_in_the_data_dir(qtbot, t
     qtbot.addWidget(window)
     assert c.ledger is not None and c.ledger.dealer == "Demo"
     assert c.ledger.store.database == f"sqlite:///{tmp_path / 'd' / 'ledger.sqlite'}"
-    assert c.printer is not None and c.printer.none
+    # No printer set up: the demo saves its slips as PDF files, and says so in green.
+    assert c.printer is not None and c.printer.config.kind == "pdf"
+    assert c.printer.config.path == str(tmp_path / "d" / "slips")
+    assert window.devices[1].text() == "Printer: PDF (demo)"
+    assert window.devices[1].property("state") == "ok"
     window.close()
+
+
+def test_every_demo_starts_fresh_in_a_folder_of_its_own_never_the_stations_ledger(
+        qtbot, tmp_path, monkeypatch):
+    """`make run` (paigow-dealer --demo) twice: each time a new round 1 in a temporary
+    ledger, removed when the station closes; the user's data directory and the config's
+    database are never touched."""
+    home = tmp_path / "home-data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.setenv("PAIGOW_LEDGER__DATABASE_URL", "postgresql://paigow@nowhere/real")
+    folders = []
+    for _ in range(2):
+        args = parse_args(["--demo"])
+        with demo_data(args):
+            window, c = build(args)
+            qtbot.addWidget(window)
+            folder = Path(args.data_dir)
+            folders.append(folder)
+            assert c.ledger is not None
+            assert c.ledger.store.database == f"sqlite:///{folder / 'ledger.sqlite'}"
+            assert c.new_round(), c.message
+            assert c.round is not None and c.round.rotation.round_no == 1
+            assert window.devices[1].text() == "Printer: PDF (demo)"
+            window.close()
+            c.close()
+        assert not folder.exists()
+    assert folders[0] != folders[1]
+    assert not home.exists()
+
+
+def test_a_demo_given_a_data_dir_keeps_it(tmp_path):
+    args = parse_args(["--demo", "--data-dir", str(tmp_path / "d")])
+    with demo_data(args):
+        assert args.data_dir == str(tmp_path / "d") and args.database_url is None
 
 
 def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(

@@ -56,7 +56,8 @@ def test_the_queue_is_in_the_users_data_directory_by_default() -> None:
 
 
 @pytest.mark.parametrize("text, key, why", [
-    ('kind = "usb"', "printer.kind", "'none', 'file', 'serial' or 'network'"),
+    ('kind = "usb"', "printer.kind", "'none', 'file', 'serial', 'network' or 'pdf'"),
+    ('kind = "pdf"', "printer.path", 'kind is "pdf": name the folder the slips are written to'),
     ("columns = 40", "printer.columns", "42 or 48 characters wide"),
     ("tcp_port = 0", "printer.tcp_port", "not a TCP port"),
     ("baud = 9601", "printer.baud", "not a serial speed"),
