@@ -18,6 +18,7 @@ COMMANDS = (
     "simulate",
     "advise",
     "odds",
+    "replay",
 )
 
 

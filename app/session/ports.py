@@ -10,8 +10,9 @@ returns None and the answer comes back as a `Printed` event). A port that refuse
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from app.core.round import Record, Round
 from app.core.settlement import Slip
@@ -62,6 +63,9 @@ class PrinterPort(Protocol):
 
 
 class RecorderPort(Protocol):
+    def start(self, head: Mapping[str, Any]) -> None:
+        """What the session was started with (record.header), before any event."""
+
     def append(self, event: Event, at: str) -> None:
         """One event the session handled, as it handled it, and when."""
 
@@ -171,7 +175,11 @@ class AnsweredPrinter:
 class MemoryRecorder:
     """Every event handled, with when."""
 
+    head: dict[str, Any] = field(default_factory=dict)
     events: list[tuple[Event, str]] = field(default_factory=list)
+
+    def start(self, head: Mapping[str, Any]) -> None:
+        self.head = dict(head)
 
     def append(self, event: Event, at: str) -> None:
         self.events.append((event, at))

@@ -106,6 +106,9 @@ class DealerSession:
         self._devices = False
         self._ledger_error: str | None = None
         self.drawn: int | None = None  # the RNG number this step drew (recorded)
+        if recorder is not None:
+            from .record import header
+            recorder.start(header(self))
 
     @property
     def table(self) -> Table:
