@@ -122,8 +122,9 @@ class DealerSession:
         log_from = len(self.log)
         self.drawn = None
         done = self._dispatch(event)
-        if isinstance(event, DealerCommand) and self.drawn is not None:
-            event = replace(event, draw=self.drawn)
+        if self.drawn is not None:  # the RNG's draw is recorded: a replay draws none
+            event = (replace(event, draw=self.drawn) if isinstance(event, DealerCommand)
+                     else DealerCommand("rng", "", self.drawn))
         self._record(event)
         while self._answers:  # a printer that answered at once: its answer is an event too
             answer = Printed(self._answers.pop(0))
