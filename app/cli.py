@@ -19,6 +19,7 @@ COMMANDS = (
     "simulate",
     "advise",
     "odds",
+    "replay",
 )
 
 

@@ -1,0 +1,185 @@
+"""The ledger and the printer as the session sees them: only the calls it makes.
+
+The session is synchronous. The station's real ledger (app/ledger) and slip printer
+(drivers/printer) are wrapped by the window to fit these; the printer may answer later (it
+returns None and the answer comes back as a `Printed` event). A port that refuses raises
+`PortError` with words for the dealer; the session shows them and the round goes on.
+
+`MemoryLedger` and `MemoryPrinter` keep everything in lists: the tests and `paigow replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from app.core.round import Record, Round
+from app.core.settlement import Slip
+
+from .events import Event, PrintJob, PrintOutcome
+
+
+class PortError(Exception):
+    """The ledger or the printer refused: what happened, in the dealer's words."""
+
+
+class LedgerPort(Protocol):
+    @property
+    def dealer(self) -> str | None:
+        """The dealer whose shift is open, or None."""
+
+    def open_shift(self, dealer: str) -> str:
+        """Open a shift for the dealer named; returns the name as recorded."""
+
+    def begin(self, game: Round) -> None:
+        """A new round is recorded from now on."""
+
+    def save(self, game: Round) -> None:
+        """The round's records not yet saved (on disk before this returns)."""
+
+    def void(self, game: Round, reason: str, by: str) -> None:
+        """The round in play is void: who and why."""
+
+
+class PrinterPort(Protocol):
+    def problem(self) -> str | None:
+        """Why nothing can be printed now, in the dealer's words (None: it can)."""
+
+    @property
+    def attached(self) -> bool:
+        """A slip printer is set up at this station."""
+
+    @property
+    def kept_count(self) -> int:
+        """Slips a failure kept for reprint."""
+
+    def print_slip(self, slip: Slip, job: PrintJob) -> PrintOutcome | None:
+        """Print the slip (marked REPRINT for a `duplicate` job); None: the answer comes
+        later as a `Printed` event."""
+
+    def reprint_kept(self) -> PrintOutcome | None:
+        """Print the kept slips, oldest first."""
+
+
+class RecorderPort(Protocol):
+    def start(self, head: Mapping[str, Any]) -> None:
+        """What the session was started with (record.header), before any event."""
+
+    def append(self, event: Event, at: str) -> None:
+        """One event the session handled, as it handled it, and when."""
+
+
+# --- in memory: the tests and replay ------------------------------------------------------
+
+@dataclass
+class MemoryLedger:
+    """A ledger in lists: each round's records as saved, the voids, the shifts."""
+
+    shift: str | None = None
+    rounds: list[tuple[int, list[Record]]] = field(default_factory=list)
+    voids: list[tuple[int, str, str]] = field(default_factory=list)
+    shifts: list[str] = field(default_factory=list)
+    refuse: str | None = None  # set: every save is refused with these words
+
+    @property
+    def dealer(self) -> str | None:
+        return self.shift
+
+    def open_shift(self, dealer: str) -> str:
+        name = " ".join(dealer.split())
+        if not name:
+            raise PortError("type the dealer's name to open a shift")
+        self.shift = name
+        self.shifts.append(name)
+        return name
+
+    def begin(self, game: Round) -> None:
+        self.rounds.append((game.rotation.round_no, []))
+
+    def save(self, game: Round) -> None:
+        if self.refuse is not None:
+            raise PortError(self.refuse)
+        saved = self.rounds[-1][1]
+        saved.extend(game.log[len(saved):])
+
+    def void(self, game: Round, reason: str, by: str) -> None:
+        self.voids.append((game.rotation.round_no, reason, by))
+
+    def records(self) -> list[Record]:
+        return [r for _, records in self.rounds for r in records]
+
+
+@dataclass
+class MemoryPrinter:
+    """A printer that prints at once into a list (`printed`: job and slip)."""
+
+    printed: list[tuple[PrintJob, Slip]] = field(default_factory=list)
+    fail: str | None = None  # set: the next slip fails with these words and is kept
+    kept: list[tuple[PrintJob, Slip]] = field(default_factory=list)
+
+    @property
+    def attached(self) -> bool:
+        return True
+
+    @property
+    def kept_count(self) -> int:
+        return len(self.kept)
+
+    def problem(self) -> str | None:
+        return None
+
+    def print_slip(self, slip: Slip, job: PrintJob) -> PrintOutcome:
+        if self.fail is not None:
+            message, self.fail = self.fail, None
+            self.kept.append((job, slip))
+            return PrintOutcome(job, False, message, kept=True, problem=True)
+        self.printed.append((job, slip))
+        return PrintOutcome(job, True)
+
+    def reprint_kept(self) -> PrintOutcome:
+        done = tuple((job.table, job.round) for job, _ in self.kept)
+        self.printed.extend(self.kept)
+        self.kept = []
+        return PrintOutcome(PrintJob("kept"), True, f"{len(done)} kept slip(s) printed.",
+                            rounds=done)
+
+
+@dataclass
+class AnsweredPrinter:
+    """A printer whose answers are already recorded (replay): it takes every job and the
+    answer comes from the recorded `Printed` event."""
+
+    sent: list[tuple[PrintJob, Slip | None]] = field(default_factory=list)
+    kept: int = 0
+
+    @property
+    def attached(self) -> bool:
+        return True
+
+    @property
+    def kept_count(self) -> int:
+        return self.kept
+
+    def problem(self) -> str | None:
+        return None
+
+    def print_slip(self, slip: Slip, job: PrintJob) -> None:
+        self.sent.append((job, slip))
+
+    def reprint_kept(self) -> None:
+        self.sent.append((PrintJob("kept"), None))
+
+
+@dataclass
+class MemoryRecorder:
+    """Every event handled, with when."""
+
+    head: dict[str, Any] = field(default_factory=dict)
+    events: list[tuple[Event, str]] = field(default_factory=list)
+
+    def start(self, head: Mapping[str, Any]) -> None:
+        self.head = dict(head)
+
+    def append(self, event: Event, at: str) -> None:
+        self.events.append((event, at))

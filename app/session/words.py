@@ -1,0 +1,103 @@
+"""The session's words for the dealer: positions, the round's records, a foul, a seat's
+standing for the bank. Plain text from the core's values (the window's present.py words the
+same facts for its views)."""
+
+from __future__ import annotations
+
+from app.core.cards import cards_text
+from app.core.round import (
+    ActionCounted,
+    BankPassed,
+    BankTaken,
+    Dealt,
+    DragonPassed,
+    DragonTaken,
+    HandSet,
+    Misdealt,
+    Record,
+    Round,
+    Settled,
+    WagerPlaced,
+    WagerWithdrawn,
+)
+from app.core.settlement import Hand, SetBy, money
+from app.core.table import ActionSource, position_name
+from drivers.action import ActionInput
+
+RICH = 10 ** 13  # chips enough to cover any table: what is left is why not
+
+
+def name(position: int) -> str:
+    """`Seat 3`, `Dealer`: a position at a sentence's start."""
+    text = position_name(position)
+    return text[0].upper() + text[1:]
+
+
+def seats_words(seats: list[int]) -> str:
+    if len(seats) == 1:
+        return f"Seat {seats[0]} passes"
+    return "Seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]} pass"
+
+
+def device_name(inp: ActionInput) -> str:
+    return "dice shaker" if inp.action.source is ActionSource.DICE else "shuffler"
+
+
+def foul_words(hand: Hand) -> str:
+    """A foul with its reason and what it cost, from the hand the round recorded."""
+    if hand.foul is None:
+        return ""
+    if hand.forfeit:
+        penalty = "the hand forfeits"
+    elif hand.set_by is SetBy.RESET:
+        penalty = f"reset the House Way (rule {hand.rule})"
+    else:
+        penalty = ""
+    return f"FOUL: {hand.foul}" + (f" - {penalty}" if penalty else "")
+
+
+def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
+    """Could the seat bank this round with chips enough, the core's reasons that do not
+    depend on the chips, and what its chips must cover now (cents)."""
+    rich = rnd.eligibility(seat, RICH)
+    poor = rnd.eligibility(seat, 0)
+    reasons = [r for r in rich.reasons if r in poor.reasons]
+    return rich.eligible, "; ".join(reasons), poor.cover
+
+
+def record_text(record: Record) -> str:
+    """One line of the round's log."""
+    match record:
+        case WagerPlaced(seat=seat, wager=wager):
+            return f"{name(seat)} wagers {money(wager)}"
+        case WagerWithdrawn(seat=seat, wager=wager):
+            return f"{name(seat)} takes back {money(wager)}"
+        case BankPassed(seat=seat):
+            return f"{name(seat)} passes the bank"
+        case BankTaken(position=position, player=player, chips=chips, rule=rule):
+            who = "the dealer" if player is None else f"seat {position}"
+            stake = f" with {money(chips)}" if chips is not None else ""
+            return f"Bank: {who}{stake} ({rule})"
+        case ActionCounted(action=action, bank=bank, position=position, direction=direction):
+            return (f"Action: {action} -> {position_name(position)}, counted "
+                    f"{direction.value} from {position_name(bank)}")
+        case Dealt(deal=deal):
+            counted = "counted" if deal.leftovers_counted else "not read"
+            return (f"Dealt ({deal.mode}) from {position_name(deal.action)}; leftovers "
+                    f"{cards_text(deal.leftovers)} ({counted})")
+        case Misdealt(problems=problems):
+            return "Misdeal: " + "; ".join(problems)
+        case DragonTaken(seat=seat, position=position, wager=wager):
+            return (f"{name(seat)} takes {position_name(position)}'s hand as a dragon, "
+                    f"{money(wager)}")
+        case DragonPassed(seat=seat):
+            return f"{name(seat)} passes the dragon"
+        case HandSet(hand=hand, rule=rule):
+            setting = (f"{cards_text(hand.setting.low)} | {cards_text(hand.setting.high)}"
+                       if hand.setting else "")
+            return f"{name(hand.position)}: {setting} - {rule}"
+        case Settled(slip=slip):
+            t = slip.totals
+            return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
+                    f"{money(t.commission)}, house net {money(t.house_net, sign=True)}")
+    return str(record)
