@@ -18,21 +18,16 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from app.core.banker import BankingRules, BankRotation, DealerWager, Eligibility
+from app.core.banker import BankRotation, Eligibility
 from app.core.cards import Card, cards_text, parse_cards
-from app.core.hands import HandRules, Setting, foul_reason
+from app.core.hands import Setting, foul_reason
 from app.core.round import (
     ActionCounted,
     BankPassed,
     BankTaken,
     Dealt,
-    DragonOffer,
     DragonPassed,
-    DragonRules,
-    DragonSetting,
     DragonTaken,
-    DragonWager,
-    FoulPenalty,
     HandSet,
     Misdealt,
     Phase,
@@ -40,19 +35,23 @@ from app.core.round import (
     Round,
     RoundRules,
     Settled,
-    WagerLimits,
     WagerPlaced,
     WagerWithdrawn,
 )
-from app.core.settlement import CommissionPolicy, Hand, Rounding, SetBy
+from app.core.rules_data import (
+    RulesDataError,
+    rotation_from_data,
+    rotation_to_data,
+    rules_from_data,
+    rules_to_data,
+)
+from app.core.settlement import Hand, SetBy
 from app.core.table import (
     CARDS_PER_HAND,
     HANDS,
     Action,
     ActionSource,
     DealMode,
-    Direction,
-    Table,
 )
 
 from .errors import LedgerError
@@ -73,79 +72,28 @@ def _cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text) if text else ()
 
 
-# --- the rules and the rotation ------------------------------------------------------------
+# --- the rules and the rotation: the core's structured form ------------------------------
 
 def encode_rules(rules: RoundRules) -> Json:
-    """Every rule the round is played by: enough to play it again exactly."""
-    t, c, d, b = rules.table, rules.commission, rules.dragon, rules.banking
-    return {
-        "schema": RULES_SCHEMA,
-        "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
-                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value,
-                  "no_play": t.no_play},
-        "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
-        "house_way": rules.house_way,
-        "foul_penalty": rules.foul_penalty.value,
-        "limits": {"minimum_cents": rules.limits.minimum,
-                   "maximum_cents": rules.limits.maximum},
-        "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
-                       "rounding": c.rounding.value},
-        "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
-                   "offer": d.offer.value, "per_round": d.per_round},
-        "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
-                    "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
-    }
+    return rules_to_data(rules)
 
 
 def decode_rules(data: Mapping[str, Any]) -> RoundRules:
-    if data.get("schema") != RULES_SCHEMA:
-        raise CodecError(f"the round's rules are {data.get('schema')!r}, not {RULES_SCHEMA}: "
-                         f"this station cannot replay them")
     try:
-        t, h, lim, c, d, b = (data["table"], data["hands"], data["limits"],
-                              data["commission"], data["dragon"], data["banking"])
-        return RoundRules(
-            table=Table(t["name"], t["seats"], Direction(t["direction"]),
-                        DealMode(t["deal_mode"]), ActionSource(t["action_source"]),
-                        bool(t.get("no_play", False))),  # rounds stored before the spot
-            hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
-            house_way=data["house_way"],
-            foul_penalty=FoulPenalty(data["foul_penalty"]),
-            limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
-            commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
-            dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
-                               DragonSetting(d["setting"]), DragonOffer(d["offer"]),
-                               d["per_round"]),
-            banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
-                                 b["co_banking"]),
-        )
-    except (KeyError, TypeError, ValueError) as e:
-        raise CodecError(f"the round's rules cannot be read: {e!r}") from None
+        return rules_from_data(data)
+    except RulesDataError as e:
+        raise CodecError(str(e)) from None
 
 
 def encode_rotation(rotation: BankRotation) -> Json:
-    return {
-        "schema": ROTATION_SCHEMA,
-        "round_no": rotation.round_no,
-        "first_round": rotation.first_round,
-        "last_banker": rotation.last_banker,
-        "house_bets": [[seat, cents] for seat, cents in rotation.house_bets],
-        "offer_from": rotation.offer_from,
-        "last_dragon": rotation.last_dragon,
-    }
+    return rotation_to_data(rotation)
 
 
 def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
-    if data.get("schema") != ROTATION_SCHEMA:
-        raise CodecError(f"the bank rotation is {data.get('schema')!r}, not {ROTATION_SCHEMA}")
     try:
-        return BankRotation(
-            round_no=data["round_no"], first_round=data["first_round"],
-            last_banker=data["last_banker"],
-            house_bets=tuple((int(s), int(c)) for s, c in data["house_bets"]),
-            offer_from=data["offer_from"], last_dragon=data["last_dragon"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise CodecError(f"the bank rotation cannot be read: {e!r}") from None
+        return rotation_from_data(data)
+    except RulesDataError as e:
+        raise CodecError(str(e)) from None
 
 
 # --- records -------------------------------------------------------------------------------

@@ -20,19 +20,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from app.core.banker import BankingRules, BankRotation, DealerWager
-from app.core.hands import HandRules
-from app.core.round import (
-    DragonOffer,
-    DragonRules,
-    DragonSetting,
-    DragonWager,
-    FoulPenalty,
-    RoundRules,
-    WagerLimits,
+from app.core.banker import BankRotation
+from app.core.round import RoundRules
+from app.core.rules_data import (
+    RulesDataError,
+    rotation_from_data,
+    rotation_to_data,
+    rules_from_data,
+    rules_to_data,
 )
-from app.core.settlement import CommissionPolicy, Rounding, Slip
-from app.core.table import ActionSource, DealMode, Direction, Table
+from app.core.settlement import Slip
 
 from .events import Event, EventError, Printed, event_from_dict, event_to_dict
 from .ports import AnsweredPrinter, MemoryLedger
@@ -41,8 +38,6 @@ if TYPE_CHECKING:
     from .session import DealerSession
 
 SESSION_SCHEMA = "paigow.session/1"
-RULES_SCHEMA = "paigow.rules/1"
-ROTATION_SCHEMA = "paigow.rotation/1"
 
 Json = dict[str, Any]
 
@@ -51,77 +46,28 @@ class RecordError(ValueError):
     """A recorded session that cannot be replayed: the line and why."""
 
 
-# --- the rules and the rotation (the ledger's schemas) -----------------------------------------
+# --- the rules and the rotation: the core's structured form, as the ledger stores them ------
 
 def encode_rules(rules: RoundRules) -> Json:
-    """Every rule the rounds are played by: enough to play them again exactly."""
-    t, c, d, b = rules.table, rules.commission, rules.dragon, rules.banking
-    return {
-        "schema": RULES_SCHEMA,
-        "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
-                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value},
-        "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
-        "house_way": rules.house_way,
-        "foul_penalty": rules.foul_penalty.value,
-        "limits": {"minimum_cents": rules.limits.minimum,
-                   "maximum_cents": rules.limits.maximum},
-        "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
-                       "rounding": c.rounding.value},
-        "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
-                   "offer": d.offer.value, "per_round": d.per_round},
-        "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
-                    "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
-    }
+    return rules_to_data(rules)
 
 
 def decode_rules(data: Mapping[str, Any]) -> RoundRules:
-    if data.get("schema") != RULES_SCHEMA:
-        raise RecordError(f"the rules are {data.get('schema')!r}, not {RULES_SCHEMA}")
     try:
-        t, h, lim, c, d, b = (data["table"], data["hands"], data["limits"],
-                              data["commission"], data["dragon"], data["banking"])
-        return RoundRules(
-            table=Table(t["name"], t["seats"], Direction(t["direction"]),
-                        DealMode(t["deal_mode"]), ActionSource(t["action_source"])),
-            hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
-            house_way=data["house_way"],
-            foul_penalty=FoulPenalty(data["foul_penalty"]),
-            limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
-            commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
-            dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
-                               DragonSetting(d["setting"]), DragonOffer(d["offer"]),
-                               d["per_round"]),
-            banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
-                                 b["co_banking"]),
-        )
-    except (KeyError, TypeError, ValueError) as e:
-        raise RecordError(f"the rules cannot be read: {e!r}") from None
+        return rules_from_data(data)
+    except RulesDataError as e:
+        raise RecordError(str(e)) from None
 
 
 def encode_rotation(rotation: BankRotation) -> Json:
-    return {
-        "schema": ROTATION_SCHEMA,
-        "round_no": rotation.round_no,
-        "first_round": rotation.first_round,
-        "last_banker": rotation.last_banker,
-        "house_bets": [[seat, cents] for seat, cents in rotation.house_bets],
-        "offer_from": rotation.offer_from,
-        "last_dragon": rotation.last_dragon,
-    }
+    return rotation_to_data(rotation)
 
 
 def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
-    if data.get("schema") != ROTATION_SCHEMA:
-        raise RecordError(f"the bank rotation is {data.get('schema')!r}, not "
-                          f"{ROTATION_SCHEMA}")
     try:
-        return BankRotation(
-            round_no=data["round_no"], first_round=data["first_round"],
-            last_banker=data["last_banker"],
-            house_bets=tuple((int(s), int(c)) for s, c in data["house_bets"]),
-            offer_from=data["offer_from"], last_dragon=data["last_dragon"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise RecordError(f"the bank rotation cannot be read: {e!r}") from None
+        return rotation_from_data(data)
+    except RulesDataError as e:
+        raise RecordError(str(e)) from None
 
 
 # --- writing -------------------------------------------------------------------------------

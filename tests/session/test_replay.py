@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.core.banker import BankingRules, BankRotation
 from app.core.cards import card, parse_cards
-from app.core.round import DragonRules, DragonWager, FoulPenalty, RoundRules
-from app.ledger import codec
 from app.session import (
     CardPicked,
     CardRead,
@@ -32,7 +29,7 @@ from app.session import (
     event_from_dict,
     event_to_dict,
 )
-from app.session.record import encode_rotation, encode_rules, read_session, replay
+from app.session.record import read_session, replay
 from drivers.printer.layout import slip_text
 
 from .make_recorded import play_shift, printed_slips
@@ -100,15 +97,3 @@ def test_every_event_survives_its_json(event: object):
     assert event_from_dict(json.loads(json.dumps(data))) == event
 
 
-RULES = [RoundRules(), RoundRules(foul_penalty=FoulPenalty.HOUSE_WAY,
-                                  dragon=DragonRules(wager=DragonWager.EQUAL, per_round=2),
-                                  banking=BankingRules(co_banking=True))]
-
-
-@pytest.mark.parametrize("rules", RULES)
-def test_the_rules_are_written_as_the_ledger_writes_them(rules: RoundRules):
-    # DESIGN.md: "A round stores the rules it was played under as structured data".
-    assert encode_rules(rules) == codec.encode_rules(rules)
-    rotation = BankRotation(round_no=4, first_round=False, last_banker=2,
-                            house_bets=((1, 2500),), offer_from=3, last_dragon=5)
-    assert encode_rotation(rotation) == codec.encode_rotation(rotation)

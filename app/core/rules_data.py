@@ -1,0 +1,108 @@
+"""The rules a round was played by, and the bank rotation, as structured data: what the
+ledger stores with every round and a recorded session carries in its header, so a slip, a
+reprint, the pit's advice and a replay use the round's own rules, not today's config.
+
+    data = rules_to_data(rules)       # JSON-able; schema paigow.rules/1
+    rules = rules_from_data(data)     # RulesDataError says what cannot be read
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .banker import BankingRules, BankRotation, DealerWager
+from .hands import HandRules
+from .round_rules import (
+    DragonOffer,
+    DragonRules,
+    DragonSetting,
+    DragonWager,
+    FoulPenalty,
+    RoundRules,
+    WagerLimits,
+)
+from .settlement import CommissionPolicy, Rounding
+from .table import ActionSource, DealMode, Direction, Table
+
+RULES_SCHEMA = "paigow.rules/1"
+ROTATION_SCHEMA = "paigow.rotation/1"
+
+Json = dict[str, Any]
+
+
+class RulesDataError(ValueError):
+    """Stored rules or a stored rotation that cannot be read: what and why."""
+
+
+def rules_to_data(rules: RoundRules) -> Json:
+    """Every rule the round is played by: enough to play it again exactly."""
+    t, c, d, b = rules.table, rules.commission, rules.dragon, rules.banking
+    return {
+        "schema": RULES_SCHEMA,
+        "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
+                  "deal_mode": t.deal_mode.value, "action_source": t.action_source.value,
+                  "no_play": t.no_play},
+        "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
+        "house_way": rules.house_way,
+        "foul_penalty": rules.foul_penalty.value,
+        "limits": {"minimum_cents": rules.limits.minimum,
+                   "maximum_cents": rules.limits.maximum},
+        "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
+                       "rounding": c.rounding.value},
+        "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
+                   "offer": d.offer.value, "per_round": d.per_round},
+        "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
+                    "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
+    }
+
+
+def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
+    if data.get("schema") != RULES_SCHEMA:
+        raise RulesDataError(f"the round's rules are {data.get('schema')!r}, not {RULES_SCHEMA}: "
+                         f"this station cannot replay them")
+    try:
+        t, h, lim, c, d, b = (data["table"], data["hands"], data["limits"],
+                              data["commission"], data["dragon"], data["banking"])
+        return RoundRules(
+            table=Table(t["name"], t["seats"], Direction(t["direction"]),
+                        DealMode(t["deal_mode"]), ActionSource(t["action_source"]),
+                        bool(t.get("no_play", False))),  # rounds stored before the spot
+            hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
+            house_way=data["house_way"],
+            foul_penalty=FoulPenalty(data["foul_penalty"]),
+            limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
+            commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
+            dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
+                               DragonSetting(d["setting"]), DragonOffer(d["offer"]),
+                               d["per_round"]),
+            banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
+                                 b["co_banking"]),
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise RulesDataError(f"the round's rules cannot be read: {e!r}") from None
+
+
+def rotation_to_data(rotation: BankRotation) -> Json:
+    return {
+        "schema": ROTATION_SCHEMA,
+        "round_no": rotation.round_no,
+        "first_round": rotation.first_round,
+        "last_banker": rotation.last_banker,
+        "house_bets": [[seat, cents] for seat, cents in rotation.house_bets],
+        "offer_from": rotation.offer_from,
+        "last_dragon": rotation.last_dragon,
+    }
+
+
+def rotation_from_data(data: Mapping[str, Any]) -> BankRotation:
+    if data.get("schema") != ROTATION_SCHEMA:
+        raise RulesDataError(f"the bank rotation is {data.get('schema')!r}, not {ROTATION_SCHEMA}")
+    try:
+        return BankRotation(
+            round_no=data["round_no"], first_round=data["first_round"],
+            last_banker=data["last_banker"],
+            house_bets=tuple((int(s), int(c)) for s, c in data["house_bets"]),
+            offer_from=data["offer_from"], last_dragon=data["last_dragon"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise RulesDataError(f"the bank rotation cannot be read: {e!r}") from None
