@@ -23,6 +23,7 @@ from app.core.cards import Card, cards_text, parse_cards
 from app.core.hands import HandRules, Setting, foul_reason
 from app.core.round import (
     ActionCounted,
+    AskedHouseWay,
     BankPassed,
     BankTaken,
     Dealt,
@@ -33,7 +34,10 @@ from app.core.round import (
     DragonTaken,
     DragonWager,
     FoulPenalty,
+    HandReturned,
     HandSet,
+    HouseWayAsked,
+    HouseWayShown,
     Misdealt,
     Phase,
     Record,
@@ -85,12 +89,14 @@ def encode_rules(rules: RoundRules) -> Json:
         "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
         "house_way": rules.house_way,
         "foul_penalty": rules.foul_penalty.value,
+        "asked_house_way": rules.asked_house_way.value,
         "limits": {"minimum_cents": rules.limits.minimum,
                    "maximum_cents": rules.limits.maximum},
         "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
                        "rounding": c.rounding.value},
         "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
-                   "offer": d.offer.value, "per_round": d.per_round},
+                   "offer": d.offer.value, "per_round": d.per_round,
+                   "max_per_player": d.max_per_player},
         "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
                     "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
     }
@@ -109,11 +115,13 @@ def decode_rules(data: Mapping[str, Any]) -> RoundRules:
             hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
             house_way=data["house_way"],
             foul_penalty=FoulPenalty(data["foul_penalty"]),
+            # Rounds recorded before these rules were added were played by the defaults.
+            asked_house_way=AskedHouseWay(data.get("asked_house_way", "at-once")),
             limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
             commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
             dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
                                DragonSetting(d["setting"]), DragonOffer(d["offer"]),
-                               d["per_round"]),
+                               d["per_round"], d.get("max_per_player", 1)),
             banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
                                  b["co_banking"]),
         )
@@ -213,6 +221,15 @@ def encode_record(record: Record) -> Json:
                     "wager_cents": wager, "rule": rule}
         case HandSet(hand, rule):
             return {"type": "hand_set", "hand": encode_hand(hand), "rule": rule}
+        case HandReturned(hand, rule):
+            return {"type": "hand_returned", "hand": encode_hand(hand), "rule": rule}
+        case HouseWayAsked(position, rule):
+            return {"type": "house_way_asked", "position": position, "rule": rule}
+        case HouseWayShown(position, setting, way, rule_id, says, rule):
+            return {"type": "house_way_shown", "position": position,
+                    "low": cards_text(setting.low), "high": cards_text(setting.high),
+                    "way": way, "house_way_rule": rule_id, "house_way_says": says,
+                    "rule": rule}
         case Settled(slip):
             return {"type": "settled", "slip": slip.to_dict()}
     raise CodecError(f"the ledger has no codec for {type(record).__name__}: add it to "
@@ -221,7 +238,7 @@ def encode_record(record: Record) -> Json:
 
 RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
-                "hand_set", "settled")
+                "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -234,7 +251,7 @@ def _is_implied(data: Mapping[str, Any]) -> bool:
 def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:
     """The two cards the dealer entered in front for a recorded setting (None: House Way)."""
     set_by = SetBy(hand["set_by"])
-    if set_by is SetBy.HOUSE_WAY:
+    if set_by in (SetBy.HOUSE_WAY, SetBy.AFTER_BANK):
         return None
     if set_by is SetBy.PLAYER:
         return _cards(hand["low"])
@@ -273,6 +290,12 @@ def _apply(game: Round, data: Mapping[str, Any]) -> None:
             game.take_dragon(data["seat"], data["wager_cents"], data["position"])
         case "hand_set":
             game.set_hand(data["hand"]["position"], _front(game, data["hand"]))
+        case "hand_returned":  # the foul the player set, given back to set again
+            game.set_hand(data["hand"]["position"], _cards(data["hand"]["low"]))
+        case "house_way_asked":
+            game.ask_house_way(data["position"])
+        case "house_way_shown":
+            game.show_house_way(data["position"])
         case "settled":
             game.settle()
         case _:

@@ -236,7 +236,8 @@ def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
         value = rules.get(key)
         if isinstance(value, str):
             if key == "foul_penalty":
-                value = {"house-way": "reset the House Way"}.get(value, value)
+                value = {"house-way": "reset the House Way",
+                         "resplit": "set again by the player"}.get(value, value)
             rows.append((label, value))
     return rows
 
@@ -257,6 +258,9 @@ def set_by_text(p: Mapping[str, Any]) -> str:
         case "reset":
             return (f"FOUL, reset to House Way {rule}" if rule
                     else "FOUL, reset to the House Way")
+        case "after-bank":  # the player asked; the seven cards waited in one pile
+            way = f"House Way {rule}" if rule else "House Way"
+            return f"Set by the dealer, {way}, after the bank"
     return ""
 
 
