@@ -159,7 +159,7 @@ class ControlPanel(QWidget):
         rows: list[tuple[str, ...]] = [
             ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
             ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-            ("field", "front"), ("help", "house_way"), ("withdraw", "settle"), ("print",)]
+            ("field", "front"), ("withdraw", "help", "house_way"), ("settle", "print")]
         for r, row in enumerate(rows):
             if row[0] == "field":
                 name = row[1]
@@ -167,8 +167,12 @@ class ControlPanel(QWidget):
                                else _label("fieldLabel", labels[name]), r, 0)
                 grid.addWidget(f[name], r, 1)
                 grid.addWidget(b[name], r, 2)
-            elif len(row) == 1:
-                grid.addWidget(b[row[0]], r, 2)
+            elif len(row) == 3:  # three buttons share the row's width
+                three = QHBoxLayout()
+                three.setSpacing(6)
+                for action in row:
+                    three.addWidget(b[action], 1)
+                grid.addLayout(three, r, 0, 1, 3)
             else:
                 grid.addWidget(b[row[0]], r, 0, 1, 2)
                 grid.addWidget(b[row[1]], r, 2)
