@@ -232,12 +232,17 @@ def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
     rules = s["rules"]
     rows = []
     for label, key in (("House Way", "house_way"), ("Commission", "commission"),
-                       ("Fouls", "foul_penalty")):
+                       ("Fouls", "foul_penalty"), ("One pile", "asked_house_way"),
+                       ("Dragons", "dragons_per_player")):
         value = rules.get(key)
         if isinstance(value, str):
             if key == "foul_penalty":
                 value = {"house-way": "reset the House Way",
                          "resplit": "set again by the player"}.get(value, value)
+            if key == "asked_house_way":
+                value = {"after-the-bank": "House Way set after the bank"}.get(value, value)
+            if key == "dragons_per_player":
+                value = f"up to {value} per player"
             rows.append((label, value))
     return rows
 
