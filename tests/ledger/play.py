@@ -138,8 +138,11 @@ def set_hands(game: Round, rng: random.Random, save: Save, *, leave: int = 0) ->
     for p in waiting[:len(waiting) - leave]:
         hand = game.hands[p]
         front = list(rng.sample(hand.cards, 2))
-        if rng.random() < 0.3 and game.can_show_house_way(p):
-            game.show_house_way(p)  # the player asks the house for help first
+        # The player asks the house for help first (drawn only at the resplit table, so the
+        # other tables' seeded rounds stay as they were).
+        if (game.rules.foul_penalty is FoulPenalty.RESPLIT and rng.random() < 0.3
+                and game.can_show_house_way(p)):
+            game.show_house_way(p)
             save()
         if rng.random() < 0.5 and game.can_set_hand(p, front):
             if isinstance(game.set_hand(p, front), HandReturned):
