@@ -33,6 +33,7 @@ from app.core.banker import BankingRules, DealerWager
 from app.core.hands import HandRules
 from app.core.house_way import WAYS
 from app.core.round import (
+    AskedHouseWay,
     DragonOffer,
     DragonRules,
     DragonSetting,
@@ -213,7 +214,8 @@ class RulesSection(_Section):
     house_way: str = "standard"
     joker: Literal["bug", "fully-wild"] = "bug"
     wheel: Literal["second", "lowest"] = "second"
-    foul_penalty: Literal["forfeit", "house-way"] = "forfeit"
+    foul_penalty: Literal["forfeit", "house-way", "resplit"] = "forfeit"
+    asked_house_way: Literal["at-once", "after-the-bank"] = "at-once"
 
     @field_validator("house_way")
     @classmethod
@@ -230,6 +232,16 @@ class DragonSection(_Section):
     setting: Literal["house-way", "player"] = "house-way"
     offer: Literal["after-last-taker", "from-action"] = "after-last-taker"
     per_round: int = Field(default=1, ge=1, le=6)
+    max_per_player: int = Field(default=1, ge=1, le=6)
+
+    @field_validator("max_per_player")
+    @classmethod
+    def _within_the_round(cls, v: int, info: ValidationInfo) -> int:
+        most = info.data.get("per_round")
+        if most is not None and v > most:
+            raise ValueError(f"a player may take at most the {most} dragon hands a round "
+                             f"(per_round), not {v}")
+        return v
 
 
 class PlayerBankingSection(_Section):
@@ -402,10 +414,11 @@ class TableConfig(_Section):
             hands=HandRules(joker=r.joker, wheel=r.wheel),
             house_way=r.house_way,
             foul_penalty=FoulPenalty(r.foul_penalty),
+            asked_house_way=AskedHouseWay(r.asked_house_way),
             limits=WagerLimits(self.wagers.minimum, self.wagers.maximum),
             commission=CommissionPolicy(c.rate, c.step_cents, Rounding(c.rounding)),
             dragon=DragonRules(d.enabled, DragonWager(d.wager), DragonSetting(d.setting),
-                               DragonOffer(d.offer), d.per_round),
+                               DragonOffer(d.offer), d.per_round, d.max_per_player),
             banking=BankingRules(b.enabled, b.consecutive, DealerWager(b.dealer_wager),
                                  b.co_banking),
         )

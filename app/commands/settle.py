@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TypeVar
 from app.core.banker import BankRotation
 from app.core.cards import Card, CardError, parse_cards
 from app.core.house_way import HouseWayError
-from app.core.round import Round
+from app.core.round import HandReturned, Round
 from app.core.settlement import MoneyError, Slip, parse_money
 from app.core.table import DEALER, NO_PLAY, Action, Misdeal, TableError, cards_from_text
 from app.settings import ConfigError, load_config
@@ -305,8 +305,7 @@ def settle_description(data: Mapping[str, Any], *, site: str | None = None,
                 offered_to = game.offer_dragon()
             taken = game.take_dragon(seat_no, wager, where)
         if "set" in d:
-            with _at(f"{field}.set"):
-                game.set_hand(taken.position, _front(d["set"], f"{field}.set"))
+            _set(game, taken.position, d["set"], f"{field}.set")
 
     assert game.deal is not None
     for position in game.deal.order:
@@ -316,13 +315,27 @@ def settle_description(data: Mapping[str, Any], *, site: str | None = None,
         if "set" not in entry:
             _fail(f"{field}.set", "is missing: the two cards the player put in front, or "
                                   "\"house-way\"")
-        with _at(f"{field}.set"):
-            game.set_hand(position, _front(entry["set"], f"{field}.set"))
+        _set(game, position, entry["set"], f"{field}.set")
     if bank_entry is not None:
         with _at("bank.set"):
             game.set_hand(game.banker, _front(bank_entry.get("set", "house-way"), "bank.set"))
     with _at(""):
         return game.settle()
+
+
+def _set(game: Round, position: int, value: Any, field: str) -> None:
+    """A hand as the player set it; the House Way at a table that sets it after the bank
+    leaves the seven cards in one pile (settling sets them after the bank's)."""
+    front = _front(value, field)
+    with _at(field):
+        if front is None and not game.can_set_hand(position) \
+                and game.can_ask_house_way(position):
+            game.ask_house_way(position)
+            return
+        done = game.set_hand(position, front)
+    if isinstance(done, HandReturned):
+        _fail(field, f"a foul ({done.hand.foul}): at this table the hand goes back to the "
+                     f"player to set again; write the setting the player made then")
 
 
 def _deal(game: Round, deal: dict[str, Any]) -> None:

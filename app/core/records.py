@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .banker import Eligibility
+from .hands import Setting
 from .settlement import Hand, Slip
 from .table import Action, Deal, Direction
 
@@ -22,8 +23,15 @@ RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (table: foul_pe
 RULE_BANK_RESET = "a banker's or dealer's mis-set is always reset the House Way"
 RULE_OWN_SETTING = "the player sets the hand; the dealer entered the two cards in front"
 RULE_HOUSE_WAY = "set the House Way ({way}), rule {rule}: {says}"
-RULE_DRAGON = ("an unused hand is offered to the seated players in turn; one dragon per "
-               "player, never to a player banker (seed 001 physical game)")
+RULE_DRAGON = ("an unused hand is offered to the seated players in turn; up to {most} per "
+               "player, each its own wager, never to a player banker")
+RULE_FOUL_RESPLIT = ("a player's fouled hand goes back to the player to set again: the round "
+                     "waits until the five-card hand outranks the two-card hand")
+RULE_ASKED_HOUSE_WAY = ("the player asked for the House Way: the seven cards stay in one pile "
+                        "and the dealer sets them after the bank hand is opened and set")
+RULE_AFTER_BANK = "set by the dealer the House Way after the bank, as the player asked"
+RULE_HELP = ("the player asked the house for help: the dealer shows how the House Way sets "
+             "the hand; the hand is not set, the player may set it another way")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +106,39 @@ class HandSet:
 
 
 @dataclass(frozen=True, slots=True)
+class HandReturned:
+    """A player's foul under the resplit rule: `hand` is the hand as the player tried to set
+    it (its `foul` says why); the round keeps it unset for the player to set again."""
+
+    hand: Hand
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWayAsked:
+    """The player asked for the House Way: the seven cards wait in one pile for the bank."""
+
+    position: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HouseWayShown:
+    """The house showed how the House Way sets a hand; nothing was set."""
+
+    position: int
+    setting: Setting
+    way: str
+    rule_id: str
+    says: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class Settled:
     slip: Slip
 
 
 Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
-          | Misdealt | DragonPassed | DragonTaken | HandSet | Settled)
+          | Misdealt | DragonPassed | DragonTaken | HandSet | HandReturned | HouseWayAsked
+          | HouseWayShown | Settled)

@@ -25,6 +25,8 @@ from .house_way import set_house_way
 from .records import *  # noqa: F403  (the records are part of this module's interface)
 from .records import (
     RULE_ACTION,
+    RULE_AFTER_BANK,
+    RULE_ASKED_HOUSE_WAY,
     RULE_BANK_RESET,
     RULE_DEAL,
     RULE_DEALER_FIRST,
@@ -32,6 +34,8 @@ from .records import (
     RULE_DRAGON,
     RULE_FOUL_FORFEIT,
     RULE_FOUL_RESET,
+    RULE_FOUL_RESPLIT,
+    RULE_HELP,
     RULE_HOUSE_WAY,
     RULE_MISDEAL,
     RULE_NO_BANKING,
@@ -43,7 +47,10 @@ from .records import (
     Dealt,
     DragonPassed,
     DragonTaken,
+    HandReturned,
     HandSet,
+    HouseWayAsked,
+    HouseWayShown,
     Misdealt,
     Record,
     Settled,
@@ -52,6 +59,7 @@ from .records import (
 )
 from .round_rules import *  # noqa: F403
 from .round_rules import (
+    AskedHouseWay,
     DragonOffer,
     DragonSetting,
     DragonWager,
@@ -75,6 +83,10 @@ from .table import (
     deal_stacks,
     position_name,
 )
+
+
+def _dragons(n: int) -> str:
+    return "one dragon hand" if n == 1 else f"{n} dragon hands"
 
 
 def _can(verify: Callable[[], None]) -> bool:
@@ -103,6 +115,7 @@ class Round:
         self._deal: Deal | None = None
         self._dragons: dict[int, tuple[int, int]] = {}  # position -> (seat, wager)
         self._dragon_passed: list[int] = []
+        self._piles: set[int] = set()  # asked for the House Way: one pile until the bank
         self._hands: dict[int, Hand] = {}
         self.slip: Slip | None = None
 
@@ -392,37 +405,49 @@ class Round:
 
     # --- dragon hands ----------------------------------------------------------------------
 
+    def _unused(self) -> tuple[int, ...]:
+        assert self._deal is not None
+        return tuple(p for p in self._deal.order
+                     if p != DEALER and self._hands[p].role is Role.MUCKED)
+
     def dragon_hands(self) -> tuple[int, ...]:
         """Unused hands that may still be played as dragons, in order from action."""
         if (not self.rules.dragon.enabled or self._deal is None
                 or len(self._dragons) >= self.rules.dragon.per_round):
             return ()
-        return tuple(p for p in self._deal.order
-                     if p != DEALER and self._hands[p].role is Role.MUCKED)
+        return self._unused()
+
+    def dragons_of(self, seat: int) -> int:
+        """How many dragon hands the seat has taken this round."""
+        return sum(1 for s, _ in self._dragons.values() if s == seat)
 
     def dragon_order(self) -> tuple[int, ...]:
-        """The seated players the dragon is offered to, in turn."""
+        """The seated players the dragon is offered to, in turn (those still under the
+        table's dragon hands per player)."""
         if self._deal is None:
             return ()
-        takers = {seat for seat, _ in self._dragons.values()}
+        most = self.rules.dragon.max_per_player
         start = self._deal.action
         last = self.rotation.last_dragon
         if self.rules.dragon.offer is DragonOffer.AFTER_LAST_TAKER and last is not None:
             start = self.table.step(last)
         return tuple(p for p in self.table.around(start)
-                     if p in self._wagers and p != self.banker and p not in takers)
+                     if p in self._wagers and p != self.banker and self.dragons_of(p) < most)
 
     def offer_dragon(self) -> int | None:
-        """The seat the dragon hand is offered to now, or None if there is none to offer."""
+        """The seat the dragon hand is offered to now, or None if there is none to offer.
+        Each seat is asked in turn; a seat that took one is asked again only after every
+        other seat with fewer has been asked (a pass ends a seat's offers)."""
         if self.phase is not Phase.SETTING or not self.dragon_hands() or self._any_set():
             return None
-        for seat in self.dragon_order():
-            if seat not in self._dragon_passed:
-                return seat
-        return None
+        asked = [p for p in self.dragon_order() if p not in self._dragon_passed]
+        if not asked:
+            return None
+        fewest = min(self.dragons_of(p) for p in asked)
+        return next(p for p in asked if self.dragons_of(p) == fewest)
 
     def _any_set(self) -> bool:
-        return any(h.setting is not None for h in self._hands.values())
+        return bool(self._piles) or any(h.setting is not None for h in self._hands.values())
 
     def _verify_dragon_turn(self, seat: int) -> None:
         self._require(Phase.SETTING)
@@ -431,16 +456,26 @@ class Round:
             raise RoundError("this table plays no dragon hands (table: dragon.enabled)")
         if self._any_set():
             raise RoundError("the dragon hand is offered before any hand is set")
-        if not self.dragon_hands():
-            raise RoundError("there is no unused hand left to play as a dragon")
         if seat == self.banker:
             raise RoundError(f"seat {seat} is the banker: a player banker may not take a "
                              f"dragon hand")
         if seat not in self._wagers:
             raise RoundError(f"seat {seat} has no wager: the dragon is offered to seated "
                              f"players")
-        if any(s == seat for s, _ in self._dragons.values()):
-            raise RoundError(f"seat {seat} has a dragon hand already: one per player")
+        self._verify_dragon_limits(seat)
+
+    def _verify_dragon_limits(self, seat: int) -> None:
+        """The table's limits first, each in its own words; then whether a hand is left."""
+        rules, have = self.rules.dragon, self.dragons_of(seat)
+        if have >= rules.max_per_player:
+            raise RoundError(f"seat {seat} has {_dragons(have)} already: this table plays at "
+                             f"most {_dragons(rules.max_per_player)} per player")
+        if len(self._dragons) >= rules.per_round:
+            raise RoundError(f"this table plays at most {_dragons(rules.per_round)} a round, "
+                             f"and {'it is' if rules.per_round == 1 else 'they are'} taken")
+        if not self._unused():
+            raise RoundError("every hand is in play: there is no unused hand left to play as "
+                             "a dragon")
         offered = self.offer_dragon()
         if offered != seat:
             whom = f"seat {offered}" if offered is not None else "no one"
@@ -485,7 +520,8 @@ class Round:
         self._dragons[where] = (seat, wager)
         old = self._hands[where]
         self._hands[where] = Hand(where, Role.DRAGON, old.cards, seat, wager)
-        record = DragonTaken(seat, where, wager, RULE_DRAGON)
+        record = DragonTaken(seat, where, wager,
+                             RULE_DRAGON.format(most=_dragons(self.rules.dragon.max_per_player)))
         self.log.append(record)
         return record
 
@@ -495,6 +531,17 @@ class Round:
         """The dealer's own hands, opened after every other hand is set (seeds 003, 004)."""
         return hand.role is Role.DEALER or (hand.role is Role.BANK and hand.player is None)
 
+    def _players_choice(self, hand: Hand) -> bool:
+        """A hand its player sets, or asks the dealer to set the House Way."""
+        return hand.role is Role.PLAYER or (
+            hand.role is Role.DRAGON and self.rules.dragon.setting is DragonSetting.PLAYER)
+
+    def _waits_for_bank(self, hand: Hand) -> bool:
+        """A player's House Way hand at a table that sets it after the bank (seed 004), while
+        the bank's hand is not yet set."""
+        return (self.rules.asked_house_way is AskedHouseWay.AFTER_BANK
+                and self._players_choice(hand) and self._hands[self.banker].setting is None)
+
     def pending(self) -> tuple[int, ...]:
         """Positions whose hands still wait to be set, in order from action."""
         if self._deal is None:
@@ -502,7 +549,12 @@ class Round:
         return tuple(p for p in self._deal.order
                      if self._hands[p].role is not Role.MUCKED and self._hands[p].setting is None)
 
-    def verify_set_hand(self, position: int, front: Sequence[Card] | None = None) -> None:
+    def piles(self) -> tuple[int, ...]:
+        """Hands whose players asked for the House Way, their seven cards in one pile until
+        the dealer sets them after the bank, in order from action."""
+        return tuple(p for p in self.pending() if p in self._piles)
+
+    def _verify_unset(self, position: int) -> Hand:
         self._require(Phase.SETTING)
         self.table.verify_position(position)
         hand = self._hands[position]
@@ -511,13 +563,26 @@ class Round:
             raise RoundError(f"{name}'s hand is unused: it is mucked")
         if hand.setting is not None:
             raise RoundError(f"{name}'s hand is set already: once set it is not touched again")
+        return hand
+
+    def verify_set_hand(self, position: int, front: Sequence[Card] | None = None) -> None:
+        hand = self._verify_unset(position)
+        name = position_name(position)
         if (front is not None and hand.role is Role.DRAGON
                 and self.rules.dragon.setting is DragonSetting.HOUSE_WAY):
             raise RoundError("the dragon hand is set the House Way at this table "
                              "(table: dragon.setting)")
+        if front is not None and position in self._piles:
+            raise RoundError(f"{name} asked for the House Way: the seven cards are in one pile "
+                             f"for the dealer to set after the bank")
+        if front is None and self._waits_for_bank(hand):
+            pile = ("its seven cards wait in one pile" if position in self._piles else
+                    "leave its seven cards in one pile (the player asks for the House Way)")
+            raise RoundError(f"at this table a hand played House Way is set after the bank "
+                             f"hand is opened and set: {pile} until then")
         if self._opened_by_dealer(hand):
-            waiting = [p for p in self.pending()
-                       if p != position and not self._opened_by_dealer(self._hands[p])]
+            waiting = [p for p in self.pending() if p != position and p not in self._piles
+                       and not self._opened_by_dealer(self._hands[p])]
             if waiting:
                 raise RoundError(
                     "the dealer's hand is opened after every other hand is set: waiting for "
@@ -533,14 +598,21 @@ class Round:
     def can_set_hand(self, position: int, front: Sequence[Card] | None = None) -> bool:
         return _can(lambda: self.verify_set_hand(position, front))
 
-    def set_hand(self, position: int, front: Sequence[Card] | None = None) -> HandSet:
+    def set_hand(self, position: int,
+                 front: Sequence[Card] | None = None) -> HandSet | HandReturned:
         """Set a position's hand: `front` names the cards put in the two-card hand; None sets
-        it the House Way. A foul is caught here with its reason: a player's forfeits (or is
-        reset, by the table's rule); a banker's or the dealer's is always reset."""
+        it the House Way. A foul is caught here with its reason: a player's forfeits, is
+        reset, or goes back to the player to set again (`HandReturned`, nothing set), by the
+        table's rule; a banker's or the dealer's is always reset."""
         self.verify_set_hand(position, front)
         hand = self._hands[position]
         if front is None:
-            new, rule = self._house_way(hand, SetBy.HOUSE_WAY, None)
+            after_bank = (self.rules.asked_house_way is AskedHouseWay.AFTER_BANK
+                          and self._players_choice(hand))
+            new, rule = self._house_way(hand, SetBy.AFTER_BANK if after_bank
+                                        else SetBy.HOUSE_WAY, None)
+            if after_bank:
+                rule = f"{RULE_AFTER_BANK}; {rule}"
         else:
             setting = Setting.from_front(hand.cards, front)
             reason = foul_reason(setting, hand.cards, self.rules.hands)
@@ -550,6 +622,12 @@ class Round:
             elif hand.role in (Role.BANK, Role.DEALER):
                 new, rule = self._house_way(hand, SetBy.RESET, reason)
                 rule = f"{RULE_BANK_RESET}; {rule}"
+            elif self.rules.foul_penalty is FoulPenalty.RESPLIT:
+                returned = HandReturned(
+                    replace(hand, setting=setting, set_by=SetBy.PLAYER, foul=reason),
+                    f"{RULE_FOUL_RESPLIT}: {reason}")
+                self.log.append(returned)
+                return returned
             elif self.rules.foul_penalty is FoulPenalty.HOUSE_WAY:
                 new, rule = self._house_way(hand, SetBy.RESET, reason)
                 rule = f"{RULE_FOUL_RESET}; {rule}"
@@ -564,7 +642,9 @@ class Round:
 
     def house_way(self, position: int) -> HandSet:
         """Set a position's hand the House Way (the player asked, or it is the dealer's)."""
-        return self.set_hand(position, None)
+        record = self.set_hand(position, None)
+        assert isinstance(record, HandSet)  # a House Way setting is never a foul
+        return record
 
     def _house_way(self, hand: Hand, how: SetBy, foul: str | None) -> tuple[Hand, str]:
         way = set_house_way(hand.cards, self.rules.house_way, self.rules.hands)
@@ -572,11 +652,66 @@ class Round:
                     rule_says=way.rule.says, foul=foul)
         return new, RULE_HOUSE_WAY.format(way=way.way, rule=way.rule.id, says=way.rule.says)
 
+    # --- the House Way asked for, or shown --------------------------------------------------
+
+    def verify_ask_house_way(self, position: int) -> None:
+        hand = self._verify_unset(position)
+        name = position_name(position)
+        if self.rules.asked_house_way is AskedHouseWay.AT_ONCE:
+            raise RoundError("at this table the dealer sets a hand played House Way at once, "
+                             "not after the bank: set it the House Way now")
+        if not self._players_choice(hand):
+            raise RoundError(f"{self._label(position)} is not a player's hand to leave in one "
+                             f"pile: only a player asks for the House Way after the bank")
+        if position in self._piles:
+            raise RoundError(f"{name} asked for the House Way already: its seven cards wait in "
+                             f"one pile")
+
+    def can_ask_house_way(self, position: int) -> bool:
+        return _can(lambda: self.verify_ask_house_way(position))
+
+    def ask_house_way(self, position: int) -> HouseWayAsked:
+        """The player asks the dealer to set the hand the House Way after the bank (seed 004):
+        the seven cards stay in one pile; the round refuses to set it before the bank's hand
+        is set, and settling sets it right after the bank's."""
+        self.verify_ask_house_way(position)
+        self._piles.add(position)
+        record = HouseWayAsked(position, RULE_ASKED_HOUSE_WAY)
+        self.log.append(record)
+        return record
+
+    def verify_show_house_way(self, position: int) -> None:
+        hand = self._verify_unset(position)
+        if self._opened_by_dealer(hand):
+            raise RoundError("the dealer's hand is opened after every other hand is set: the "
+                             "house shows a player's hand, not its own")
+        if not (self._players_choice(hand) or hand.role is Role.BANK):
+            raise RoundError(f"{self._label(position)} is set the House Way by the dealer: "
+                             f"there is nothing to decide")
+        if position in self._piles:
+            raise RoundError(f"{position_name(position)} asked for the House Way: the dealer "
+                             f"sets it after the bank")
+
+    def can_show_house_way(self, position: int) -> bool:
+        return _can(lambda: self.verify_show_house_way(position))
+
+    def show_house_way(self, position: int) -> HouseWayShown:
+        """The player asks the house for help (seed 001): how the House Way would set the
+        hand, and the rule that fires. Nothing is set; the player may set it another way."""
+        self.verify_show_house_way(position)
+        way = set_house_way(self._hands[position].cards, self.rules.house_way,
+                            self.rules.hands)
+        record = HouseWayShown(position, way.setting, way.way, way.rule.id, way.rule.says,
+                               RULE_HELP)
+        self.log.append(record)
+        return record
+
     # --- settlement ------------------------------------------------------------------------
 
     def verify_settle(self) -> None:
         self._require(Phase.SETTING)
-        waiting = [p for p in self.pending() if not self._set_by_dealer(self._hands[p])]
+        waiting = [p for p in self.pending()
+                   if not self._set_by_dealer(self._hands[p]) and p not in self._piles]
         if waiting:
             raise RoundError("hands still to be set: " + ", ".join(
                 self._label(p) for p in waiting) + ": enter the two front cards, or House Way")
@@ -601,8 +736,13 @@ class Round:
         """Set the dealer's hands the House Way, compare every hand with the bank's, and pay
         in order from action. Returns the slip."""
         self.verify_settle()
-        for p in self.pending():  # the House Way dragons first, then the dealer's own hands
-            if not self._opened_by_dealer(self._hands[p]):
+        # The House Way dragons first, then the dealer's own hands (the bank opened), then
+        # the hands left in one pile, after the bank.
+        for p in self.pending():
+            if not self._opened_by_dealer(self._hands[p]) and p not in self._piles:
+                self.house_way(p)
+        for p in self.pending():
+            if p not in self._piles:
                 self.house_way(p)
         for p in self.pending():
             self.house_way(p)

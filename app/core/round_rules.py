@@ -24,10 +24,20 @@ class Phase(Enum):
 
 
 class FoulPenalty(Enum):
-    """What a player's foul costs: the hand (seed 001 physical, seed 004) or a reset."""
+    """What a player's foul costs: the hand (seed 001 physical, seed 004), a reset, or the
+    hand goes back to the player to set again (seed 001 online)."""
 
     FORFEIT = "forfeit"
     HOUSE_WAY = "house-way"
+    RESPLIT = "resplit"
+
+
+class AskedHouseWay(Enum):
+    """When the dealer sets the hand of a player who asks for the House Way (seed 004: "after
+    the bank hand is opened", the seven cards left in one pile until then)."""
+
+    AT_ONCE = "at-once"
+    AFTER_BANK = "after-the-bank"
 
 
 class DragonWager(Enum):
@@ -54,10 +64,14 @@ class DragonRules:
     setting: DragonSetting = DragonSetting.HOUSE_WAY
     offer: DragonOffer = DragonOffer.AFTER_LAST_TAKER
     per_round: int = 1
+    max_per_player: int = 1
 
     def __post_init__(self) -> None:
         if not 1 <= self.per_round <= 6:
             raise RoundError(f"dragon hands per round are 1 to 6, not {self.per_round}")
+        if not 1 <= self.max_per_player <= self.per_round:
+            raise RoundError(f"dragon hands per player are 1 up to the {self.per_round} a "
+                             f"round, not {self.max_per_player}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +94,20 @@ class RoundRules:
     hands: HandRules = DEFAULT_RULES
     house_way: str = "standard"
     foul_penalty: FoulPenalty = FoulPenalty.FORFEIT
+    asked_house_way: AskedHouseWay = AskedHouseWay.AT_ONCE
     limits: WagerLimits = field(default_factory=WagerLimits)
     commission: CommissionPolicy = field(default_factory=CommissionPolicy)
     dragon: DragonRules = field(default_factory=DragonRules)
     banking: BankingRules = field(default_factory=BankingRules)
 
     def summary(self) -> tuple[tuple[str, str], ...]:
-        """The rules as (name, value) text, for the slip."""
+        """The rules as (name, value) text, for the slip; the rules of seeds 001 and 004 this
+        station added later only when they are not the default, so older slips read the same."""
+        extra: tuple[tuple[str, str], ...] = ()
+        if self.asked_house_way is not AskedHouseWay.AT_ONCE:
+            extra += (("asked_house_way", self.asked_house_way.value),)
+        if self.dragon.max_per_player > 1:
+            extra += (("dragons_per_player", str(self.dragon.max_per_player)),)
         return (
             ("house_way", self.house_way),
             ("joker", self.hands.joker),
@@ -96,4 +117,4 @@ class RoundRules:
             ("wagers", f"{money(self.limits.minimum)} to {money(self.limits.maximum)}"),
             ("direction", self.table.direction.value),
             ("copies", "go to the banker"),
-        )
+        ) + extra

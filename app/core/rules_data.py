@@ -14,6 +14,7 @@ from typing import Any
 from .banker import BankingRules, BankRotation, DealerWager
 from .hands import HandRules
 from .round_rules import (
+    AskedHouseWay,
     DragonOffer,
     DragonRules,
     DragonSetting,
@@ -46,12 +47,14 @@ def rules_to_data(rules: RoundRules) -> Json:
         "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
         "house_way": rules.house_way,
         "foul_penalty": rules.foul_penalty.value,
+        "asked_house_way": rules.asked_house_way.value,
         "limits": {"minimum_cents": rules.limits.minimum,
                    "maximum_cents": rules.limits.maximum},
         "commission": {"rate_bp": c.rate_bp, "step_cents": c.step_cents,
                        "rounding": c.rounding.value},
         "dragon": {"enabled": d.enabled, "wager": d.wager.value, "setting": d.setting.value,
-                   "offer": d.offer.value, "per_round": d.per_round},
+                   "offer": d.offer.value, "per_round": d.per_round,
+                   "max_per_player": d.max_per_player},
         "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
                     "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
     }
@@ -71,11 +74,13 @@ def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
             hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
             house_way=data["house_way"],
             foul_penalty=FoulPenalty(data["foul_penalty"]),
+            # Rounds recorded before these rules were added were played by the defaults.
+            asked_house_way=AskedHouseWay(data.get("asked_house_way", "at-once")),
             limits=WagerLimits(lim["minimum_cents"], lim["maximum_cents"]),
             commission=CommissionPolicy(c["rate_bp"], c["step_cents"], Rounding(c["rounding"])),
             dragon=DragonRules(d["enabled"], DragonWager(d["wager"]),
                                DragonSetting(d["setting"]), DragonOffer(d["offer"]),
-                               d["per_round"]),
+                               d["per_round"], d.get("max_per_player", 1)),
             banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
                                  b["co_banking"]),
         )

@@ -145,6 +145,7 @@ class SetBy(Enum):
     PLAYER = "player"  # the player (or the player banker) set it; the dealer entered the front
     HOUSE_WAY = "house-way"  # set the House Way: asked for, or the dealer's or a dragon hand
     RESET = "reset"  # a foul reset the House Way
+    AFTER_BANK = "after-bank"  # the player asked: the dealer set it the House Way, after the bank
 
 
 @dataclass(frozen=True, slots=True)

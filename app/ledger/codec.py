@@ -28,7 +28,10 @@ from app.core.round import (
     Dealt,
     DragonPassed,
     DragonTaken,
+    HandReturned,
     HandSet,
+    HouseWayAsked,
+    HouseWayShown,
     Misdealt,
     Phase,
     Record,
@@ -163,6 +166,15 @@ def encode_record(record: Record) -> Json:
                     "wager_cents": wager, "rule": rule}
         case HandSet(hand, rule):
             return {"type": "hand_set", "hand": encode_hand(hand), "rule": rule}
+        case HandReturned(hand, rule):
+            return {"type": "hand_returned", "hand": encode_hand(hand), "rule": rule}
+        case HouseWayAsked(position, rule):
+            return {"type": "house_way_asked", "position": position, "rule": rule}
+        case HouseWayShown(position, setting, way, rule_id, says, rule):
+            return {"type": "house_way_shown", "position": position,
+                    "low": cards_text(setting.low), "high": cards_text(setting.high),
+                    "way": way, "house_way_rule": rule_id, "house_way_says": says,
+                    "rule": rule}
         case Settled(slip):
             return {"type": "settled", "slip": slip.to_dict()}
     raise CodecError(f"the ledger has no codec for {type(record).__name__}: add it to "
@@ -171,7 +183,7 @@ def encode_record(record: Record) -> Json:
 
 RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
-                "hand_set", "settled")
+                "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -184,7 +196,7 @@ def _is_implied(data: Mapping[str, Any]) -> bool:
 def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:
     """The two cards the dealer entered in front for a recorded setting (None: House Way)."""
     set_by = SetBy(hand["set_by"])
-    if set_by is SetBy.HOUSE_WAY:
+    if set_by in (SetBy.HOUSE_WAY, SetBy.AFTER_BANK):
         return None
     if set_by is SetBy.PLAYER:
         return _cards(hand["low"])
@@ -223,6 +235,12 @@ def _apply(game: Round, data: Mapping[str, Any]) -> None:
             game.take_dragon(data["seat"], data["wager_cents"], data["position"])
         case "hand_set":
             game.set_hand(data["hand"]["position"], _front(game, data["hand"]))
+        case "hand_returned":  # the foul the player set, given back to set again
+            game.set_hand(data["hand"]["position"], _cards(data["hand"]["low"]))
+        case "house_way_asked":
+            game.ask_house_way(data["position"])
+        case "house_way_shown":
+            game.show_house_way(data["position"])
         case "settled":
             game.settle()
         case _:

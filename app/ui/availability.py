@@ -21,7 +21,8 @@ DECK_SIZE = DEALT + LEFTOVERS  # 53
 DEALER_ERRORS = (TableError, CardError, MoneyError, ActionError, HouseWayError, LedgerError)
 
 ACTIONS = ("new", "wager", "withdraw", "bank", "pass", "co_bank", "rng", "dice", "cards",
-           "deal_done", "dragon", "house_way", "front", "settle", "print", "reprint", "shoe")
+           "deal_done", "dragon", "house_way", "help", "front", "settle", "print", "reprint",
+           "shoe")
 
 
 class Availability:
@@ -66,6 +67,10 @@ class Availability:
                     f"is {rnd.phase.value}")
         if len(rnd.dragons) >= self.rules.dragon.per_round:
             return f"this round's dragon hands are taken ({self.rules.dragon.per_round} a round)"
+        if rnd.dragon_hands() and not rnd.dragon_order():
+            most = self.rules.dragon.max_per_player
+            return (f"every seated player has the dragon hands a player may take here "
+                    f"({most} each)")
         if not rnd.dragon_hands():
             return "every hand is in play: there is no unused hand to offer as a dragon"
         if any(h.setting is not None for h in rnd.hands.values()):
@@ -174,7 +179,12 @@ class Availability:
                                      f"the deal is complete when every hand has its seven")
             case "house_way":
                 self._verify_no_offer_open("the hands are set")
-                rnd.verify_set_hand(self._need_position("position"))
+                position = self._need_position("position")
+                if not rnd.can_ask_house_way(position):  # else: one pile, after the bank
+                    rnd.verify_set_hand(position)
+            case "help":
+                self._verify_no_offer_open("the house shows a hand")
+                rnd.verify_show_house_way(self._need_position("position"))
             case "front":
                 self._verify_no_offer_open("the hands are set")
                 position = self._need_position("position")

@@ -40,7 +40,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app.core.banker import BankRotation
 from app.core.cards import DECK, Card
-from app.core.round import BankPassed, HandSet, Round, RoundRules
+from app.core.round import BankPassed, HandReturned, HandSet, Round, RoundRules
 from app.core.settlement import MoneyError, money, parse_money
 from app.core.table import DEALER, Table, TableError
 from app.ledger import LedgerError, Recording
@@ -89,7 +89,7 @@ class DealerController(Availability, Feed, Hands, Slips, Shift, Screen, QObject)
         self._logged = 0
         self.selected: int | None = None
         self.picks: list[Card] = []
-        self.preview: HandSet | None = None
+        self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
         self.stream: list[Card] = []
         self.manual: dict[int, list[Card]] = {}

@@ -5,7 +5,7 @@ the two front cards the player picked, previewed on a shadow round first).
 from __future__ import annotations
 
 from app.core.cards import Card, CardError, cards_text, parse_cards
-from app.core.round import DragonSetting, Phase
+from app.core.round import DragonSetting, HandReturned, Phase
 from app.core.settlement import MoneyError, Role, money, parse_money
 from app.core.table import TableError, position_name
 
@@ -59,14 +59,35 @@ class Hands:
 
     def house_way(self) -> bool:
         def step() -> None:
-            self._need_round()
+            rnd = self._need_round()
             self._verify_no_offer_open("the hands are set")
             position = self._need_position("position")
+            if not rnd.can_set_hand(position) and rnd.can_ask_house_way(position):
+                self._do("ask_house_way", position)
+                self._say(f"{present.name(position)} asks for the House Way: leave the seven "
+                          f"cards in one pile; the dealer sets them the House Way after the "
+                          f"bank hand is opened and set.", "ok")
+                self._after_set()
+                return
             record = self._do("house_way", position)
             hand = record.hand
             self._say(f"{present.name(position)} set the House Way, rule {hand.rule}: "
                       f"{hand.rule_says}", "ok")
             self._after_set()
+        return self._run(step)
+
+    def show_house_way(self) -> bool:
+        """The player asks the house for help: show the House Way, set nothing."""
+        def step() -> None:
+            self._need_round()
+            self._verify("help")
+            position = self._need_position("position")
+            shown = self._do("show_house_way", position)
+            self._say(f"House Way for {present.name(position)}: "
+                      f"{cards_text(shown.setting.low)} in front, "
+                      f"{cards_text(shown.setting.high)} behind (rule {shown.rule_id}: "
+                      f"{shown.says}). Not set: the player sets it (F), or H for the House "
+                      f"Way.", "info")
         return self._run(step)
 
     def pick_card(self, position: int, card: Card) -> bool:
@@ -113,7 +134,7 @@ class Hands:
             self.preview_error = str(e)
         if self.preview is not None and self.preview.hand.foul:
             self._say(f"{present.name(position)}: if set, " + present.foul_words(
-                self.preview.hand), "warn")
+                self.preview.hand) + present.returned_words(self.preview), "warn")
         elif self.preview is not None:
             self._say(f"{present.name(position)}: {cards_text(self.picks)} in front is legal; "
                       f"press F to set it.", "info")
@@ -132,6 +153,12 @@ class Hands:
                                 "type them, e.g. KS 9H), then F")
             record = self._do("set_hand", position, front)
             hand = record.hand
+            if isinstance(record, HandReturned):
+                self.picks, self.preview, self.preview_error = [], None, None
+                self.fields["front"] = ""
+                self._say(f"{present.name(position)}: {present.foul_words(hand)}"
+                          f"{present.returned_words(record)}: the round waits for it.", "error")
+                return
             if hand.foul:
                 self._say(f"{present.name(position)}: {present.foul_words(hand)}", "error")
             else:

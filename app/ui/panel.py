@@ -46,7 +46,10 @@ BUTTONS: dict[str, tuple[str, str, str]] = {
                                    "wager is filled in), Enter"),
     "front": ("Set front", "F", "Set the two cards the player put in front: click them, or "
                                 "press F and type them"),
-    "house_way": ("House Way", "H", "Set the selected position's hand the House Way"),
+    "house_way": ("House Way", "H", "Set the selected position's hand the House Way (at a "
+                                    "table that sets it after the bank: one pile until then)"),
+    "help": ("Show House Way", "A", "The player asks the house for help: show how the House "
+                                    "Way sets the selected hand, without setting it"),
     "settle": ("Settle", "S", "Settle every position clockwise from action"),
     "print": ("Print slip", "P", "Print the settlement slip"),
     "reprint": ("Reprint", "Shift+P", "Print the slips kept by a printer failure; with none "
@@ -156,7 +159,7 @@ class ControlPanel(QWidget):
         rows: list[tuple[str, ...]] = [
             ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
             ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-            ("field", "front"), ("withdraw", "house_way"), ("settle", "print")]
+            ("field", "front"), ("withdraw", "help", "house_way"), ("settle", "print")]
         for r, row in enumerate(rows):
             if row[0] == "field":
                 name = row[1]
@@ -164,6 +167,12 @@ class ControlPanel(QWidget):
                                else _label("fieldLabel", labels[name]), r, 0)
                 grid.addWidget(f[name], r, 1)
                 grid.addWidget(b[name], r, 2)
+            elif len(row) == 3:  # three buttons share the row's width
+                three = QHBoxLayout()
+                three.setSpacing(6)
+                for action in row:
+                    three.addWidget(b[action], 1)
+                grid.addLayout(three, r, 0, 1, 3)
             else:
                 grid.addWidget(b[row[0]], r, 0, 1, 2)
                 grid.addWidget(b[row[1]], r, 2)

@@ -378,7 +378,8 @@ def _how(set_by: str | None, rule: str | None, foul: str | None) -> str:
     if set_by is None:
         return "not set"
     how = {"player": "set by the player", "house-way": "set the House Way",
-           "reset": "reset the House Way"}.get(set_by, set_by)
+           "reset": "reset the House Way",
+           "after-bank": "set by the dealer the House Way after the bank"}.get(set_by, set_by)
     if rule and set_by != "player":
         how += f" (rule {rule})"
     return how + (f" - FOUL: {foul}" if foul else "")

@@ -19,7 +19,10 @@ from app.core.round import (
     DragonPassed,
     DragonSetting,
     DragonTaken,
+    HandReturned,
     HandSet,
+    HouseWayAsked,
+    HouseWayShown,
     Misdealt,
     Phase,
     Record,
@@ -149,6 +152,8 @@ def set_by_words(hand: Hand) -> str:
         return f"reset the House Way, rule {hand.rule}"
     if hand.set_by is SetBy.HOUSE_WAY:
         return f"House Way {hand.rule}"
+    if hand.set_by is SetBy.AFTER_BANK:
+        return f"set by the dealer, House Way {hand.rule}, after the bank"
     return ""
 
 
@@ -163,6 +168,12 @@ def foul_words(hand: Hand) -> str:
     else:
         penalty = ""
     return f"FOUL: {hand.foul}" + (f" - {penalty}" if penalty else "")
+
+
+def returned_words(record: HandSet | HandReturned) -> str:
+    """What a foul costs when the table gives the hand back to be set again."""
+    return (" - it goes back to the player to set again" if isinstance(record, HandReturned)
+            else "")
 
 
 def record_text(record: Record) -> str:
@@ -195,6 +206,17 @@ def record_text(record: Record) -> str:
             setting = f"{cards_text(hand.setting.low)} | {cards_text(hand.setting.high)}" \
                 if hand.setting else ""
             return f"{name(hand.position)}: {setting} - {rule}"
+        case HandReturned(hand=hand):
+            front = cards_text(hand.setting.low) if hand.setting else ""
+            return (f"{name(hand.position)}: {front} in front is a foul ({hand.foul}): "
+                    f"returned to the player to set again")
+        case HouseWayAsked(position=position):
+            return (f"{name(position)} asks for the House Way: the seven cards stay in one "
+                    f"pile, set by the dealer after the bank")
+        case HouseWayShown(position=position, setting=setting, rule_id=rule_id):
+            return (f"House Way shown to {position_name(position)}: "
+                    f"{cards_text(setting.low)} | {cards_text(setting.high)} (rule {rule_id}); "
+                    f"not set")
         case Settled(slip=slip):
             t = slip.totals
             return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
@@ -310,7 +332,8 @@ def _dealers_own(hand: Hand) -> bool:
 
 
 def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequence[Card]],
-               selected: int | None, picked: Sequence[Card], preview: HandSet | None,
+               selected: int | None, picked: Sequence[Card],
+               preview: HandSet | HandReturned | None,
                preview_error: str | None, hide_bank: bool, bank_offer: int | None = None,
                dragon_offer: int | None = None,
                passed_over: Mapping[int, str] | None = None) -> SeatState:
@@ -370,6 +393,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
             where = position_name(rnd.dragon_hands()[0])
             values.update(note=f"Dragon offered ({where}'s hand): G takes it, Q passes",
                           note_kind="offer")
+        elif position in rnd.piles():
+            values.update(note="Asked for the House Way: seven cards in one pile, set by the "
+                               "dealer after the bank", note_kind="rule")
         elif hand.role is Role.DRAGON and not values.get("note"):
             how = ("set the House Way at settlement"
                    if rules.dragon.setting is DragonSetting.HOUSE_WAY
@@ -396,11 +422,12 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     return _replace(base, values)
 
 
-def _preview(record: HandSet, rules: HandRules) -> dict[str, object]:
+def _preview(record: HandSet | HandReturned, rules: HandRules) -> dict[str, object]:
     """What entering these two cards would do, from the round's own answer."""
     hand = record.hand
     if hand.foul is not None:
-        return {"note": "If set: " + foul_words(hand), "note_kind": "preview-foul",
+        return {"note": "If set: " + foul_words(hand) + returned_words(record),
+                "note_kind": "preview-foul",
                 "hands": hand_words(hand, rules)}
     return {"note": "Legal: press F (or Enter) to set this front", "note_kind": "preview-legal",
             "hands": hand_words(hand, rules)}

@@ -105,10 +105,15 @@ class Screen:
                     return (f"Next: the dragon is offered to seat {offered}: G and Enter to "
                             f"take it, Q to pass (Shift+Q: no one takes it).")
                 waiting = self._to_set()
+                piles = rnd.piles()
                 if rnd.can_settle():
-                    return "Next: S settles (the dealer's hand is set the House Way)."
+                    return ("Next: S settles (the dealer's hand is set the House Way"
+                            + (", then the hands in one pile" if piles else "") + ").")
+                pile_words = (" In one pile, set after the bank: " + ", ".join(
+                    position_name(p) for p in piles) + ".") if piles else ""
                 return ("Next: set " + ", ".join(position_name(p) for p in waiting)
-                        + ": click two front cards then F, or H for the House Way.")
+                        + ": click two front cards then F, or H for the House Way (A shows "
+                          "it first)." + pile_words)
             case Phase.MISDEAL:
                 return f"Next: misdeal - take action again: {self._action_key(rnd)}."
         if (self.printer is not None and not self.printer.none and rnd.slip is not None

@@ -56,6 +56,7 @@ KEYMAP: tuple[tuple[str, str], ...] = (
     ("G", "the seat offered the dragon takes it: its wager (filled in), Enter"),
     ("F", "set the front: the two clicked cards, or type them, Enter"),
     ("H", "House Way for the selected position"),
+    ("A", "the player asks the house: show the House Way, without setting it"),
     ("S", "settle"),
     ("P", "print the slip (after a printer failure: print the kept slip)"),
     ("Shift+P", "reprint: the kept slips, or this round's slip again marked REPRINT"),
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
         b["cards"].clicked.connect(lambda: self._submit("cards", c.enter_cards, keep=True))
         b["front"].clicked.connect(self._front)
         b["house_way"].clicked.connect(c.house_way)
+        b["help"].clicked.connect(c.show_house_way)
         b["settle"].clicked.connect(c.settle)
         b["print"].clicked.connect(c.print_slip)
         b["reprint"].clicked.connect(c.reprint)
@@ -160,6 +162,7 @@ class MainWindow(QMainWindow):
 
         keys: dict[str, Callable[[], object]] = {
             "N": c.new_round, "X": c.withdraw_wager, "R": c.rng_action, "H": c.house_way,
+            "A": c.show_house_way,
             "S": c.settle, "P": c.print_slip, "Shift+P": c.reprint, "O": c.toggle_shoe,
             "F2": self.toggle_pit, "F3": self.ask_dealer,
             "Q": c.pass_offer, "Shift+Q": c.pass_all, "K": c.toggle_co_bank,

@@ -232,11 +232,17 @@ def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
     rules = s["rules"]
     rows = []
     for label, key in (("House Way", "house_way"), ("Commission", "commission"),
-                       ("Fouls", "foul_penalty")):
+                       ("Fouls", "foul_penalty"), ("One pile", "asked_house_way"),
+                       ("Dragons", "dragons_per_player")):
         value = rules.get(key)
         if isinstance(value, str):
             if key == "foul_penalty":
-                value = {"house-way": "reset the House Way"}.get(value, value)
+                value = {"house-way": "reset the House Way",
+                         "resplit": "set again by the player"}.get(value, value)
+            if key == "asked_house_way":
+                value = {"after-the-bank": "House Way set after the bank"}.get(value, value)
+            if key == "dragons_per_player":
+                value = f"up to {value} per player"
             rows.append((label, value))
     return rows
 
@@ -257,6 +263,9 @@ def set_by_text(p: Mapping[str, Any]) -> str:
         case "reset":
             return (f"FOUL, reset to House Way {rule}" if rule
                     else "FOUL, reset to the House Way")
+        case "after-bank":  # the player asked; the seven cards waited in one pile
+            way = f"House Way {rule}" if rule else "House Way"
+            return f"Set by the dealer, {way}, after the bank"
     return ""
 
 

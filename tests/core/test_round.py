@@ -381,7 +381,8 @@ def test_one_dragon_per_player() -> None:
     assert game.offer_dragon() == 4
     game.pass_dragon(4)
     assert game.offer_dragon() is None
-    with pytest.raises(RoundError, match="has a dragon hand already: one per player"):
+    with pytest.raises(RoundError, match="seat 2 has one dragon hand already: this table "
+                                         "plays at most one dragon hand per player"):
         game.take_dragon(2, 1000)
 
 

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from app.core.banker import BankingRules, BankRotation, DealerWager
 from app.core.cards import DECK, parse_cards
 from app.core.hands import DEFAULT_RULES, Setting
-from app.core.round import FoulPenalty, Round, RoundRules
+from app.core.round import (
+    AskedHouseWay,
+    DragonRules,
+    FoulPenalty,
+    HandReturned,
+    Round,
+    RoundRules,
+)
 from app.core.settlement import (
     Bank,
     CommissionPolicy,
@@ -284,7 +291,11 @@ def play_random_round(rnd: random.Random) -> Slip:
     dragon and commission policy."""
     policy = CommissionPolicy(rnd.choice([0, 300, 500, 500, 1000]),
                               rnd.choice([1, 5, 25, 50, 100]), rnd.choice(list(Rounding)))
+    per_round = rnd.randint(1, 6)
     rules = RoundRules(foul_penalty=rnd.choice(list(FoulPenalty)), commission=policy,
+                       asked_house_way=rnd.choice(list(AskedHouseWay)),
+                       dragon=DragonRules(per_round=per_round,
+                                          max_per_player=rnd.randint(1, per_round)),
                        banking=BankingRules(dealer_wager=rnd.choice(list(DealerWager)),
                                             co_banking=True))
     seats = rnd.sample(range(1, 7), rnd.randint(1, 6))
@@ -309,18 +320,28 @@ def play_random_round(rnd: random.Random) -> Slip:
     deck = list(DECK)
     rnd.shuffle(deck)
     game.deal_stacks([deck[i * 7:(i + 1) * 7] for i in range(7)], deck[49:])
-    seat = game.offer_dragon()
-    if seat is not None and rnd.random() < 0.6:
+    while (seat := game.offer_dragon()) is not None:  # several dragons per player
         cents = rnd.randint(500, wagers[seat])
-        if game.can_take_dragon(seat, cents):
+        if rnd.random() < 0.6 and game.can_take_dragon(seat, cents):
             game.take_dragon(seat, cents)
+        else:
+            game.pass_dragon(seat)
     for p in game.pending():
         hand = game.hands[p]
         if hand.role is Role.PLAYER or (hand.role is Role.BANK and hand.player is not None):
             choice = rnd.random()
+            if choice < 0.4 and game.can_ask_house_way(p):
+                game.ask_house_way(p)  # one pile: set after the bank, at settlement
+                continue
             front = (None if choice < 0.4 else
                      rnd.sample(hand.cards, 2) if choice < 0.9 else rnd.sample(hand.cards, 3))
-            game.set_hand(p, front)
+            if front is None and not game.can_set_hand(p):
+                game.ask_house_way(p)  # House Way after the bank: one pile until then
+            elif isinstance(game.set_hand(p, front), HandReturned):  # a foul, resplit
+                if game.can_set_hand(p):
+                    game.set_hand(p, None)
+                else:
+                    game.ask_house_way(p)
     return game.settle()
 
 

@@ -11,11 +11,13 @@ from app.core.banker import BankingRules
 from app.core.cards import DECK, Card
 from app.core.hands import HandRules
 from app.core.round import (
+    AskedHouseWay,
     DragonOffer,
     DragonRules,
     DragonSetting,
     DragonWager,
     FoulPenalty,
+    HandReturned,
     Phase,
     Round,
     RoundRules,
@@ -41,6 +43,9 @@ RULES: dict[str, RoundRules] = {
         limits=WagerLimits(1000, 50_000)),
     "delaware-park-wild": RoundRules(house_way="delaware-park",
                                      hands=HandRules(joker="fully-wild", wheel="lowest")),
+    "resplit-after-the-bank-two-dragons-each": RoundRules(
+        foul_penalty=FoulPenalty.RESPLIT, asked_house_way=AskedHouseWay.AFTER_BANK,
+        dragon=DragonRules(per_round=4, max_per_player=2, setting=DragonSetting.PLAYER)),
 }
 
 
@@ -126,17 +131,34 @@ def dragons(game: Round, rng: random.Random, save: Save) -> None:
 
 def set_hands(game: Round, rng: random.Random, save: Save, *, leave: int = 0) -> None:
     """Set the hands that wait for a choice, leaving the last `leave` of them unset."""
-    waiting = [p for p in game.pending() if game.can_set_hand(p)
+    waiting = [p for p in game.pending()
+               if (game.can_set_hand(p) or game.can_ask_house_way(p))
                and game.hands[p].role not in (Role.DEALER,)
                and not (game.hands[p].role is Role.BANK and game.hands[p].player is None)]
     for p in waiting[:len(waiting) - leave]:
         hand = game.hands[p]
         front = list(rng.sample(hand.cards, 2))
+        # The player asks the house for help first (drawn only at the resplit table, so the
+        # other tables' seeded rounds stay as they were).
+        if (game.rules.foul_penalty is FoulPenalty.RESPLIT and rng.random() < 0.3
+                and game.can_show_house_way(p)):
+            game.show_house_way(p)
+            save()
         if rng.random() < 0.5 and game.can_set_hand(p, front):
-            game.set_hand(p, front)
+            if isinstance(game.set_hand(p, front), HandReturned):
+                save()  # a foul given back: the player sets it again, the House Way
+                _house_way(game, p)
         else:
-            game.house_way(p)
+            _house_way(game, p)
         save()
+
+
+def _house_way(game: Round, p: int) -> None:
+    """The House Way now, or (after the bank, at such a table) the seven cards in one pile."""
+    if game.can_set_hand(p):
+        game.house_way(p)
+    else:
+        game.ask_house_way(p)
 
 
 def play(game: Round, rng: random.Random, save: Save, *, misdeal_chance: float = 0.15,
@@ -179,8 +201,8 @@ def finish(game: Round, save: Save, rng: random.Random | None = None) -> None:
     if game.phase is Phase.DEALING:
         deal(game, rng, save)
     for p in game.pending():
-        if game.can_set_hand(p) and not game.can_settle():
-            game.house_way(p)
+        if not game.can_settle() and (game.can_set_hand(p) or game.can_ask_house_way(p)):
+            _house_way(game, p)
             save()
     game.settle()
     save()

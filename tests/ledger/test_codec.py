@@ -88,7 +88,8 @@ def test_every_record_type_is_replayed_somewhere_in_the_random_rounds() -> None:
                     how.add("co-bank" if r["co_bank"] else "player-bank")
             rotation = game.next_rotation()
     assert seen == set(RECORD_TYPES)
-    assert how == {"house-way", "player", "player-forfeit", "reset", "player-bank", "co-bank"}
+    assert how == {"house-way", "player", "player-forfeit", "reset", "player-bank", "co-bank",
+                   "after-bank"}
 
 
 @pytest.mark.parametrize("seed", range(6))
