@@ -142,9 +142,10 @@ class SerialShoe(ShoeFeed):
         from drivers.shoe.transport import ShoeConfig, ShoeReader
 
         self.port = port
-        self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
+        self._event.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
         self._say(False, f"offline: opening {port}...")
-        self.reader = ShoeReader(config or ShoeConfig(port), on_event=self._event.emit)
+        # One queued signal per read, not per event: a noisy line cannot flood the window.
+        self.reader = ShoeReader(config or ShoeConfig(port), on_batch=self._event.emit)
         self.reader.start()
 
     def online_text(self) -> str:
@@ -156,6 +157,10 @@ class SerialShoe(ShoeFeed):
     def offline_short(self) -> str:
         return "offline"
 
+    def _on_batch(self, events: list[object]) -> None:
+        for event in events:
+            self._on_event(event)
+
     def _on_event(self, event: object) -> None:
         from drivers.action import ActionError, from_device
         from drivers.shoe.protocol import (
@@ -166,6 +171,7 @@ class SerialShoe(ShoeFeed):
             Fault,
             HandDealt,
             Hello,
+            NoisyLine,
             ShuffleStart,
         )
         from drivers.shoe.transport import ShoeOffline, ShoeOnline
@@ -193,6 +199,8 @@ class SerialShoe(ShoeFeed):
                 self._say(True, self.online_text())
             case ShoeOffline(reason=reason):
                 self._say(False, self.offline_text(reason), self.offline_short())
+            case NoisyLine():
+                self.fault.emit(str(event))
             case Fault() | DeviceError():
                 self.fault.emit(f"Shoe: {event}")
 
