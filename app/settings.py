@@ -265,6 +265,7 @@ class ShoeSection(_Section):
     resend_delay: float = 0.1
     resend_timeout: float = 0.5
     resend_tries: int = 3
+    checksum: Literal["crc16", "xor"] = "crc16"  # "xor": an older shoe's 2-digit checks
 
     @field_validator("*")
     @classmethod

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from typing import BinaryIO
 
+from drivers.shoe.protocol import Check
 from drivers.shoe.simulator import (
     ACTIONS,
     FAULTS,
@@ -92,6 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE", help="also write every byte sent to FILE")
     parser.add_argument("--model", default="PAIGOW-SIM", help="model name in HELLO")
     parser.add_argument("--firmware", default="1.0", help="firmware version in HELLO")
+    parser.add_argument("--checksum", choices=[c.value for c in Check], default="crc16",
+                        help="crc16: the protocol's 4-digit CRC; xor: the 2-digit XOR of an "
+                        "older shoe (the station's shoe.checksum must match; default crc16)")
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -121,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
                 record = open(args.record, "wb")  # noqa: SIM115 - closed below
             except OSError as e:
                 raise SimulatorError(f"--record {args.record}: {e.strerror}") from None
-        sim = Simulator(link, device=ShoeDevice(args.model, args.firmware), mode=args.mode,
+        device = ShoeDevice(args.model, args.firmware, check=Check(args.checksum))
+        sim = Simulator(link, device=device, mode=args.mode,
                         rounds=args.rounds, deck=deck, seed=args.seed, action=args.action,
                         card_delay=args.card_delay, round_pause=args.round_pause,
                         heartbeat=args.heartbeat, inject=args.inject,

@@ -161,6 +161,35 @@ class Table:
         return order[index % HANDS]
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where one card of a deal goes: its place in the dealing order and its position."""
+
+    index: int                  # 0-based in the dealing order; 49-52 are the leftovers
+    position: int | None        # None: one of the four left over
+
+
+def place_of_seq(table: Table, action: int, first_seq: int, seq: int,
+                 wrap: int | None = None) -> Place:
+    """The place of the card a shoe numbered `seq` in a deal whose first card is `first_seq`.
+
+    The number, not the count of cards received, says where a card goes: a card lost on the
+    line leaves a hole at its own place and every later card still lands where it was
+    dealt. `wrap` is the shoe's highest number when its count starts again at 1 after it.
+    """
+    index = seq - first_seq if wrap is None else (seq - first_seq) % wrap
+    if index < 0:
+        raise TableError(f"card number {seq} comes before this deal's first card "
+                         f"({first_seq}): it belongs to an earlier deal")
+    return Place(index, table.position_of_card(action, index))
+
+
+def holes_in(indexes: Iterable[int]) -> tuple[int, ...]:
+    """The places in the dealing order before the last card read that have no card."""
+    have = set(indexes)
+    return tuple(i for i in range(max(have, default=-1)) if i not in have)
+
+
 RNG_NUMBERS = range(1, HANDS + 1)
 DIE_FACES = range(1, 7)
 

@@ -173,6 +173,10 @@ class Availability:
                 if self.manual:
                     raise TableError("cards typed by hand complete the deal by themselves: "
                                      "type every position's seven")
+                lost = self.stream[:DEALT].count(None)
+                if lost:
+                    raise TableError(f"the shoe lost {lost} card(s) of this deal: type each "
+                                     f"for its position (C), or call a misdeal")
                 read = min(len(self.stream), DEALT)
                 if read < DEALT:
                     raise TableError(f"the shoe has read {read} of the {DEALT} cards dealt: "

@@ -91,7 +91,7 @@ class DealerController(Availability, Feed, Hands, Slips, Shift, Screen, QObject)
         self.picks: list[Card] = []
         self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
-        self.stream: list[Card] = []
+        self.stream: list[Card | None] = []  # by place in the dealing order; None: a hole
         self.manual: dict[int, list[Card]] = {}
         self.leftovers: tuple[Card, ...] | None = None
         self.action_input: ActionInput | None = None  # the round's action and its source
@@ -104,6 +104,7 @@ class DealerController(Availability, Feed, Hands, Slips, Shift, Screen, QObject)
         self.log: list[str] = []
         self.fields: dict[str, str] = {}
         self.shoe.card_read.connect(self.on_card)
+        self.shoe.card_at.connect(self.on_card_at)
         self.shoe.leftovers_read.connect(self.on_leftovers)
         self.shoe.action_read.connect(self.on_action_read)
         self.shoe.shuffled.connect(self.on_shuffled)

@@ -13,9 +13,12 @@ from app.core.table import (
     DealMode,
     Misdeal,
     TableError,
+    holes_in,
+    place_of_seq,
     position_name,
 )
 from drivers.action import ActionInput, Origin, dice, draw_rng
+from drivers.shoe.deal_order import WRAP
 
 from . import present
 from .availability import DEALER_ERRORS, DEALT, DECK_SIZE
@@ -161,7 +164,7 @@ class Feed:
         if rnd is not None and rnd.action is not None and rnd.phase is Phase.DEALING:
             for i, c in enumerate(self.stream[:DEALT]):
                 p = rnd.table.position_of_card(rnd.action.position, i)
-                if p is not None:
+                if p is not None and c is not None:     # None: a card the shoe lost
                     out.setdefault(p, []).append(c)
         for p, cards in self.manual.items():
             out.setdefault(p, []).extend(cards)
@@ -175,6 +178,46 @@ class Feed:
             return
         self.stream.append(c)
         self._run(self._try_finish)
+
+    def on_card_at(self, c: Card, first_seq: int, seq: int) -> None:
+        """A card the shoe numbered: it goes to its own place in the dealing order, counted
+        from the deal's first card, so a card lost on the line leaves a hole there."""
+        rnd = self.round
+        if rnd is None or rnd.phase in (Phase.SETTING, Phase.SETTLED):
+            self.on_card(c)
+            return
+        action = rnd.action.position if rnd.action is not None else DEALER
+        try:
+            index = place_of_seq(rnd.table, action, first_seq, seq, WRAP).index
+        except TableError as e:
+            self._say(f"The shoe read {c}, which is not in this deal ({e}): the card is not "
+                      f"used.", "warn")
+            self._done()
+            return
+        before = holes_in(i for i, held in enumerate(self.stream) if held is not None)
+        self.stream.extend([None] * (index + 1 - len(self.stream)))
+        if self.stream[index] is not None:
+            self._say(f"The shoe read {c} for the place of {self.stream[index]}: the card is "
+                      f"not used.", "warn")
+            self._done()
+            return
+        self.stream[index] = c
+        new = [i for i in holes_in(i for i, held in enumerate(self.stream) if held is not None)
+               if i not in before]
+        if new:
+            self._say(self._hole_words(new), "warn")
+        self._run(self._try_finish)
+
+    def _hole_words(self, holes: list[int]) -> str:
+        rnd = self.round
+        assert rnd is not None
+        where = [f"card {i + 1} of the deal" for i in holes]
+        if rnd.action is not None:
+            where = [f"{w} ({position_name(p)}'s hand)" if p is not None else f"{w} (left over)"
+                     for w, p in zip(where, (rnd.table.position_of_card(rnd.action.position, i)
+                                             for i in holes), strict=True)]
+        return (f"The shoe lost {', '.join(where)}: the later cards are in their places. Type "
+                f"the missing card for its position (C), or call a misdeal.")
 
     def on_leftovers(self, cards: tuple[Card, ...]) -> None:
         self.leftovers = cards
@@ -203,10 +246,12 @@ class Feed:
         rnd = self.round
         if rnd is None or rnd.phase is not Phase.DEALING:
             return
+        read = [c for c in self.stream[:DECK_SIZE] if c is not None]
+        whole = len(read) == len(self.stream[:DECK_SIZE])  # no card lost on the line
         try:
-            if not self.manual and (len(self.stream) >= DECK_SIZE or (
-                    len(self.stream) >= DEALT and (self.leftovers is not None or complete))):
-                cards = self.stream[:DECK_SIZE]
+            if not self.manual and whole and (len(read) >= DECK_SIZE or (
+                    len(read) >= DEALT and (self.leftovers is not None or complete))):
+                cards = read
                 rest: list[Card] | None = (list(self.leftovers) if self.leftovers is not None
                                            else cards[DEALT:] or None)
                 if rnd.table.deal_mode is DealMode.STACKS:
@@ -219,8 +264,10 @@ class Feed:
                 hands = self.dealing()
                 if len(hands) < HANDS or any(len(h) < CARDS_PER_HAND for h in hands.values()):
                     return
-                rest_read = self.stream[DEALT:DECK_SIZE] if len(self.stream) >= DECK_SIZE \
-                    else self.leftovers
+                rest = self.stream[DEALT:DECK_SIZE]
+                rest_read = ([c for c in rest if c is not None]
+                             if len(rest) == DECK_SIZE - DEALT and None not in rest
+                             else self.leftovers)
                 self._do("deal_by_position", hands, list(rest_read) if rest_read else None)
             else:
                 return

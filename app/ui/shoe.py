@@ -34,6 +34,9 @@ class ShoeFeed(QObject):
     """What the controller listens to. `card_read` carries one card in dealt order."""
 
     card_read = Signal(object)
+    # (card, first_seq, seq): a card the shoe numbered, placed by its number in the deal
+    # (app.core.table.place_of_seq), so a card lost on the line leaves a hole.
+    card_at = Signal(object, int, int)
     leftovers_read = Signal(object)  # the cards not dealt (tuple), when the shoe reads them
     action_read = Signal(object)  # drivers.action.ActionInput sent by a shuffler or shaker
     shuffled = Signal()  # a new deck: what was read before belongs to the old one
@@ -139,12 +142,15 @@ class SerialShoe(ShoeFeed):
     def __init__(self, port: str, parent: QObject | None = None, *,
                  config: Any = None) -> None:
         super().__init__(parent)
+        from drivers.shoe.deal_order import DealStart
         from drivers.shoe.transport import ShoeConfig, ShoeReader
 
+        self.deal_start = DealStart()
         self.port = port
-        self._event.connect(self._on_event, Qt.ConnectionType.QueuedConnection)
+        self._event.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
         self._say(False, f"offline: opening {port}...")
-        self.reader = ShoeReader(config or ShoeConfig(port), on_event=self._event.emit)
+        # One queued signal per read, not per event: a noisy line cannot flood the window.
+        self.reader = ShoeReader(config or ShoeConfig(port), on_batch=self._event.emit)
         self.reader.start()
 
     def online_text(self) -> str:
@@ -156,6 +162,13 @@ class SerialShoe(ShoeFeed):
     def offline_short(self) -> str:
         return "offline"
 
+    def start_deal(self) -> None:
+        self.deal_start.new_deal()
+
+    def _on_batch(self, events: list[object]) -> None:
+        for event in events:
+            self._on_event(event)
+
     def _on_event(self, event: object) -> None:
         from drivers.action import ActionError, from_device
         from drivers.shoe.protocol import (
@@ -166,16 +179,19 @@ class SerialShoe(ShoeFeed):
             Fault,
             HandDealt,
             Hello,
+            NoisyLine,
             ShuffleStart,
         )
         from drivers.shoe.transport import ShoeOffline, ShoeOnline
 
+        numbered = self.deal_start.see(event)  # type: ignore[arg-type]
         match event:
-            case CardRead(card=c):
-                self.card_read.emit(c)
-            case HandDealt(cards=cards):
-                for c in cards:
-                    self.card_read.emit(c)
+            case CardRead(card=c, seq=seq):
+                first = self.deal_start.first_seq
+                self.card_at.emit(c, seq if first is None else first, seq)
+            case HandDealt():
+                for n in numbered:              # a stack's cards: placed by the stack
+                    self.card_at.emit(n.card, 0, n.index)
             case Burn(cards=cards):
                 self.leftovers_read.emit(tuple(cards))
             case ShuffleStart():
@@ -193,6 +209,8 @@ class SerialShoe(ShoeFeed):
                 self._say(True, self.online_text())
             case ShoeOffline(reason=reason):
                 self._say(False, self.offline_text(reason), self.offline_short())
+            case NoisyLine():
+                self.fault.emit(str(event))
             case Fault() | DeviceError():
                 self.fault.emit(f"Shoe: {event}")
 
@@ -259,6 +277,7 @@ class PtyDemoShoe(SerialShoe):
     def start_deal(self) -> None:
         if not self.online:
             return
+        super().start_deal()
         self.deals += 1
         self._requests.put(("deal", self._decks.pop(0) if self._decks else None))
 

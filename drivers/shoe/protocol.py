@@ -1,23 +1,33 @@
 """The station's shoe line protocol: a pure parser (bytes in, events out) and the encoder.
 
-Wire format (see README.md, "The shoe protocol"): 9600 8N1, ASCII lines ending CRLF,
+Wire format (see docs/shoe-protocol.md): 9600 8N1, ASCII lines ending CRLF,
 
-    $<TYPE>,<seq>,<fields...>*<hh>
+    $<TYPE>,<seq>,<fields...>*<hhhh>
 
-where hh is the XOR of every byte between `$` and `*`, in hex (as NMEA). Every message
+where hhhh is the CRC-16/CCITT-FALSE of every byte between `$` and `*`, in hex. An older
+shoe may send the two-digit XOR of those bytes instead (as NMEA); the station reads that
+form only when its `checksum` setting says "xor", because two flipped bits in the same
+place cancel out of an XOR and deliver a wrong card. Every message
 from the shoe except HELLO and BEAT takes the next sequence number (1-99999, then 1
 again); HELLO and BEAT carry the number of the last message sent, so a silent loss is seen
 within one heartbeat. The station asks for missing messages with `$RESEND,<from>,<to>`.
 
 `ShoeParser` never raises on input: anything wrong on the line becomes a `Fault` event that
-carries the raw bytes, and reading goes on. It holds messages that arrive after a gap until
-the missing ones are resent (or given up for lost), so cards are delivered once each and in
-the order they were dealt. It keeps no clock: the transport decides when to ask for a resend
-(`request_resend`) and when to stop waiting (`give_up`).
+carries the raw bytes, and reading goes on. Damage is counted, and only the first few
+faults of each interval are told one by one; the rest come as one `NoisyLine` summary
+when the transport asks (`summary`), so a noisy cable cannot flood the dealer's window.
+Garbage is dropped in bulk: the work is proportional to the bytes received.
+
+It holds messages that arrive after a gap until the missing ones are resent (or given up
+for lost), so cards are delivered once each and in the order they were dealt. It keeps no
+clock: the transport decides when to ask for a resend (`request_resend`), when to stop
+waiting (`give_up`) and when an interval of faults ends (`summary`).
 """
 
 from __future__ import annotations
 
+import binascii
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import Enum
@@ -31,17 +41,39 @@ _HALF = SEQ_MAX // 2    # a number up to this far ahead is newer, further is old
 RESTART_WINDOW = 500    # a message this far behind is a restarted shoe, not a late copy
 MAX_RESEND = 1000       # the most messages one RESEND asks for
 _MEMORY = 2000          # how many lost sequence numbers are remembered
+FAULT_BUDGET = 3        # line faults told one by one between two summaries; then counted
+_HEX = frozenset(b"0123456789ABCDEFabcdef")
 
 # Station -> shoe messages: echoed back by some half-duplex adapters, so ignored on input.
 STATION_TYPES = frozenset({"RESEND"})
 
 
-def checksum(body: bytes) -> int:
-    """XOR of the bytes between `$` and `*`."""
-    x = 0
-    for b in body:
-        x ^= b
-    return x
+class Check(Enum):
+    """How a line's check is made: CRC-16 (the protocol) or XOR (older shoes only)."""
+
+    CRC16 = "crc16"     # CRC-16/CCITT-FALSE, 4 hex digits: catches every 1-3 bit error
+    XOR = "xor"         # XOR of the bytes, 2 hex digits: two flips in one place cancel
+
+    @property
+    def digits(self) -> int:
+        return 4 if self is Check.CRC16 else 2
+
+    def of(self, body: bytes) -> int:
+        """The check of the bytes between `$` and `*`."""
+        if self is Check.CRC16:
+            return binascii.crc_hqx(body, 0xFFFF)      # exactly CRC-16/CCITT-FALSE
+        x = 0
+        for b in body:
+            x ^= b
+        return x
+
+    def text(self, value: int) -> str:
+        return f"{value:0{self.digits}X}"
+
+
+def checksum(body: bytes, check: Check = Check.CRC16) -> int:
+    """The check of the bytes between `$` and `*` (CRC-16/CCITT-FALSE unless told XOR)."""
+    return check.of(body)
 
 
 def seq_after(seq: int, n: int = 1) -> int:
@@ -178,6 +210,20 @@ class Recovered(ShoeEvent):
         return f"RECOVERED {self.count} message(s) {self.first}-{self.last}"
 
 
+@dataclass(frozen=True, slots=True)
+class NoisyLine(ShoeEvent):
+    """A summary of the line's damage since the last one, when more was damaged than told."""
+
+    messages: int       # damaged messages (bad check, cut off, over-long), told or not
+    dropped: int        # bytes thrown away, stray bytes included
+    seconds: float      # over how long
+
+    def __str__(self) -> str:
+        return (f"The shoe's line is noisy: {self.messages} damaged message(s) and "
+                f"{self.dropped} byte(s) dropped in {self.seconds:.0f} s. Check the shoe's "
+                "cable and plug; cards lost to the noise are asked for again.")
+
+
 class FaultKind(Enum):
     NOISE = "noise"                 # stray bytes outside a message
     TOO_LONG = "too-long"           # a line longer than MAX_LINE
@@ -221,42 +267,47 @@ def _field_ok(text: str) -> bool:
     return all(32 <= ord(ch) < 127 and ch not in ",*$" for ch in text)
 
 
-def encode_line(kind: str, seq: int, *fields: str) -> bytes:
-    """One line on the wire: `$KIND,seq,fields*HH\\r\\n`."""
+def encode_line(kind: str, seq: int, *fields: str, check: Check = Check.CRC16) -> bytes:
+    """One line on the wire: `$KIND,seq,fields*HHHH\\r\\n` (`*HH` for an XOR shoe)."""
     for f in (kind, *fields):
         if not _field_ok(f):
             raise EncodeError(f"{f!r} cannot go on the line: printable ASCII without , * $")
     body = ",".join((kind, str(seq), *fields)).encode("ascii")
-    return b"$%s*%02X\r\n" % (body, checksum(body))
+    return b"$%s*%s\r\n" % (body, check.text(check.of(body)).encode())
 
 
-def encode(event: MessageEvent) -> bytes:
+def encode(event: MessageEvent, check: Check = Check.CRC16) -> bytes:
     """The line a shoe sends for this event (what the simulator writes)."""
+    kind, seq, fields = _message(event)
+    return encode_line(kind, seq, *fields, check=check)
+
+
+def _message(event: MessageEvent) -> tuple[str, int, tuple[str, ...]]:
     match event:
         case Hello(seq, model, firmware):
-            return encode_line("HELLO", seq, model, firmware)
+            return "HELLO", seq, (model, firmware)
         case ShuffleStart(seq):
-            return encode_line("SHUFFLE", seq, "START")
+            return "SHUFFLE", seq, ("START",)
         case ShuffleEnd(seq, count):
-            return encode_line("SHUFFLE", seq, "END", str(count))
+            return "SHUFFLE", seq, ("END", str(count))
         case CardRead(seq, c):
-            return encode_line("CARD", seq, str(c))
+            return "CARD", seq, (str(c),)
         case HandDealt(seq, stack, cards):
-            return encode_line("HAND", seq, str(stack), *map(str, cards))
+            return "HAND", seq, (str(stack), *map(str, cards))
         case Burn(seq, cards):
-            return encode_line("BURN", seq, *map(str, cards))
+            return "BURN", seq, tuple(map(str, cards))
         case ActionRead(seq, method, values):
-            return encode_line("ACTION", seq, method, *map(str, values))
+            return "ACTION", seq, (method, *map(str, values))
         case DeviceError(seq, code, text):
-            return encode_line("ERROR", seq, code, text)
+            return "ERROR", seq, (code, text)
         case Heartbeat(seq):
-            return encode_line("BEAT", seq)
+            return "BEAT", seq, ()
     raise EncodeError(f"{event!r} is not a shoe message")
 
 
-def encode_resend(first: int, last: int) -> bytes:
+def encode_resend(first: int, last: int, check: Check = Check.CRC16) -> bytes:
     """The station's request: send messages first..last again."""
-    return encode_line("RESEND", first, str(last))
+    return encode_line("RESEND", first, str(last), check=check)
 
 
 # ---------------------------------------------------------------------------- decoder
@@ -325,6 +376,12 @@ DATA_TYPES = frozenset({"CARD", "HAND", "BURN", "SHUFFLE", "ACTION", "ERROR"})
 STATUS_TYPES = frozenset({"HELLO", "BEAT"})
 
 
+def _first(*found: int) -> int:
+    """The first of some `find` results, or -1 when none found anything."""
+    hits = [i for i in found if i >= 0]
+    return min(hits) if hits else -1
+
+
 def _span(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
@@ -346,6 +403,8 @@ class ShoeParser:
 
     last_seq: int | None = None
     max_line: int = MAX_LINE
+    check: Check = Check.CRC16
+    fault_budget: int = FAULT_BUDGET
     _buf: bytearray = field(default_factory=bytearray, repr=False)
     _discarding: bool = field(default=False, repr=False)
     _known: int | None = field(default=None, repr=False)        # newest number known to exist
@@ -354,6 +413,10 @@ class ShoeParser:
     _lost: OrderedDict[int, None] = field(default_factory=OrderedDict, repr=False)
     _recovering: list[int] = field(default_factory=list, repr=False)  # requested and got
     _outbox: bytearray = field(default_factory=bytearray, repr=False)
+    _told: int = field(default=0, repr=False)           # line faults told since the summary
+    _damaged: int = field(default=0, repr=False)        # damaged messages since the summary
+    _dropped: int = field(default=0, repr=False)        # bytes dropped since the summary
+    _untold: bool = field(default=False, repr=False)    # some damage went untold
 
     def __post_init__(self) -> None:
         self._known = self.last_seq
@@ -365,30 +428,51 @@ class ShoeParser:
         out: list[ShoeEvent] = []
         buf = self._buf
         buf += data
-        while buf:
+        pos, end = 0, len(buf)
+        while pos < end:
             if self._discarding:                     # the tail of an over-long line
-                ends = [i for i in (buf.find(b"$"), buf.find(b"\n")) if i >= 0]
-                if not ends:
-                    buf.clear()
+                stop = _first(buf.find(b"$", pos), buf.find(b"\n", pos))
+                if stop < 0:
+                    self._dropped += end - pos
+                    pos = end
                     break
-                del buf[:min(ends)]
+                self._dropped += stop - pos
+                pos = stop
                 self._discarding = False
-            nl = buf.find(b"\n")
+            if self._told >= self.fault_budget:      # nothing more is told: bulk work
+                stop = buf.rfind(b"\n", pos) + 1 or (buf.rfind(b"$", pos)
+                                                      if end - pos > self.max_line + 1 else 0)
+                if stop > pos:
+                    self._quiet(bytes(buf[pos:stop]), out)
+                    pos = stop
+                    continue
+            nl = buf.find(b"\n", pos)
             if nl >= 0:
-                line = bytes(buf[:nl])
-                del buf[:nl + 1]
-                self._line(line, out)
+                self._line(bytes(buf[pos:nl]), out)
+                pos = nl + 1
                 continue
-            if len(buf) <= self.max_line + 1:        # room for the sentence and its CR
+            if end - pos <= self.max_line + 1:       # room for the sentence and its CR
                 break
-            cut = buf.rfind(b"$")
-            if cut > 0:                              # no newline, but a new message began
-                self._line(bytes(buf[:cut]), out)
-                del buf[:cut]
+            cut = buf.rfind(b"$", pos)
+            if cut > pos:                            # no newline, but a new message began
+                self._line(bytes(buf[pos:cut]), out)
+                pos = cut
                 continue
-            out.append(Fault(FaultKind.TOO_LONG, self._too_long(), bytes(buf[:self.max_line])))
-            buf.clear()
+            self._damage(out, FaultKind.TOO_LONG, self._too_long(),
+                         bytes(buf[pos:pos + self.max_line]), end - pos)
+            pos = end
             self._discarding = True
+        del buf[:pos]
+        return out
+
+    def summary(self, seconds: float = 1.0) -> list[ShoeEvent]:
+        """Close the interval (the transport calls this about once a second): a NoisyLine
+        if some damage went untold, and faults are told one by one again."""
+        out: list[ShoeEvent] = []
+        if self._untold:
+            out.append(NoisyLine(self._damaged, self._dropped, seconds))
+        self._told = self._damaged = self._dropped = 0
+        self._untold = False
         return out
 
     def link_lost(self) -> list[ShoeEvent]:
@@ -398,9 +482,9 @@ class ShoeParser:
         self._buf.clear()
         self._discarding = False
         if rest:
-            out.append(Fault(FaultKind.MALFORMED,
-                             "A message was cut off when the shoe went offline; it will be "
-                             "asked for again.", rest))
+            self._damage(out, FaultKind.MALFORMED,
+                         "A message was cut off when the shoe went offline; it will be "
+                         "asked for again.", rest[:self.max_line], len(rest))
         return out
 
     flush = link_lost
@@ -421,7 +505,7 @@ class ShoeParser:
             first, last = hole.first, hole.last
             if seq_distance(first, last) >= MAX_RESEND:
                 last = seq_after(first, MAX_RESEND - 1)
-            self._outbox += encode_resend(first, last)
+            self._outbox += encode_resend(first, last, self.check)
             if not hole.requested:
                 hole.requested = True
                 n = seq_distance(hole.first, hole.last) + 1
@@ -465,51 +549,101 @@ class ShoeParser:
         return (f"A line of more than {self.max_line} characters came from the shoe and was "
                 "ignored: check that the port speed (baud) matches the shoe.")
 
+    def _damage(self, out: list[ShoeEvent], kind: FaultKind, message: str, raw: bytes,
+                size: int, seq: int | None = None) -> None:
+        """Count damage on the line; tell it only while this interval's budget lasts."""
+        self._dropped += size
+        if kind is not FaultKind.NOISE:
+            self._damaged += 1
+        if self._told < self.fault_budget:
+            self._told += 1
+            out.append(Fault(kind, message, raw, seq))
+        else:
+            self._untold = True
+
     def _line(self, line: bytes, out: list[ShoeEvent]) -> None:
-        parts = line.rstrip(b"\r").split(b"$")
-        noise = parts[0]
+        line = line.rstrip(b"\r")
+        d = line.find(b"$")
+        noise = line if d < 0 else line[:d]
         if noise.strip():
-            out.append(Fault(FaultKind.NOISE,
-                             "Stray bytes on the shoe line were ignored (line noise or a loose "
-                             "cable).", noise[:self.max_line]))
-        for part in parts[1:]:
+            self._damage(out, FaultKind.NOISE,
+                         "Stray bytes on the shoe line were ignored (line noise or a loose "
+                         "cable).", noise[:self.max_line], len(noise))
+        while d >= 0:
+            if self._told >= self.fault_budget:      # nothing more is told: count in bulk
+                self._quiet(line[d:], out)
+                return
+            nxt = line.find(b"$", d + 1)
+            part = line[d + 1:nxt] if nxt >= 0 else line[d + 1:]
             self._sentence(b"$" + part.strip(), out)
+            d = nxt
+
+    def _quiet(self, region: bytes, out: list[ShoeEvent]) -> None:
+        """Whole lines read once no more faults are told: only what has the shape of a
+        message (`$`, up to a line of text, `*` and the check's hex digits, then the line's
+        end or the next `$`) is looked at, found by one regular expression; every other `$`
+        is a damaged message and every other byte is dropped, both counted without a look
+        each."""
+        shaped = re.compile(rb"\$[^$\n]{0,%d}\*[0-9A-Fa-f]{%d}[ \t\r]*(?![^$\n])"
+                            % (self.max_line, self.check.digits))
+        looked = used = 0
+        for m in shaped.finditer(region):
+            looked += 1
+            used += m.end() - m.start()
+            self._sentence(m.group().strip(), out)
+        cut = region.count(b"$") - looked
+        spare = len(region) - used - region.count(b"\n") - region.count(b"\r")
+        if cut or spare > 0:
+            self._damaged += cut
+            self._dropped += max(spare, 0)
+            self._untold = True
 
     def _sentence(self, raw: bytes, out: list[ShoeEvent]) -> None:
         if len(raw) > self.max_line:
-            out.append(Fault(FaultKind.TOO_LONG, self._too_long(), raw[:self.max_line]))
+            self._damage(out, FaultKind.TOO_LONG, self._too_long(), raw[:self.max_line],
+                         len(raw))
             return
         star = raw.rfind(b"*")
         if star < 0:
-            out.append(Fault(FaultKind.MALFORMED,
-                             "A message from the shoe was cut off or has no checksum; ignored.",
-                             raw))
+            self._damage(out, FaultKind.MALFORMED,
+                         "A message from the shoe was cut off or has no checksum; ignored.",
+                         raw, len(raw))
             return
         body, tail = raw[1:star], raw[star + 1:]
-        try:
-            given = int(tail, 16) if len(tail) == 2 else -1
-        except ValueError:
-            given = -1
-        if given < 0:
-            out.append(Fault(FaultKind.MALFORMED,
-                             "A message from the shoe does not end in a two-digit checksum; "
-                             "ignored.", raw))
+        check = self.check
+        if len(tail) != check.digits or not _HEX.issuperset(tail):
+            other = Check.XOR if check is Check.CRC16 else Check.CRC16
+            if len(tail) == other.digits and _HEX.issuperset(tail):
+                why = (f"A message from the shoe ends in a {other.digits}-digit checksum, the "
+                       f"{other.value.upper()} form, but this station reads the "
+                       f"{check.value.upper()} form: set the shoe's checksum setting to match "
+                       f"the shoe ({other.value!r}); ignored.")
+            else:
+                why = (f"A message from the shoe does not end in a {check.digits}-digit "
+                       "checksum; ignored.")
+            self._damage(out, FaultKind.MALFORMED, why, raw, len(raw))
             return
-        want = checksum(body)
+        given, want = int(tail, 16), check.of(body)
         if given != want:
-            out.append(Fault(FaultKind.CHECKSUM,
-                             f"A message was damaged on the line (checksum {given:02X}, should "
-                             f"be {want:02X}); it is ignored and will be asked for again.", raw))
+            self._damage(out, FaultKind.CHECKSUM,
+                         f"A message was damaged on the line (checksum {check.text(given)}, "
+                         f"should be {check.text(want)}); it is ignored and will be asked for "
+                         "again.", raw, len(raw))
             return
         if any(b < 32 or b > 126 for b in body):
-            out.append(Fault(FaultKind.MALFORMED,
-                             "A message from the shoe has characters that are not plain ASCII; "
-                             "ignored.", raw))
+            self._damage(out, FaultKind.MALFORMED,
+                         "A message from the shoe has characters that are not plain ASCII; "
+                         "ignored.", raw, len(raw))
             return
         fields = body.decode("ascii").split(",")
         kind = fields[0]
         if kind in STATION_TYPES:
             return                                   # our own request, echoed back
+        if not (kind.isalpha() and kind.isupper()):
+            out.append(Fault(FaultKind.MALFORMED,
+                             f"A message from the shoe has {kind!r} where its type belongs "
+                             "(capital letters, e.g. CARD); ignored.", raw))
+            return
         if len(fields) < 2 or not fields[1].isdigit() or int(fields[1]) > SEQ_MAX:
             out.append(Fault(FaultKind.MALFORMED,
                              f"A {kind or 'blank'} message from the shoe has no valid sequence "

@@ -6,6 +6,8 @@ serial port, or anything with open/close/read/write), with faults injected on re
 
     checksum    the card's line is damaged on the way (a byte flipped): the station asks again
     drop        the card's line never arrives: the station sees the gap and asks again
+    lose        the card's line never arrives and the shoe cannot send it again (a card the
+                shoe lost): the station reports it lost, and the deal has a hole there
     duplicate   the card's line is sent twice
     garbage     stray bytes arrive just before the card
     split       the card's line arrives in two pieces, a moment apart
@@ -31,10 +33,10 @@ from typing import BinaryIO, Protocol
 
 from app.core.cards import DECK, Card, parse_cards
 
-from .protocol import SEQ_MAX, checksum, encode_line, seq_after
+from .protocol import SEQ_MAX, Check, encode_line, seq_after
 
-FAULTS = ("checksum", "drop", "duplicate", "garbage", "split", "swap", "unknown", "long",
-          "disconnect")
+FAULTS = ("checksum", "drop", "lose", "duplicate", "garbage", "split", "swap", "unknown",
+          "long", "disconnect")
 MODES = ("card", "hand")
 ACTIONS = ("rng", "dice", "none")
 GARBAGE = b"\x00\x7f~#\xff\x13 "
@@ -56,6 +58,7 @@ class ShoeDevice:
     model: str = "PAIGOW-SIM"
     firmware: str = "1.0"
     history: int = 1000
+    check: Check = Check.CRC16                      # XOR: an older shoe's checks
     seq: int = 0                                    # last sequence number used (0: none)
     _sent: OrderedDict[int, bytes] = field(default_factory=OrderedDict, repr=False)
     _inbox: bytearray = field(default_factory=bytearray, repr=False)
@@ -63,18 +66,22 @@ class ShoeDevice:
     def message(self, kind: str, *fields: str) -> bytes:
         """The next numbered message, kept for resending."""
         self.seq = seq_after(self.seq) if self.seq else 1
-        line = encode_line(kind, self.seq, *fields)
+        line = encode_line(kind, self.seq, *fields, check=self.check)
         self._sent[self.seq] = line
         self._sent.move_to_end(self.seq)
         while len(self._sent) > self.history:
             self._sent.popitem(last=False)
         return line
 
+    def forget(self, seq: int) -> None:
+        """Lose a message: it cannot be sent again."""
+        self._sent.pop(seq, None)
+
     def hello(self) -> bytes:
-        return encode_line("HELLO", self.seq, self.model, self.firmware)
+        return encode_line("HELLO", self.seq, self.model, self.firmware, check=self.check)
 
     def beat(self) -> bytes:
-        return encode_line("BEAT", self.seq)
+        return encode_line("BEAT", self.seq, check=self.check)
 
     def answer(self, data: bytes) -> list[bytes]:
         """Lines to send again for the RESEND requests in data (partial lines wait)."""
@@ -90,7 +97,9 @@ class ShoeDevice:
             body = line[start + 1:star]
             try:
                 kind, first, last = body.decode("ascii").split(",")
-                ok = int(line[star + 1:], 16) == checksum(body) and kind == "RESEND"
+                tail = line[star + 1:]
+                ok = (len(tail) == self.check.digits and int(tail, 16) == self.check.of(body)
+                      and kind == "RESEND")
                 first_seq, last_seq = int(first), int(last)
             except ValueError:
                 continue
@@ -418,7 +427,9 @@ class Simulator:
         if "garbage" in kinds:
             self._send(GARBAGE)
         line = self.device.message(*msg)
-        if "drop" in kinds:
+        if "lose" in kinds:
+            self.device.forget(self.device.seq)
+        if "drop" in kinds or "lose" in kinds:
             pass
         elif "swap" in kinds:
             self._swapped = line

@@ -25,12 +25,13 @@ from typing import Any, Protocol
 
 import serial
 
-from .protocol import BAUDRATE, ShoeEvent, ShoeParser
+from .protocol import BAUDRATE, Check, ShoeEvent, ShoeParser
 
 log = logging.getLogger(__name__)
 
 BY_ID_DIR = "/dev/serial/by-id"
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+SUMMARY_INTERVAL = 1.0      # seconds: at most this often a noisy line is summed up
 
 
 class ShoeConfigError(ValueError):
@@ -55,13 +56,14 @@ class ShoeConfig:
     resend_delay: float = 0.1           # wait this long for a late message before RESEND
     resend_timeout: float = 0.5         # wait this long for the answer to a RESEND
     resend_tries: int = 3               # then the missing messages are reported LOST
+    checksum: str = Check.CRC16.value   # "xor" only for an older shoe that sends 2 digits
 
     # TOML key -> field (the config's style is underscores; dashes are accepted too).
     KEYS = {"port": "port", "baud": "baudrate", "read_timeout": "read_timeout",
             "write_timeout": "write_timeout", "heartbeat_timeout": "heartbeat_timeout",
             "reconnect_min": "reconnect_min", "reconnect_max": "reconnect_max",
             "resend_delay": "resend_delay", "resend_timeout": "resend_timeout",
-            "resend_tries": "resend_tries"}
+            "resend_tries": "resend_tries", "checksum": "checksum"}
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, str) or not self.port.strip():
@@ -71,9 +73,13 @@ class ShoeConfig:
             raise ShoeConfigError(f"shoe.baud: {self.baudrate!r} is not a serial speed; use one "
                                   f"of {', '.join(map(str, BAUDRATES))} (the shoe's default is "
                                   f"{BAUDRATE})")
+        if self.checksum not in {c.value for c in Check}:
+            raise ShoeConfigError(f"shoe.checksum: {self.checksum!r} is not a checksum; use "
+                                  "\"crc16\" (the protocol's) or \"xor\" (an older shoe that "
+                                  "sends two-digit checksums)")
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("port", "baudrate"):
+            if f.name in ("port", "baudrate", "checksum"):
                 continue
             key = next(k for k, v in self.KEYS.items() if v == f.name)
             if f.name == "resend_tries":
@@ -221,13 +227,17 @@ class _Resend:
 class ShoeReader:
     """Reads the shoe until stopped, through unplugs and reconnects.
 
-    `on_event(event)` is called on the reader's thread for every event; without it events
-    go to `events`. `resume_after` is the last sequence number the station already holds
-    (from the ledger after a restart), so what came after is asked for again.
+    `on_event(event)` is called on the reader's thread for every event; `on_batch(events)`
+    instead takes each read's events in one call (one hop to a GUI thread per read, not
+    one per event); without either, events go to `events`. A noisy line cannot flood the
+    listener: the parser tells a few faults per second and sums up the rest.
+    `resume_after` is the last sequence number the station already holds (from the ledger
+    after a restart), so what came after is asked for again.
     """
 
     config: ShoeConfig
     on_event: Callable[[ShoeEvent], None] | None = None
+    on_batch: Callable[[list[ShoeEvent]], None] | None = None
     opener: Callable[[ShoeConfig], SerialLike] = open_port
     resume_after: int | None = None
     clock: Callable[[], float] = time.monotonic
@@ -239,7 +249,8 @@ class ShoeReader:
     _online: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
-        self.parser = ShoeParser(last_seq=self.resume_after)
+        self.parser = ShoeParser(last_seq=self.resume_after,
+                                 check=Check(self.config.checksum))
 
     @property
     def online(self) -> bool:
@@ -322,6 +333,7 @@ class ShoeReader:
         last_rx = clock()
         silent = False
         resend = _Resend()
+        summed = last_rx
         while not self._stop.is_set():
             data = port.read(1)
             if data:
@@ -329,37 +341,41 @@ class ShoeReader:
                 if waiting:
                     data += port.read(waiting)
             now = clock()
+            batch: list[ShoeEvent] = []
             if data:
                 last_rx = now
                 if silent:
                     silent = False
                     self._online = True
-                    self._emit(ShoeOnline(cfg.port))
-                for event in parser.feed(data):
-                    self._emit(event)
+                    batch.append(ShoeOnline(cfg.port))
+                batch += parser.feed(data)
             elif cfg.heartbeat_timeout and not silent and now - last_rx > cfg.heartbeat_timeout:
                 silent = True
                 self._online = False
-                self._emit(ShoeOffline(cfg.port, (
+                batch.append(ShoeOffline(cfg.port, (
                     f"No word from the shoe for {cfg.heartbeat_timeout:g} s: check that it is "
                     "on and connected. Enter cards by hand meanwhile.")))
-            self._resend(now, resend)
+            batch += self._resend(now, resend)
+            if now - summed >= SUMMARY_INTERVAL:
+                batch += parser.summary(now - summed)
+                summed = now
+            self._deliver(batch)
             out = parser.take_outgoing()
             if out:
                 port.write(out)
 
-    def _resend(self, now: float, r: _Resend) -> None:
+    def _resend(self, now: float, r: _Resend) -> list[ShoeEvent]:
         """Ask for missing messages after a short wait, again after a timeout, then give up."""
         cfg, parser = self.config, self.parser
         if parser.missing is None:
             r.unrequested_since = r.requested_at = None
             r.tries = 0
-            return
+            return []
         if parser.unrequested:
             if r.unrequested_since is None:
                 r.unrequested_since = now
             if now - r.unrequested_since < cfg.resend_delay:
-                return
+                return []
             events = parser.request_resend()
             r.unrequested_since = None
             r.requested_at = now
@@ -368,7 +384,7 @@ class ShoeReader:
             if r.requested_at is None:          # asked on a link that went away: ask again
                 r.requested_at = now - cfg.resend_timeout
             if now - r.requested_at < cfg.resend_timeout:
-                return
+                return []
             if r.tries >= cfg.resend_tries:
                 events = parser.give_up()
                 r.requested_at = None
@@ -377,10 +393,24 @@ class ShoeReader:
                 events = parser.request_resend()
                 r.requested_at = now
                 r.tries += 1
-        for event in events:
-            self._emit(event)
+        return events
+
+    def _deliver(self, events: list[ShoeEvent]) -> None:
+        if not events:
+            return
+        if self.on_batch is None:
+            for event in events:
+                self._emit(event)
+            return
+        try:
+            self.on_batch(events)
+        except Exception:  # a bug in the listener must not stop the shoe
+            log.exception("shoe event listener failed on %d events", len(events))
 
     def _emit(self, event: ShoeEvent) -> None:
+        if self.on_batch is not None:
+            self._deliver([event])
+            return
         if self.on_event is None:
             self.events.put(event)
             return

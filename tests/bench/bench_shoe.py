@@ -5,11 +5,16 @@ master side and timed until the reader (pyserial on the slave side, the real Sho
 thread and parser) delivers its CardRead to the listener. One card at a time, 10,000 cards.
 
     .venv/bin/python -m tests.bench.bench_shoe        target: median under 5 ms
+
+Also the parser alone on a megabyte of line noise (random bytes, `$` only, over-long
+lines), read 4 KB at a time as a serial port gives it: the work must stay proportional to
+the bytes (target: well under a second per megabyte).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import sys
 import threading
@@ -17,7 +22,7 @@ import time
 import tty
 
 from app.core.cards import DECK
-from drivers.shoe.protocol import CardRead, ShoeEvent, encode_line
+from drivers.shoe.protocol import CardRead, ShoeEvent, ShoeParser, encode_line
 from drivers.shoe.transport import ShoeConfig, ShoeOnline, ShoeReader
 
 CARDS = 10_000
@@ -61,7 +66,30 @@ def measure(cards: int = CARDS) -> list[float]:
     return latencies
 
 
+NOISE = {
+    "random": lambda: random.Random(1).randbytes(1 << 20),
+    "dollars": lambda: b"$" * (1 << 20),
+    "long-lines": lambda: (b"$CARD," + b"7" * 5000 + b"\r\n") * 209,
+}
+
+
+def parse_noise(stream: bytes, chunk: int = 4096) -> tuple[float, int]:
+    """Seconds the parser takes for the stream, and how many events it gave."""
+    parser = ShoeParser()
+    start = time.perf_counter()
+    events = 0
+    for i in range(0, len(stream), chunk):
+        events += len(parser.feed(stream[i:i + chunk]))
+    events += len(parser.summary())
+    return time.perf_counter() - start, events
+
+
 def main() -> int:
+    for name, make in NOISE.items():
+        stream = make()
+        seconds, events = parse_noise(stream)
+        per_mb = seconds / (len(stream) / (1 << 20))
+        print(f"bench shoe-noise {name} {per_mb * 1000:.1f}ms/MB events={events}")
     latencies = measure()
     median = statistics.median(latencies) * 1000
     p99 = statistics.quantiles(latencies, n=100)[98] * 1000

@@ -14,11 +14,14 @@ from app.core.table import (
     DealMode,
     Direction,
     Misdeal,
+    Place,
     Table,
     TableError,
     deal_by_position,
     deal_one_at_a_time,
     deal_stacks,
+    holes_in,
+    place_of_seq,
 )
 
 CLOCKWISE = Table()
@@ -261,3 +264,32 @@ def test_the_four_cards_after_the_deal_are_left_over_and_there_is_no_card_54() -
         CLOCKWISE.position_of_card(0, -1)
     with pytest.raises(TableError, match="position 9 is not at this table"):
         CLOCKWISE.position_of_card(9, 0)
+
+
+# --- a card placed by the shoe's number, so a lost card leaves a hole -----------------------
+
+
+def test_a_card_is_placed_by_its_number_from_the_deals_first_card_not_by_how_many_came() -> None:
+    # Deal's first card numbered 10, action seat 2, one at a time clockwise: card 12 is the
+    # third dealt and goes to seat 4, whether or not card 11 arrived.
+    assert place_of_seq(ONE_BY_ONE, 2, 10, 12) == Place(2, 4)
+    assert place_of_seq(ONE_BY_ONE_CCW, 2, 10, 12) == Place(2, DEALER)
+    assert place_of_seq(CLOCKWISE, 2, 10, 17) == Place(7, 3)       # stacks: 8th card, 2nd stack
+    assert place_of_seq(ONE_BY_ONE, 2, 10, 10 + 49) == Place(49, None)   # a leftover
+
+
+def test_the_shoes_count_starting_again_at_one_does_not_move_a_card() -> None:
+    assert place_of_seq(ONE_BY_ONE, 0, 99998, 2, wrap=99999) == Place(3, 3)
+
+
+def test_a_number_before_the_deals_first_card_or_past_the_deck_is_refused() -> None:
+    with pytest.raises(TableError, match="earlier deal"):
+        place_of_seq(ONE_BY_ONE, 0, 10, 9)
+    with pytest.raises(TableError, match="53 cards"):
+        place_of_seq(ONE_BY_ONE, 0, 10, 10 + 53)
+
+
+def test_the_holes_are_the_places_before_the_last_card_read_that_have_no_card() -> None:
+    assert holes_in([0, 1, 3, 4, 7]) == (2, 5, 6)
+    assert holes_in([0, 1, 2]) == ()
+    assert holes_in([]) == ()

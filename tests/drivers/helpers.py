@@ -14,6 +14,7 @@ from app.core.cards import DECK, Card
 from drivers.shoe.protocol import (
     Burn,
     CardRead,
+    Check,
     Fault,
     FaultKind,
     HandDealt,
@@ -128,8 +129,8 @@ class StationLink:
 
     name = "station"
 
-    def __init__(self) -> None:
-        self.parser = ShoeParser()
+    def __init__(self, check: Check = Check.CRC16) -> None:
+        self.parser = ShoeParser(check=check)
         self.events: list[ShoeEvent] = []
         self._replies = bytearray()
 
@@ -163,13 +164,15 @@ class StepClock:
         return self.now
 
 
-def replay(stream: bytes, chunk: int | None = None) -> list[ShoeEvent]:
+def replay(stream: bytes, chunk: int | None = None,
+           check: Check = Check.CRC16) -> list[ShoeEvent]:
     """Events for a recorded stream, as a station that asks for resends at once sees it.
 
     The stream is fed a line at a time (or `chunk` bytes at a time); after each piece a
-    gap is asked for, and at the end anything still missing is given up.
+    gap is asked for and an interval of faults ends (as if a second passed), and at the end
+    anything still missing is given up.
     """
-    parser = ShoeParser()
+    parser = ShoeParser(check=check)
     events: list[ShoeEvent] = []
     if chunk is None:
         pieces = stream.split(b"\n")
@@ -180,6 +183,7 @@ def replay(stream: bytes, chunk: int | None = None) -> list[ShoeEvent]:
         events += parser.feed(piece)
         if parser.unrequested:
             events += parser.request_resend()
+        events += parser.summary()
     events += parser.link_lost()
     if parser.missing:
         events += parser.give_up()

@@ -15,7 +15,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from drivers.shoe.protocol import checksum
+from drivers.shoe.protocol import Check, checksum
 from drivers.shoe.simulator import Injection, ShoeDevice, Simulator
 
 from .helpers import StationLink, StepClock, replay
@@ -34,12 +34,21 @@ SIMULATED: dict[str, dict[str, Any]] = {
         Injection("split", 21), Injection("swap", 24), Injection("disconnect", 30)]),
     # Two rounds back to back (sequence numbers run on).
     "two-rounds": dict(seed=10, mode="card", action="none", rounds=2),
+    # A card the shoe lost mid-deal (the 12th): it never comes, even when asked again.
+    "lost-card": dict(seed=11, mode="card", action="rng", inject=[Injection("lose", 12)]),
+    # An older shoe with two-digit XOR checks (the `checksum = "xor"` setting).
+    "legacy-xor": dict(seed=12, mode="card", action="rng", check=Check.XOR),
 }
+
+
+def check_of(name: str) -> Check:
+    """The checksum form a recording was made with."""
+    return SIMULATED.get(name, {}).get("check", Check.CRC16)
 
 
 def _line(body: str, *, check: str | None = None, end: bytes = b"\r\n") -> bytes:
     raw = body.encode("ascii")
-    return b"$" + raw + b"*" + (check or f"{checksum(raw):02X}").encode() + end
+    return b"$" + raw + b"*" + (check or f"{checksum(raw):04X}").encode() + end
 
 
 def quirks() -> bytes:
@@ -51,7 +60,7 @@ def quirks() -> bytes:
         b"\x00\x00\r\n",
         _line("SHUFFLE,1,START", end=b"\n"),
         _line("SHUFFLE,2,END,53"),
-        _line("CARD,3,10H", check=f"{checksum(b'CARD,3,10H'):02x}"),
+        _line("CARD,3,10H", check=f"{checksum(b'CARD,3,10H'):04x}"),
         _line("RESEND,1,2"),
         b"~~" + _line("CARD,4,JK"),
         _line("CARD,5,AS", end=b"") + _line("CARD,6,KD"),
@@ -69,8 +78,10 @@ def make(name: str) -> bytes:
     if name == "quirks":
         return quirks()
     options = dict(SIMULATED[name])
+    check = options.pop("check", Check.CRC16)
     record = io.BytesIO()
-    sim = Simulator(StationLink(), device=ShoeDevice("PAIGOW-SIM", "1.0"), heartbeat=3600,
+    sim = Simulator(StationLink(check), device=ShoeDevice("PAIGOW-SIM", "1.0", check=check),
+                    heartbeat=3600,
                     unplug_seconds=1.0, clock=StepClock(), record=record,
                     rounds=options.pop("rounds", 1), **options)
     sim.run()
@@ -85,7 +96,8 @@ def main() -> None:
     for name in NAMES:
         stream = make(name)
         (HERE / f"{name}.bin").write_bytes(stream)
-        (HERE / f"{name}.events").write_text("".join(f"{e}\n" for e in replay(stream)))
+        events = replay(stream, check=check_of(name))
+        (HERE / f"{name}.events").write_text("".join(f"{e}\n" for e in events))
         print(f"wrote {name}.bin ({len(stream)} bytes) and {name}.events")
 
 

@@ -15,6 +15,7 @@ from drivers.shoe.protocol import (
     ActionRead,
     Burn,
     CardRead,
+    Check,
     DeviceError,
     EncodeError,
     Fault,
@@ -47,11 +48,18 @@ def kinds(events: list) -> list[FaultKind]:
 # ------------------------------------------------------------------- wire format
 
 
-def test_checksum_is_the_xor_of_the_bytes_between_dollar_and_star_as_in_nmea() -> None:
+def test_checksum_is_crc16_ccitt_false_of_the_bytes_between_dollar_and_star() -> None:
+    # The catalogue's check value of CRC-16/CCITT-FALSE: "123456789" -> 0x29B1.
+    assert checksum(b"123456789") == 0x29B1
+    assert encode_line("CARD", 3, "AS") == b"$CARD,3,AS*%04X\r\n" % checksum(b"CARD,3,AS")
+    assert len(encode_line("CARD", 3, "AS").split(b"*")[1].strip()) == 4
+
+
+def test_an_older_shoes_check_is_the_xor_of_the_bytes_as_in_nmea() -> None:
     # A published NMEA sentence and its checksum.
     body = b"GPRMC,092750.000,A,5321.6802,N,00630.3372,W,0.02,31.66,280511,,,A"
-    assert checksum(body) == 0x43
-    assert encode_line("CARD", 3, "AS") == b"$CARD,3,AS*35\r\n"
+    assert checksum(body, Check.XOR) == 0x43
+    assert encode_line("CARD", 3, "AS", check=Check.XOR) == b"$CARD,3,AS*35\r\n"
 
 
 def test_every_message_encodes_to_one_crlf_line_and_parses_back_to_the_same_event() -> None:
@@ -72,7 +80,7 @@ def test_every_message_encodes_to_one_crlf_line_and_parses_back_to_the_same_even
 
 def test_card_codes_are_the_cores_ten_as_t_or_10_and_the_joker_as_jk() -> None:
     body = b"CARD,1,10H"
-    line = b"$" + body + b"*%02X\r\n" % checksum(body)
+    line = b"$" + body + b"*%04X\r\n" % checksum(body)
     assert ShoeParser().feed(line) == [CardRead(1, card("TH"))]
     assert encode(CardRead(1, card("10H"))) == encode_line("CARD", 1, "TH")
 
@@ -102,7 +110,7 @@ def test_several_lines_in_one_read_give_their_events_in_order() -> None:
 
 def test_bare_lf_line_ends_and_a_lowercase_checksum_are_accepted() -> None:
     body = b"CARD,1,KD"
-    line = b"$" + body + b"*%02x\n" % checksum(body)
+    line = b"$" + body + b"*%04x\n" % checksum(body)
     assert ShoeParser().feed(line) == [CardRead(1, card("KD"))]
 
 
@@ -120,11 +128,11 @@ def test_two_messages_without_a_line_end_between_them_both_read() -> None:
 
 def test_bad_checksum_is_a_fault_with_the_raw_line_and_reading_goes_on() -> None:
     parser = ShoeParser()
-    bad = b"$CARD,1,AS*00"
+    bad = b"$CARD,1,AS*0000"
     events = parser.feed(bad + b"\r\n" + cards_line(2, "KS"))
     assert isinstance(events[0], Fault) and events[0].kind is FaultKind.CHECKSUM
     assert events[0].raw == bad
-    assert f"{checksum(b'CARD,1,AS'):02X}" in events[0].message    # says what it should be
+    assert f"{checksum(b'CARD,1,AS'):04X}" in events[0].message    # says what it should be
     assert events[1:] == [CardRead(2, card("KS"))]
 
 
@@ -137,11 +145,11 @@ def test_damaged_card_is_not_delivered_as_another_card() -> None:
 
 def test_unknown_message_is_a_fault_and_still_counts_in_the_sequence() -> None:
     body = b"TEMP,2,41.5C"
-    unknown = b"$" + body + b"*%02X\r\n" % checksum(body)
+    unknown = b"$" + body + b"*%04X\r\n" % checksum(body)
     parser = ShoeParser()
     events = parser.feed(cards_line(1, "AS") + unknown + cards_line(3, "KS"))
     assert kinds(events) == [FaultKind.UNKNOWN]           # no gap reported after it
-    assert events[1].raw == b"$" + body + b"*%02X" % checksum(body)
+    assert events[1].raw == b"$" + body + b"*%04X" % checksum(body)
     assert cards_of(events) == [card("AS"), card("KS")]
 
 
@@ -187,7 +195,7 @@ def test_an_endless_line_without_line_ends_does_not_grow_the_buffer() -> None:
     (encode_line("ACTION", 1, "DICE", "3", "7", "1"), "a die"),
     (encode_line("SHUFFLE", 1, "MIDDLE"), "START, or END"),
     (encode_line("CARD", 0, "AS"), "sequence number 0"),
-    (b"$CARD,x,AS*%02X\r\n" % checksum(b"CARD,x,AS"), "sequence number"),
+    (b"$CARD,x,AS*%04X\r\n" % checksum(b"CARD,x,AS"), "sequence number"),
 ])
 def test_a_message_with_wrong_fields_is_a_malformed_fault_naming_what_is_wrong(
         line: bytes, why: str) -> None:
@@ -257,7 +265,7 @@ def test_a_gap_holds_later_messages_and_asks_for_the_missing_ones() -> None:
     assert parser.missing == (2, 2)
     gap = parser.request_resend()
     assert kinds(gap) == [FaultKind.GAP] and gap[0].seq == 2
-    assert parser.take_outgoing() == encode_resend(2, 2) == b"$RESEND,2,2*0B\r\n"
+    assert parser.take_outgoing() == encode_resend(2, 2) == b"$RESEND,2,2*A28E\r\n"
     events = parser.feed(cards_line(2, "KS"))
     assert cards_of(events) == [card("KS"), card("QS"), card("JS")]   # in dealt order
     assert events[-1] == Recovered(2, 2, 1)

@@ -9,7 +9,7 @@ import pytest
 from app.core.cards import DECK
 
 from .helpers import cards_of, replay
-from .recordings import HERE, NAMES, SIMULATED, make
+from .recordings import HERE, NAMES, SIMULATED, check_of, make
 
 
 def golden(name: str) -> list[str]:
@@ -19,13 +19,13 @@ def golden(name: str) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_recorded_stream_gives_the_golden_events(name: str) -> None:
     stream = (HERE / f"{name}.bin").read_bytes()
-    assert [str(e) for e in replay(stream)] == golden(name)
+    assert [str(e) for e in replay(stream, check=check_of(name))] == golden(name)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_recorded_stream_read_one_byte_at_a_time_gives_the_same_events(name: str) -> None:
     stream = (HERE / f"{name}.bin").read_bytes()
-    assert [str(e) for e in replay(stream, chunk=1)] == golden(name)
+    assert [str(e) for e in replay(stream, chunk=1, check=check_of(name))] == golden(name)
 
 
 @pytest.mark.parametrize("name", ["round-cards", "round-hands", "two-rounds"])
@@ -42,9 +42,9 @@ def test_simulator_still_sends_exactly_the_recorded_bytes(name: str) -> None:
     assert make(name) == (HERE / f"{name}.bin").read_bytes()
 
 
-@pytest.mark.parametrize("name", list(SIMULATED))
+@pytest.mark.parametrize("name", [n for n in SIMULATED if n != "lost-card"])
 def test_every_recorded_round_delivers_each_card_of_the_deck_once(name: str) -> None:
-    cards = cards_of(replay((HERE / f"{name}.bin").read_bytes()))
+    cards = cards_of(replay((HERE / f"{name}.bin").read_bytes(), check=check_of(name)))
     rounds = SIMULATED[name].get("rounds", 1)
     assert len(cards) == 53 * rounds
     for r in range(rounds):

@@ -17,6 +17,7 @@ from drivers.shoe.protocol import (
     ActionRead,
     Burn,
     CardRead,
+    Check,
     HandDealt,
     Heartbeat,
     Hello,
@@ -131,7 +132,7 @@ def test_fault_injections_are_written_kind_at_card(text: str, want: Injection) -
 
 
 @pytest.mark.parametrize("text, says", [
-    ("lightning@3", "faults are checksum, drop"),
+    ("lightning@3", "faults are checksum, drop, lose"),
     ("drop@0", "a number 1-49"),
     ("drop@x", "a number 1-49"),
 ])
@@ -260,5 +261,15 @@ def test_checksum_of_every_line_the_simulator_sends_is_right() -> None:
     Simulator(link, seed=random.Random(1).randint(0, 99), heartbeat=3600).run()
     for line in sent:
         body, _, tail = line.rstrip(b"\r\n").partition(b"*")
-        assert int(tail, 16) == checksum(body[1:])
+        assert len(tail) == 4 and int(tail, 16) == checksum(body[1:])
     time.sleep(0)
+
+
+def test_an_older_shoe_sends_two_digit_xor_checks_and_answers_an_xor_resend() -> None:
+    device = ShoeDevice(check=Check.XOR)
+    line = device.message("CARD", "AS")
+    assert line == encode_line("CARD", 1, "AS", check=Check.XOR)
+    body, _, tail = line.rstrip(b"\r\n").partition(b"*")
+    assert int(tail, 16) == checksum(body[1:], Check.XOR) and len(tail) == 2
+    assert device.answer(encode_line("RESEND", 1, "1", check=Check.XOR)) == [line]
+    assert device.answer(encode_line("RESEND", 1, "1")) == []       # a CRC request: not ours

@@ -4,6 +4,7 @@ the other end, faults injected, the shoe unplugged and plugged back in mid-round
 from __future__ import annotations
 
 import os
+import random
 import threading
 import time
 from pathlib import Path
@@ -11,14 +12,18 @@ from pathlib import Path
 import pytest
 import serial
 
+from app.core.cards import DECK
 from drivers.shoe.protocol import (
+    FAULT_BUDGET,
     ActionRead,
     Burn,
     CardRead,
+    Fault,
     FaultKind,
     HandDealt,
     Heartbeat,
     Hello,
+    NoisyLine,
     Recovered,
     ShoeEvent,
     ShuffleEnd,
@@ -107,8 +112,9 @@ EXPECTED = {
 RECOVERS = {"checksum", "drop"}
 
 
-def test_every_injected_fault_but_disconnect_has_an_expected_event() -> None:
-    assert set(EXPECTED) | {"disconnect"} == set(FAULTS)
+def test_every_injected_fault_but_disconnect_and_lose_has_an_expected_event() -> None:
+    # disconnect: its own test below; lose (a card the shoe cannot resend): test_holes.py.
+    assert set(EXPECTED) | {"disconnect", "lose"} == set(FAULTS)
 
 
 @pytest.mark.parametrize("fault", sorted(EXPECTED))
@@ -346,3 +352,38 @@ def test_the_port_is_opened_8n1_at_the_configured_speed(pty_link: PtyLink) -> No
     finally:
         port.close()
     assert os.path.islink(str(pty_link.link))
+
+
+def test_a_real_serial_line_carrying_noise_then_cards_delivers_the_cards_in_few_batches(
+        pty_link: PtyLink) -> None:
+    # 256 KB of random bytes on a pseudo-terminal, then three cards: the listener gets a
+    # handful of faults and one batch per read, never one call per damaged message.
+    pty_link.open()
+    batches: list[list[ShoeEvent]] = []
+    got = Collector()
+
+    def on_batch(events: list[ShoeEvent]) -> None:
+        batches.append(list(events))
+        for e in events:
+            got(e)
+
+    reader = ShoeReader(fast_config(str(pty_link.link)), on_batch=on_batch)
+    reader.start()
+    try:
+        got.wait_for_event(ShoeOnline)
+        noise = random.Random(6).randbytes(1 << 18)
+        for i in range(0, len(noise), 4096):
+            pty_link.write(noise[i:i + 4096])
+        deck = DECK[:3]
+        pty_link.write(b"\r\n" + b"".join(encode_line("CARD", i, str(c))
+                                          for i, c in enumerate(deck, 1)))
+        got.wait_for(lambda evs: len(cards_of(evs)) == 3)
+    finally:
+        reader.stop()
+    events = got.snapshot()
+    assert cards_of(events) == list(deck)
+    told = [e for e in events if isinstance(e, Fault | NoisyLine)]
+    # the budget per interval, and at most one summary per interval, however slow the run
+    assert len(told) <= (FAULT_BUDGET + 1) * (1 + sum(isinstance(e, NoisyLine) for e in told))
+    assert len(told) < 100
+    assert len(batches) < 1000 and sum(map(len, batches)) == len(events)
