@@ -96,26 +96,11 @@ class Facts:
 
     # --- groups, the joker counted as an ace -----------------------------------------
     @cached_property
-    def joker_fills_seven(self) -> int | None:
-        """The rank the joker stands for when all seven cards make one straight with the
-        joker in it, else None. Seed 000: "The Joker can be used to complete a five-card
-        flush, straight, or straight flush. Otherwise, the Joker is counted as an Ace":
-        a joker that completes a straight of all seven is that straight's card, not an ace,
-        so A-JK-3-4-5-6-7 is a 7-card straight with no pair (READING, docs/rules.md)."""
-        r = self.run
-        if self.joker is None or r is None or r.length != 7 or self.joker not in r.cards:
-            return None
-        rank = r.start + r.cards.index(self.joker)
-        return ACE if rank == 1 else rank
-
-    @cached_property
     def groups(self) -> dict[int, list[Card]]:
-        """Cards by rank, highest first; the joker last among the aces (or, filling a
-        straight of all seven, at the rank it stands for)."""
+        """Cards by rank, highest first; the joker last among the aces."""
         out: dict[int, list[Card]] = {}
-        fills = self.joker_fills_seven
         for c in sort_cards(self.cards):
-            out.setdefault(fills if c.is_joker and fills else value(c), []).append(c)
+            out.setdefault(value(c), []).append(c)
         for cs in out.values():
             cs.sort(key=lambda c: c.is_joker)
         return out
