@@ -25,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="print the rule card in full")
     parser.add_argument("--audit", metavar="CARD", choices=tuple(WAYS),
                         help="read the card over all 154,143,080 seven-card hands (about "
-                             "40 seconds) and list every row that sets some hand weaker than "
-                             "another legal setting of it (a front and a back as strong, one "
-                             "stronger), with how often and an example")
+                             "30-60 seconds on one core) and list every row that sets some "
+                             "hand weaker than another legal setting of it (a front and a "
+                             "back as strong, one stronger), with how often and an example")
 
 
 def run(args: argparse.Namespace) -> int:
