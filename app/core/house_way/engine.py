@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card, CardError
-from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason
+from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason, ranker
 from .facts import Facts
 
 Condition = Callable[[Facts], bool]
@@ -121,10 +121,34 @@ class HouseWay:
         for step in rule.steps or (rule,):
             if step is not rule and not step.when(facts):
                 continue
-            setting = _legal(facts, step.play(facts))
+            setting = _legal(facts, _strongest_back(facts, step.play(facts)))
             if setting is not None:
                 return HouseWaySetting(setting, rule, self.name, None if step is rule else step)
         return None
+
+
+def _strongest_back(facts: Facts, front: Sequence[Card] | None) -> Sequence[Card] | None:
+    """A play that names a card by its rank ("two Aces", "the pair") leaves the dealer a
+    choice among the natural cards of that rank; of those choices the one whose five-card
+    hand is strongest is played (the flush kept), then the play's own pick, then deck order.
+    The joker is never swapped: a card that names it means it. Suits matter only to a
+    flush, so without one every choice is the same and the play's pick stands."""
+    if front is None or len(front) != 2 or not facts.flush:
+        return front
+    a, b = front
+    pools = [[x, *sorted((c for c in facts.cards if not x.is_joker and not c.is_joker
+                          and c.rank == x.rank and c not in front), key=lambda c: c.index)]
+             for x in (a, b)]
+    if len(pools[0]) == 1 and len(pools[1]) == 1:
+        return front
+    choices: list[tuple[Card, Card]] = []
+    for p in pools[0]:
+        for q in pools[1]:
+            if p != q and {p, q} not in [set(c) for c in choices]:
+                choices.append((p, q))
+    rank5 = ranker(facts.rules).rank5
+    # max() keeps the first of equal backs: the play's own pick comes first.
+    return max(choices, key=lambda c: rank5(facts.without(*c)))
 
 
 def _legal(facts: Facts, front: Sequence[Card] | None) -> Setting | None:

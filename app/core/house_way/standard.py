@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from ..cards import Card
 from .engine import HouseWay, Rule, Section
-from .facts import ACE, Facts
+from .facts import ACE, Facts, Run
 from .plays import (
     first,
     highest_pair,
@@ -144,6 +144,35 @@ ROYAL_FLUSH = Section(
     gate=royal,
 )
 
+def joker_fills_seven(run: Run | None, f: Facts) -> bool:
+    """All seven cards are this one straight (straight flush) and the joker stands in it."""
+    return run is not None and run.length == 7 and f.joker is not None and f.joker in run.cards
+
+
+def seven_straight_flush(f: Facts) -> bool:
+    return joker_fills_seven(f.suited_run, f)
+
+
+def seven_straight(f: Facts) -> bool:
+    return joker_fills_seven(f.run, f)
+
+
+# READING (docs/rules.md): seed 000 says "The Joker can be used to complete a five-card
+# flush, straight, or straight flush. Otherwise, the Joker is counted as an Ace", and its
+# 7-card rows name a joker inside a straight of all seven cards ("starting with an Ace and
+# with a Joker in the second or last position", "starting with a Joker"). Such a joker
+# completes the straight, so it is not also an Ace making "One Pair" with the Ace: the
+# Straight Flush and Straight pair rows do not take those hands, the 7-card rows do
+# (A-JK-3-4-5-6-7: the Ace and the Joker in front, 3-7 behind). Elsewhere the joker still
+# pairs with an Ace (the Royal Flush rows say so: "One Pair that uses Joker").
+def not_seven_sf(cond: Cond) -> Cond:
+    return lambda f: cond(f) and not seven_straight_flush(f)
+
+
+def not_seven_st(cond: Cond) -> Cond:
+    return lambda f: cond(f) and not seven_straight(f)
+
+
 STRAIGHT_FLUSH = Section(
     "Straight Flush",
     Rule("SF-FH1", "Straight Flush and Full House, 3-of-a-kind ranks Ace: The two cards "
@@ -156,10 +185,10 @@ STRAIGHT_FLUSH = Section(
          "3-of-a-kind", when=lambda f: f.straight_flush and bool(f.trips),
          play=lambda f: two_from_trips(f, avoid=_suited_run(f))),
     Rule("SF-P1", "Straight Flush and One Pair that uses Joker: The two cards will be the "
-         "Joker and the Ace", when=lambda f: f.straight_flush and one_pair(f)
-         and f.pair_uses_joker, play=joker_and_ace),
+         "Joker and the Ace", when=not_seven_sf(lambda f: f.straight_flush and one_pair(f)
+         and f.pair_uses_joker), play=joker_and_ace),
     Rule("SF-P2", "Straight Flush and One Pair: The two cards will be the Pair",
-         when=lambda f: f.straight_flush and one_pair(f),
+         when=not_seven_sf(lambda f: f.straight_flush and one_pair(f)),
          play=lambda f: pair_of(f, f.pairs[0], avoid=_suited_run(f))),
     # READING: "Straight Flush Alone" also takes a straight flush with two pairs, which no
     # row above names: keeping the straight flush is what the rows above all do.
@@ -265,12 +294,13 @@ STRAIGHT = Section(
          "the Ace", when=lambda f: straight(f) and f.full_house, play=joker_and_ace),
     *within(lambda f: straight(f) and bool(f.trips), STRAIGHT_3K),
     Rule("ST-P1", "One Pair with a Joker and a Straight without Ace: The two cards will be "
-         "the Ace and the highest singleton", when=lambda f: straight(f) and one_pair(f)
-         and f.pair_uses_joker and still_straight(f, *f.natural_aces),
+         "the Ace and the highest singleton",
+         when=not_seven_st(lambda f: straight(f) and one_pair(f) and f.pair_uses_joker
+                           and still_straight(f, *f.natural_aces)),
          play=ace_and_highest_single),
     Rule("ST-P2", "One Pair, Joker, and still have a Straight after removing the pair: The "
-         "two cards will be the pair", when=lambda f: straight(f) and one_pair(f)
-         and f.joker is not None and still_straight(f, *pair_cards(f, 0)),
+         "two cards will be the pair", when=not_seven_st(lambda f: straight(f) and one_pair(f)
+         and f.joker is not None and still_straight(f, *pair_cards(f, 0))),
          play=lambda f: pair_of(f, f.pairs[0])),
     Rule("ST-P3", "One Pair ranking King, and a Straight containing Ace, King, Queen, Jack and "
          "10: The two cards will be the Ace and the Queen", when=lambda f: straight(f)
@@ -282,7 +312,7 @@ STRAIGHT = Section(
          and has_ranks(f, *BROADWAY),
          play=lambda f: two(first(f.of_rank(ACE)), first(f.of_rank(KING)))),
     Rule("ST-P5", "All other One Pair: " + FOLLOW_STRAIGHT,
-         when=lambda f: straight(f) and one_pair(f), steps=STRAIGHT_3K),
+         when=not_seven_st(lambda f: straight(f) and one_pair(f)), steps=STRAIGHT_3K),
     Rule("ST-2P1", "Two Pairs, and still have a straight after removing the first pair: The "
          "two cards will be the first pair", when=lambda f: straight(f) and two_pairs(f)
          and still_straight(f, *pair_cards(f, 0)), play=lambda f: pair_cards(f, 0)),
