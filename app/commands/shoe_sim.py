@@ -11,6 +11,7 @@ import argparse
 import os
 import signal
 import sys
+import threading
 import tempfile
 from typing import BinaryIO
 
@@ -142,8 +143,9 @@ def run(args: argparse.Namespace) -> int:
             sim.on_status = status
         if args.inject:
             _say("injecting " + ", ".join(map(str, args.inject)))
-        for stop in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal: as Ctrl-C,
-            signal.signal(stop, _interrupt)           # so the link is removed below
+        if threading.current_thread() is threading.main_thread():  # a process of its own:
+            for stop in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal stop it
+                signal.signal(stop, _interrupt)           # as Ctrl-C, so the link is removed
         try:
             sim.run()
         except KeyboardInterrupt:
