@@ -11,8 +11,8 @@ import argparse
 import os
 import signal
 import sys
-import threading
 import tempfile
+import threading
 from typing import BinaryIO
 
 from drivers.shoe.protocol import Check
