@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import combinations
 
 from ..cards import Card, CardError, sort_cards
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
 from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule, Section
 from .facts import ACE, Facts
-from .phrases import STRAIGHT_OR_FLUSH, best_keep, keeps, pair_in_front_keeping, within
+from .phrases import STRAIGHT_OR_FLUSH, Keep, best_keep, within
 from .plays import (
     Front,
     highest_pair,
@@ -94,9 +95,37 @@ class WildFacts(Facts):
         return sorted(self.cards, key=worth, reverse=True)
 
     @cached_property
+    def splits(self) -> tuple[Keep, ...]:
+        """The 21 ways to set the hand, in the order a dealer fans the cards, each with
+        its strengths: ranked once, read by every row."""
+        r = ranker(self.rules)
+        out = []
+        for front in combinations(sort_cards(self.cards), 2):
+            back = self.without(*front)
+            out.append(Keep((front[0], front[1]), back, r.rank2(front), r.rank5(back)))
+        return tuple(out)
+
+    @cached_property
     def best(self) -> Category:
-        """The best five-card hand the seven make (the joker any card)."""
-        return category_of(ranker(self.rules).best5(self.cards)[0])
+        """The best five-card hand the seven make (the joker any card): read from the
+        groups (the joker where it joins) and the straights and flushes it may fill, in
+        the order of the ranks. Tested against the ranker's best five of the seven."""
+        most = max(len(cs) for cs in self.groups.values())
+        if most == 5:
+            return Category.FIVE_OF_A_KIND
+        if self.suited_run is not None:
+            return Category.STRAIGHT_FLUSH
+        if most == 4:
+            return Category.QUADS
+        if self.full_house:
+            return Category.FULL_HOUSE
+        if self.flush:
+            return Category.FLUSH
+        if self.run is not None:
+            return Category.STRAIGHT
+        if most == 3:
+            return Category.TRIPS
+        return (Category.HIGH_CARD, Category.PAIR, Category.TWO_PAIR)[min(len(self.pairs), 2)]
 
 
 def best_is(category: Category) -> Cond:
@@ -118,12 +147,21 @@ def sets_and_pairs(f: Facts) -> list[int]:
     return sorted((r for r, cs in f.groups.items() if len(cs) >= 2), reverse=True)
 
 
+def keeps_of(f: Facts, categories: frozenset[Category]) -> list[Keep]:
+    """Every setting whose five-card hand is one of `categories` (`phrases.keeps`, from the
+    hand's strengths ranked once)."""
+    assert isinstance(f, WildFacts), "the fully wild card reads WildFacts"
+    return [k for k in f.splits if category_of(k.back_strength) in categories]
+
+
 def highest_pair_keeping(categories: frozenset[Category]) -> Callable[[Facts], Front]:
     """The highest pair (two of a three or four of a kind) that can go in front with a
-    hand of `categories` still behind; None if none can."""
+    hand of `categories` still behind (the strongest such five); None if none can."""
     def play(f: Facts) -> Front:
+        found = keeps_of(f, categories)
         for rank in sets_and_pairs(f):
-            front = pair_in_front_keeping(f, rank, categories)
+            cards = f.of_rank(rank)
+            front = best_keep([k for k in found if k.front[0] in cards and k.front[1] in cards])
             if front is not None:
                 return front
         return None
@@ -133,7 +171,7 @@ def highest_pair_keeping(categories: frozenset[Category]) -> Callable[[Facts], F
 def keep_behind(categories: frozenset[Category]) -> Callable[[Facts], Front]:
     """Of every five-card hand of `categories` the seven make, the one that lets the
     highest two-card hand go in front (equal fronts: the stronger five behind)."""
-    return lambda f: best_keep(keeps(f, categories))
+    return lambda f: best_keep(keeps_of(f, categories))
 
 
 def quads_with_singles(ranks: frozenset[int]) -> Cond:
