@@ -29,7 +29,7 @@ from ..cards import Card, CardError, sort_cards
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
 from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule, Section
 from .facts import ACE, Facts
-from .phrases import STRAIGHT_OR_FLUSH, Keep, best_keep, within
+from .phrases import STRAIGHT_OR_FLUSH, Keep, best_keep, highest_single_is, within
 from .plays import (
     Front,
     highest_pair,
@@ -42,15 +42,7 @@ from .plays import (
     two_highest_singles,
     two_pairs,
 )
-from .trump_plaza import (
-    HIGH,
-    LOW,
-    MEDIUM,
-    TIERS,
-    pairs_are,
-    split_quads_unless,
-    split_unless_in_front,
-)
+from .trump_plaza import HIGH, LOW, MEDIUM, TIERS, pairs_are, split_unless_in_front
 
 Cond = Callable[[Facts], bool]
 KING = 13
@@ -178,6 +170,30 @@ def quads_with_singles(ranks: frozenset[int]) -> Cond:
     return lambda f: bool(f.quads) and f.quads[0] in ranks and not f.pairs and not f.trips
 
 
+def joker_beside_a_higher_single(f: Facts) -> Front:
+    """The joker and the highest single, when that single outranks the rank the joker
+    completes: a higher pair in front than two of the set would be, and the set, one card
+    smaller, still behind. None otherwise."""
+    assert isinstance(f, WildFacts), "the fully wild card reads WildFacts"
+    if f.joker is None or f.wild_rank is None or not f.singles:
+        return None
+    single = f.singles[0]
+    return (f.joker, single) if single.rank is not None and single.rank > f.wild_rank else None
+
+
+def split_four_unless(*ranks: int) -> Callable[[Facts], Front]:
+    """'Split unless a <rank> can go in front': such a single goes in front with the next
+    (the four stay together); else the four split. READING: a four made with the joker
+    splits by the joker when a single outranks the four (the joker and that single, a
+    higher pair, in front; three of a kind behind); otherwise two natural cards of the four
+    go in front."""
+    def play(f: Facts) -> Front:
+        if highest_single_is(f, *ranks):
+            return two_highest_singles(f)
+        return joker_beside_a_higher_single(f) or pair_of(f, f.quads[0])
+    return play
+
+
 # --- rows that other rows follow -------------------------------------------------------------
 TWO_PAIR_RULE = (
     # READING: the two pair rule of a casino card (Trump Plaza's tiers, the well-known one;
@@ -230,13 +246,21 @@ FIVE_OF_A_KIND = Section(
         Rule("FW-5K-KK", "Five Aces and a pair of Kings: the two Kings in front.",
              when=lambda f: fives(f) == [ACE] and KING in f.pairs,
              play=lambda f: pair_of(f, KING)),
+        # READING: a single above the five's rank goes in front with the joker (a pair
+        # higher than two of the five would be, four of a kind behind, where two of the
+        # five in front would leave only three behind).
+        Rule("FW-5K-J", "Five of a kind and a higher single: the joker and the highest single "
+             "in front, four of a kind behind.",
+             when=lambda f: not f.pairs and joker_beside_a_higher_single(f) is not None,
+             play=joker_beside_a_higher_single),
         # READING: a pair above the five's rank goes in front (the five stay together);
         # a lower pair stays behind with three of the five, a full house, and two of the
         # five go in front - the stronger front, a back that still wins almost always.
         Rule("FW-5K-P", "Five of a kind and a higher pair: the pair in front, the five of a "
              "kind behind.", when=lambda f: bool(f.pairs) and f.pairs[0] > fives(f)[0],
              play=highest_pair),
-        # Seed 000: "Otherwise | The two cards will be two Aces", for every rank here.
+        # Seed 000: "Otherwise | The two cards will be two Aces", for every rank here (no
+        # card outranks the five, or only a lower pair is beside them).
         Rule("FW-5K", "Any other five of a kind: two of the five in front, three of a kind "
              "(a full house with a pair) behind.", when=lambda f: bool(fives(f)),
              play=lambda f: pair_of(f, fives(f)[0])),
@@ -271,13 +295,15 @@ FOUR_OF_A_KIND = Section(
         Rule("FW-4K-P", "Four of a kind and a pair: the pair in front.",
              when=lambda f: bool(f.quads) and bool(f.pairs), play=highest_pair),
         # READING: "keep together" is the four behind, the two highest singles in front;
-        # "split" is two of the four in front (natural cards; the joker stays behind).
+        # "split" is two of the four in front (natural cards; the joker stays behind),
+        # except that a four made with the joker splits by the joker when a single
+        # outranks it (`split_four_unless`).
         Rule("FW-4K-LOW", "Four of a kind, 2s to 6s: keep together.",
              when=quads_with_singles(LOW), play=two_highest_singles),
         Rule("FW-4K-MED", "Four of a kind, 7s to 10s: split unless a King or Ace can go in "
-             "front.", when=quads_with_singles(MEDIUM), play=split_quads_unless(KING, ACE)),
+             "front.", when=quads_with_singles(MEDIUM), play=split_four_unless(KING, ACE)),
         Rule("FW-4K-HIGH", "Four of a kind, Jacks to Kings: split unless an Ace can go in "
-             "front.", when=quads_with_singles(HIGH), play=split_quads_unless(ACE)),
+             "front.", when=quads_with_singles(HIGH), play=split_four_unless(ACE)),
         Rule("FW-4K-A", "Four Aces: always split.", when=quads_with_singles(frozenset({ACE})),
              play=lambda f: pair_of(f, ACE)),
     )),
@@ -404,13 +430,16 @@ CARD = WildJokerWay(
         "two pairs a full house, a pair three of a kind; with no pair it pairs the highest "
         "singleton. It is never a single.",
         "Five of a kind: a higher pair goes in front (five Aces and two Kings: the Kings, as "
-        "seed 000); otherwise two of the five go in front.",
+        "seed 000); a higher single goes in front with the joker (four of a kind behind); "
+        "otherwise two of the five go in front.",
         "Straight flush: the highest pair goes in front if a straight or flush still stays "
         "behind; else the straight flush stays behind (never given up for a plain straight "
         "or flush) with the highest two cards in front.",
         "Four of a kind: tiers low 2-6 (keep together), medium 7-10 (split unless a King or "
-        "Ace can go in front), high J-K (split unless an Ace), Aces (always split); with a "
-        "pair or a three of a kind, the pair (two of the three) in front.",
+        "Ace can go in front), high J-K (split unless an Ace), Aces (always split); a four "
+        "made with the joker splits by the joker when a single outranks it (the joker and "
+        "that single in front, three of a kind behind); with a pair or a three of a kind, "
+        "the pair (two of the three) in front.",
         "Full house: always split, the pair in front; with two pairs, the higher pair; two "
         "three of a kinds, two of the higher in front.",
         "Flush and straight: with two pairs, the two pair rule sets the hand; with a pair or "
