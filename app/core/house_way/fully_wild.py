@@ -32,12 +32,14 @@ from .facts import ACE, Facts
 from .phrases import STRAIGHT_OR_FLUSH, Keep, best_keep, highest_single_is, within
 from .plays import (
     Front,
+    first,
     highest_pair,
     lowest_pair,
     nth_highest,
     one_from_trips_and_highest_single,
     pair_of,
     three_pairs,
+    two,
     two_from_trips,
     two_highest_singles,
     two_pairs,
@@ -341,10 +343,13 @@ THREE_OF_A_KIND = Section(
     "Three of a kind",
     *within(best_is(Category.TRIPS), (
         # Seed 000: "3 Aces or 2 Aces and 1 Joker | one from the 3-of-a-kind and the
-        # highest singleton"; a natural ace goes in front, the joker stays behind.
-        Rule("FW-3K-A", "Three Aces: one Ace in front with the highest single, a pair of Aces "
-             "behind.", when=lambda f: f.trips == [ACE],
-             play=one_from_trips_and_highest_single),
+        # highest singleton". READING: with the joker one of the three, the one that goes
+        # in front is the joker: beside the highest single it is a pair, and the pair of
+        # Aces behind is the same (a natural Ace in front would be weaker on both hands).
+        Rule("FW-3K-A", "Three Aces: one of them in front with the highest single (the joker, "
+             "if it is one: a pair), a pair of Aces behind.", when=lambda f: f.trips == [ACE],
+             play=lambda f: two(f.joker, first(f.singles)) if f.joker in f.of_rank(ACE)
+             else one_from_trips_and_highest_single(f)),
         # Seed 000: "Any other 3-of-a-kind | The two cards will be the two highest
         # singletons". `9S 9H JK KC 7H 4S 2D`: three nines behind, KC 7H in front.
         Rule("FW-3K", "Any other three of a kind: keep it behind, the two highest singles in "
@@ -447,7 +452,7 @@ CARD = WildJokerWay(
         "behind; else the straight or flush that lets the highest two cards go in front "
         "stays behind (the joker beside another card is a pair).",
         "Three of a kind: kept behind with the two highest singles in front; three Aces: one "
-        "Ace in front with the highest single.",
+        "Ace in front with the highest single, the joker if it is one of them (a pair).",
         "Two pair: Trump Plaza's tiers (low 2-6, medium 7-10, high J-K, Aces apart); split "
         "= the lower pair in front; 'a King or Ace can go in front' = such a single: both "
         "pairs behind. Three pairs: the highest pair in front.",
