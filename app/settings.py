@@ -27,6 +27,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from app.core.banker import BankingRules, DealerWager
@@ -224,6 +225,23 @@ class RulesSection(_Section):
             raise ValueError(f"there is no House Way called {v!r}: the rule cards are "
                              + ", ".join(WAYS))
         return v
+
+    @model_validator(mode="before")
+    @classmethod
+    def _the_wild_jokers_card(cls, data: Any) -> Any:
+        # A table whose joker is fully wild plays the card written for it unless it names
+        # another: the other cards read the joker as an ace (seed 004, issue 12).
+        if isinstance(data, Mapping) and data.get("joker") == "fully-wild" \
+                and "house_way" not in data:
+            return {**data, "house_way": "fully-wild"}
+        return data
+
+    @model_validator(mode="after")
+    def _card_fits_the_joker(self) -> RulesSection:
+        if self.house_way == "fully-wild" and self.joker != "fully-wild":
+            raise ValueError('the "fully-wild" House Way plays the joker as any card: set '
+                             'joker = "fully-wild", or choose another house_way for a bug')
+        return self
 
 
 class DragonSection(_Section):
@@ -528,6 +546,10 @@ def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None
     _from_env(environ, layers)
     if overrides:
         layers.add(overrides, overrides_source)
+    if layers.source_of(("rules", "house_way")) == _display(default_file):
+        # The shipped card is the models' default too; left unnamed, the table's joker
+        # chooses it (RulesSection: a fully wild joker plays the "fully-wild" card).
+        layers.data.get("rules", {}).pop("house_way", None)
     try:
         return TableConfig.model_validate(layers.data)
     except ValidationError as e:

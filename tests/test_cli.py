@@ -107,6 +107,27 @@ def test_house_way_list_prints_the_whole_card():
     assert "HC-1" in text and "1st highest [Joker|A]" in text
 
 
+def test_house_way_fully_wild_card_keeps_three_nines_behind_on_issue_12s_hand():
+    # Issue 12: the standard card gives "`9S 9H JK KC 7H 4S 2D` -> `KC 9S` high card, which no
+    # casino would"; the fully wild card's joker completes three nines. It plays the joker
+    # fully wild without --joker: the card is written for no other joker.
+    for extra in ((), ("--joker", "fully-wild")):
+        out = json_lines(paigow("house-way", "--json", "--way", "fully-wild", *extra,
+                                "9S 9H JK KC 7H 4S 2D").stdout)[0]
+        assert sorted(out["low"]) == ["7H", "KC"]
+        assert sorted(out["high"]) == sorted(["9S", "9H", "JK", "4S", "2D"])
+        assert out["rule"] == "FW-3K" and out["section"] == "Three of a kind"
+
+
+def test_house_way_list_prints_the_fully_wild_card_and_help_names_it():
+    text = paigow("house-way", "--list", "--way", "fully-wild").stdout
+    for heading in ("FIVE OF A KIND", "STRAIGHT FLUSH", "FOUR OF A KIND", "FULL HOUSE",
+                    "FLUSH", "STRAIGHT", "THREE OF A KIND", "TWO PAIR", "ONE PAIR", "NO PAIR"):
+        assert heading in text
+    assert "FW-5K-KK" in text and "FULLY WILD" in text
+    assert "fully-wild" in paigow("house-way", "--help").stdout
+
+
 def test_rank_at_a_terminal_without_cards_says_it_reads_the_keyboard():
     import os
     import subprocess

@@ -4,8 +4,11 @@ shapes, the table's config, no progress bar off a terminal, errors without a tra
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+CORDOVA = Path(__file__).resolve().parents[1] / "config" / "cordova.toml"
 
 
 def paigow(*args, stdin=None, env=None, cwd=None):
@@ -59,10 +62,19 @@ def test_simulate_plays_the_bank_by_its_own_card_and_the_configs_commission(tmp_
     assert out["commission"]["on_a_win_cents"] == 50  # 4% of $10 is 40c, up to $0.50
 
 
+def test_simulate_at_a_fully_wild_table_plays_the_fully_wild_card():
+    # config/cordova.toml: seed 004's joker "is FULLY WILD", and its House Way is the card
+    # written for that joker.
+    out = json.loads(paigow("simulate", "--hands", "2000", "--json", "--workers", "1",
+                            "--config", str(CORDOVA)).stdout)
+    assert (out["way"], out["dealer_way"]) == ("fully-wild", "fully-wild")
+
+
 @pytest.mark.parametrize("args,message", [
     (["--workers", "0"], "is not 1 or more"),
     (["--way", "atlantic"], "invalid choice"),
     (["--wager", "five"], "--wager: 'five' is not an amount of money"),
+    (["--way", "fully-wild"], 'joker = "fully-wild"'),  # the card of a wild joker, at a bug's table
 ])
 def test_simulate_refuses_bad_options_with_exit_2_and_no_traceback(args, message):
     proc = paigow("simulate", "--hands", "100", *args)

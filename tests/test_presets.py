@@ -13,6 +13,7 @@ import pytest
 from app.core.banker import BankRotation
 from app.core.cards import parse_cards
 from app.core.hands import Category, HandRules, category_of, rank5
+from app.core.house_way import set_house_way
 from app.core.round import Round, RoundError, RoundRules
 from app.core.settlement import Outcome, Slip
 from app.core.table import DEALER, NO_PLAY, Action
@@ -211,8 +212,16 @@ def test_cordova_plays_the_joker_fully_wild() -> None:
     assert category_of(rank5(kings, HandRules())) is Category.PAIR  # a bug is an ace
 
 
+def test_cordova_sets_the_house_way_with_the_fully_wild_card() -> None:
+    # Seed 004's joker "can be played in place of any card": 9S 9H JK is three nines, kept
+    # behind with the two highest singles in front (issue 12: not KC 9S in front).
+    rules = _rules("cordova")
+    result = set_house_way(parse_cards("9S 9H JK KC 7H 4S 2D"), rules.house_way, rules.hands)
+    assert set(result.low) == set(parse_cards("KC 7H")) and result.rule.id == "FW-3K"
+
+
 def test_a_preset_is_a_site_file_over_the_shipped_table() -> None:
     # Keys a seed does not speak to are the shipped table's.
     rules = _rules("cordova")
     assert (rules.limits.minimum, rules.limits.maximum) == (500, 30000)
-    assert rules.house_way == "standard"
+    assert rules.house_way == "fully-wild"  # the card for its joker, named by the preset

@@ -177,6 +177,27 @@ def test_an_unknown_house_way_is_refused_with_the_cards_there_are(tmp_path: Path
     assert err.key == "rules.house_way" and "standard" in err.why and "delaware-park" in err.why
 
 
+def test_a_fully_wild_joker_plays_the_fully_wild_card_unless_the_table_names_one(
+        tmp_path: Path) -> None:
+    # Seed 004: "the Joker is FULLY WILD and can be played in place of any card": the other
+    # cards read the joker as an ace, so a wild table that names no card plays its own.
+    wild = load_config(_site(tmp_path, '[rules]\njoker = "fully-wild"\n'), env={})
+    assert wild.round_rules().house_way == "fully-wild"
+    by_env = load_config(env={"PAIGOW_RULES__JOKER": "fully-wild"})
+    assert by_env.round_rules().house_way == "fully-wild"
+    named = load_config(_site(tmp_path, '[rules]\njoker = "fully-wild"\n'
+                                        'house_way = "standard"\n', "named.toml"), env={})
+    assert named.round_rules().house_way == "standard"
+    assert load_config(env={}).round_rules().house_way == "standard"  # the bug's default
+
+
+def test_the_fully_wild_card_at_a_table_whose_joker_is_a_bug_is_refused(
+        tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[rules]\nhouse_way = "fully-wild"\n')
+    assert err.key == "rules" and 'joker = "fully-wild"' in err.why
+    assert err.file.endswith("site.toml")
+
+
 def test_a_table_is_six_seats(tmp_path: Path) -> None:
     assert "seats is 6" in _refused(tmp_path, "[table]\nseats = 5\n").why
 

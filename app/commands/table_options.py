@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from app.core.hands import HandRules
-from app.core.house_way import WAYS
+from app.core.house_way import WAYS, hand_rules_for
 from app.core.settlement import CommissionPolicy, MoneyError, parse_money
 from app.settings import ConfigError, load_config
 
@@ -51,6 +51,12 @@ def table_choice(args: argparse.Namespace) -> TableChoice:
     rules = config.round_rules()
     way = getattr(args, "way", None) or rules.house_way
     dealer_way = getattr(args, "dealer_way", None) or way
+    for name in (way, dealer_way):
+        # A card written for one joker (fully-wild) cannot be judged under another.
+        if hand_rules_for(name, rules.hands) != rules.hands:
+            raise OptionError(f"the {name!r} House Way plays the joker fully wild and the "
+                              f"table's joker is a {rules.hands.joker}: use a config with "
+                              f'joker = "fully-wild" (such as config/cordova.toml)')
     wager = rules.limits.minimum
     if getattr(args, "wager", None) is not None:
         try:

@@ -86,3 +86,28 @@ def test_audit_json_gives_each_dominated_row(capsys: pytest.CaptureFixture[str])
     assert row["row"] == "RF-P5" and row["hands"] == 4 and row["row_hands"] == 4
     assert sorted(row["better"]["low"]) == ["8C", "AC"]
     assert sorted(row["played"]["low"]) == ["8C", "JK"]
+
+
+# Fully wild, "Four of a kind, 7s to 10s: split unless a King or Ace can go in front", the
+# four made with the joker: 9D 9H in front, 9S and the joker behind. Fully wild that is a
+# pair of 9s with 8-7-3 behind; were the joker a bug it would be A-9-8-7-3 behind a pair of
+# 9s, a foul.
+WILD_SPLIT = parse_cards("9S 9H 9D JK 8S 7D 3H", 7)
+
+
+def test_a_card_for_the_fully_wild_joker_is_judged_with_the_joker_wild() -> None:
+    found = survey(["fully-wild"], audit=True, classes=[(WILD_SPLIT, 5)])["fully-wild"]
+
+    assert found.reach == {"FW-4K-MED": 5}
+    assert found.fouls == 0  # judged with the joker wild, as the card plays it
+    assert found.dominated == {}  # no legal setting is as strong in front and behind
+
+
+def test_a_four_made_with_the_joker_splits_by_the_joker_beside_a_higher_single() -> None:
+    # 9D 9H in front beside a Queen would leave a pair of 9s behind where JK QS (a pair of
+    # Queens) in front keeps three 9s behind: a weaker setting on both hands, so the card
+    # splits by the joker there and no row gives up strength on this hand.
+    hand = parse_cards("9S 9H 9D JK QS 7D 3H", 7)
+    found = survey(["fully-wild"], audit=True, classes=[(hand, 1)])["fully-wild"]
+    assert found.reach == {"FW-4K-MED": 1}
+    assert found.dominated == {}

@@ -1,9 +1,10 @@
 """Which rows of each rule card fire, proved over all 154,143,080 seven-card hands.
 
 Every card with a golden file is set on every hand (as the 292,253 classes of
-`analysis.classes`, each counted with its weight). The rows and steps that never fire must
-be exactly the ones its golden file names "# unreachable rule/step <id>: ...": a row it
-calls unreachable that fires fails, and so does a row that never fires it does not name.
+`analysis.classes`, each counted with its weight). It must never foul one (judged under the
+joker the card plays), and the rows and steps that never fire must be exactly the ones its
+golden file names "# unreachable rule/step <id>: ...": a row it calls unreachable that
+fires fails, and so does a row that never fires it does not name.
 The hands each row (`rule` or `rule/step`) sets are kept in golden/reach.json, so a change
 in any row's reach is seen. After a deliberate change to a card, write the file again:
 
@@ -43,6 +44,17 @@ def recorded() -> dict[str, dict[str, int]]:
 def test_card_sets_every_one_of_the_154143080_hands_once(
         surveys: dict[str, Survey], way: str) -> None:
     assert surveys[way].total == ALL_HANDS == 154_143_080
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_card_never_fouls_on_any_of_the_154143080_hands(
+        surveys: dict[str, Survey], way: str) -> None:
+    # DESIGN.md: "Every setting the House Way makes is legal (never a foul)", judged under
+    # the joker the card plays (the fully wild card's joker is any card, seed 004).
+    found = surveys[way]
+
+    assert found.fouls == 0, f"{way} fouls {found.fouls:,} hands, e.g. " \
+        + " ".join(map(str, found.foul_example))
 
 
 @pytest.mark.parametrize("way", WAYS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 from importlib import import_module
+from typing import cast
 
 from ..cards import Card
 from ..hands import DEFAULT_RULES, HandRules
@@ -15,6 +16,7 @@ WAYS: dict[str, str] = {
     "standard": "standard",
     "delaware-park": "delaware_park",
     "trump-plaza": "trump_plaza",
+    "fully-wild": "fully_wild",  # seed 004's fully wild joker; the card a wild table plays
 }
 
 
@@ -26,10 +28,18 @@ def house_way(name: str) -> HouseWay:
     return card
 
 
+def hand_rules_for(way: str, rules: HandRules = DEFAULT_RULES) -> HandRules:
+    """The rules a card's settings are played (and judged) under: the table's, except
+    that a card written for one joker (`fully-wild`) always plays that joker."""
+    card = house_way(way)
+    played_under = getattr(card, "played_under", None)
+    return rules if played_under is None else cast(HandRules, played_under(rules))
+
+
 def set_house_way(cards: Iterable[Card], way: str = "standard",
                   rules: HandRules = DEFAULT_RULES) -> HouseWaySetting:
     return house_way(way).set(cards, rules)
 
 
 __all__ = ["WAYS", "HouseWay", "HouseWayError", "HouseWaySetting", "Rule", "Section",
-           "house_way", "set_house_way"]
+           "hand_rules_for", "house_way", "set_house_way"]

@@ -19,7 +19,7 @@ from itertools import combinations
 from ..analysis.classes import ALL_HANDS, hand_classes
 from ..cards import Card
 from ..hands import DEFAULT_RULES, HandRules, Setting, ranker
-from . import house_way
+from . import hand_rules_for, house_way
 from .engine import HouseWaySetting
 
 PAIRS_OF_SEVEN = tuple(combinations(range(7), 2))  # the 21 ways to choose the two-card hand
@@ -51,6 +51,9 @@ class Survey:
     way: str
     reach: dict[str, int] = field(default_factory=dict)
     dominated: dict[str, Dominated] = field(default_factory=dict)
+    # Hands the card set as a foul under the joker it plays (a card never may), and one.
+    fouls: int = 0
+    foul_example: tuple[Card, ...] = ()
 
     @property
     def total(self) -> int:
@@ -73,21 +76,26 @@ def survey(ways: Sequence[str], rules: HandRules = DEFAULT_RULES, audit: bool = 
     """Set every hand with each card once; with `audit`, also compare each setting with
     the other 20 ways to set the hand."""
     cards = {w: house_way(w) for w in ways}
+    # Each card is judged under the joker it plays (the fully wild card: any card).
+    played = {w: hand_rules_for(w, rules) for w in ways}
     out = {w: Survey(w) for w in ways}
-    r = ranker(rules)
     for hand, weight in (hand_classes() if classes is None else classes):
-        options: list[tuple[int, int, int]] | None = None
+        options: dict[HandRules, list[tuple[int, int, int]]] = {}
         for way, card in cards.items():
             result = card.set(hand, rules)
             key = row_id(result)
             found = out[way]
             found.reach[key] = found.reach.get(key, 0) + weight
+            r = ranker(played[way])
+            front, back = r.rank2(result.low), r.rank5(result.high)
+            if front > back:
+                found.fouls += weight
+                found.foul_example = found.foul_example or tuple(hand)
             if not audit:
                 continue
-            if options is None:
-                options = _legal_settings(hand, rules)
-            front, back = r.rank2(result.low), r.rank5(result.high)
-            better = _dominating(options, front, back)
+            if played[way] not in options:
+                options[played[way]] = _legal_settings(hand, played[way])
+            better = _dominating(options[played[way]], front, back)
             if better is not None:
                 _note(found, key, result, hand, weight, better)
     return out
