@@ -260,7 +260,8 @@ play = "lowest-pair"
         + NO_PAIR_ROW, "marked.toml")), classes=hands(ONE_PAIR, NO_PAIR))
 
     (problem,) = found.problems
-    assert "ours.toml line 12 (row NEVER): the row never fires over all 2 hands" in problem and "unreachable = \"why\"" in problem
+    assert "ours.toml line 12 (row NEVER): the row never fires over all 2 hands" in problem
+    assert "unreachable = \"why\"" in problem
     assert marked.problems == []
 
 
@@ -276,8 +277,9 @@ def test_a_hand_no_row_sets_is_named_with_an_example(tmp_path: Path) -> None:
     found = check_card(load_card(card(tmp_path, HEAD + ONE_PAIR_ROW)),
                        classes=hands(ONE_PAIR, NO_PAIR))
 
-    assert [p.split("/")[-1] for p in found.problems] == ["ours.toml: no row sets 1 hands, e.g. AS KD 9H 7C 5D 3S 2H: add a "
-                              "row (a last row with no condition catches every hand)"]
+    assert [p.split("/")[-1] for p in found.problems] == [
+        "ours.toml: no row sets 1 hands, e.g. AS KD 9H 7C 5D 3S 2H: add a row (a last row "
+        "with no condition catches every hand)"]
 
 
 def test_check_same_as_names_the_hands_two_cards_set_differently(tmp_path: Path) -> None:
@@ -337,3 +339,26 @@ def test_a_broken_card_file_found_by_name_is_refused_naming_its_row(site: Path) 
         house_way("our-way")
 
     assert "our-way.toml line 10 (row NP-1)" in str(err.value) and "nth-lowest" in str(err.value)
+
+
+# --- the manual --------------------------------------------------------------------------
+RULES_MD = Path(__file__).parents[2] / "docs" / "rules.md"
+
+
+def test_the_manuals_example_card_loads_and_sets_hands(tmp_path: Path) -> None:
+    text = RULES_MD.read_text(encoding="utf-8").split("## Your own House Way", 1)[1]
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+
+    ours = load_card(card(tmp_path, example))
+
+    # "Low + low: split unless a K or A can go in front": a K single stays out front.
+    result = ours.set(parse_cards("6S 6D 3H 3C KD 9S 8H", 7))
+    assert result.rule.id == "2P-1" and set(result.low) == set(parse_cards("KD 9S"))
+
+
+def test_the_manual_lists_every_word_a_card_file_may_use() -> None:
+    text = RULES_MD.read_text(encoding="utf-8").split("## Your own House Way", 1)[1]
+
+    missing = [w.usage for w in (*CONDITIONS.values(), *PLAYS.values())
+               if f"| `{w.usage}` | {w.means} |" not in text]
+    assert missing == []
