@@ -31,7 +31,7 @@ from pydantic import (
 
 from app.core.banker import BankingRules, DealerWager
 from app.core.hands import HandRules
-from app.core.house_way import CardFileError, card_names, house_way, use_site_cards
+from app.core.house_way import WAYS, CardFileError, card_names, house_way, use_site_cards
 from app.core.round import (
     AskedHouseWay,
     DragonOffer,
@@ -222,6 +222,8 @@ class RulesSection(_Section):
     def _known_way(cls, v: str) -> str:
         # A built-in card or a card file (the site's house-ways/ folder, then the shipped
         # config/house-ways/); a card file is read and its words checked here, at start.
+        if v in WAYS:
+            return v
         try:
             house_way(v)
         except KeyError:
