@@ -32,7 +32,7 @@ from pydantic import (
 
 from app.core.banker import BankingRules, DealerWager
 from app.core.hands import HandRules
-from app.core.house_way import WAYS
+from app.core.house_way import WAYS, CardFileError, card_names, house_way, use_site_cards
 from app.core.round import (
     AskedHouseWay,
     DragonOffer,
@@ -221,9 +221,17 @@ class RulesSection(_Section):
     @field_validator("house_way")
     @classmethod
     def _known_way(cls, v: str) -> str:
-        if v not in WAYS:
+        # A built-in card or a card file (the site's house-ways/ folder, then the shipped
+        # config/house-ways/); a card file is read and its words checked here, at start.
+        if v in WAYS:
+            return v
+        try:
+            house_way(v)
+        except KeyError:
             raise ValueError(f"there is no House Way called {v!r}: the rule cards are "
-                             + ", ".join(WAYS))
+                             + ", ".join(card_names())) from None
+        except CardFileError as e:
+            raise ValueError(f"the House Way card {v!r} cannot be used: {e}") from None
         return v
 
     @model_validator(mode="before")
@@ -543,6 +551,8 @@ def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None
     site_path = site if site is not None else environ.get(ENV_FILE) or None
     if site_path is not None:
         layers.add(_read_toml(Path(site_path)), _display(Path(site_path)))
+        # The site's own House Way cards live beside its config file.
+        use_site_cards(Path(site_path).resolve().parent / "house-ways")
     _from_env(environ, layers)
     if overrides:
         layers.add(overrides, overrides_source)

@@ -128,6 +128,37 @@ def test_house_way_list_prints_the_fully_wild_card_and_help_names_it():
     assert "fully-wild" in paigow("house-way", "--help").stdout
 
 
+def test_house_way_list_prints_a_card_file_like_the_built_in_card():
+    built_in = paigow("house-way", "--list", "--way", "trump-plaza").stdout.splitlines()
+    file = paigow("house-way", "--list", "--way", "config/house-ways/trump-plaza.toml")
+
+    assert file.returncode == 0
+    # Title and source name the file; every section, row, step and note is the same.
+    assert file.stdout.splitlines()[2:] == built_in[2:]
+    assert "card file config/house-ways/trump-plaza.toml" in file.stdout.splitlines()[1]
+
+
+def test_house_way_with_a_card_file_names_its_row():
+    out = json_lines(paigow("house-way", "--json", "--way", "trump-plaza.toml",
+                            "KS KD 4H 4C AD 9S 7H").stdout)[0]
+    assert sorted(out["low"]) == ["9S", "AD"] and out["rule"] == "TP-2P-LH"
+
+
+def test_house_way_an_unknown_card_lists_every_card():
+    proc = paigow("house-way", "--list", "--way", "caesars")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "standard, delaware-park, trump-plaza, fully-wild, trump-plaza.toml" in proc.stderr
+
+
+def test_house_way_check_refuses_a_broken_card_file_naming_the_row(tmp_path):
+    path = tmp_path / "ours.toml"
+    path.write_text('title = "Ours"\n[[section]]\ntitle = "All"\n[[section.row]]\n'
+                    'id = "ALL"\nsays = "Everything"\nplay = "the-best-two"\n')
+    proc = paigow("house-way", "--check", str(path))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "ours.toml line 7 (row ALL): 'the-best-two' is not a play" in proc.stderr
+
+
 def test_rank_at_a_terminal_without_cards_says_it_reads_the_keyboard():
     import os
     import subprocess

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.core.banker import DealerWager
+from app.core.house_way import use_site_cards
 from app.core.round import DragonOffer, DragonWager, FoulPenalty
 from app.core.settlement import Rounding
 from app.core.table import ActionSource, DealMode, Direction
@@ -196,6 +198,59 @@ def test_the_fully_wild_card_at_a_table_whose_joker_is_a_bug_is_refused(
     err = _refused(tmp_path, '[rules]\nhouse_way = "fully-wild"\n')
     assert err.key == "rules" and 'joker = "fully-wild"' in err.why
     assert err.file.endswith("site.toml")
+
+
+CARD_FILE = """title = "Our House Way"
+
+[[section]]
+title = "Everything"
+
+[[section.row]]
+id = "ALL"
+says = "The two highest singles in front, or the next two."
+play = ["two-highest-singles", "nth-highest(2, 3)"]
+"""
+
+
+@pytest.fixture
+def forget_site_cards() -> Iterator[None]:
+    yield
+    use_site_cards(None)
+
+
+def test_a_card_file_beside_the_site_file_can_be_the_tables_house_way(
+        tmp_path: Path, forget_site_cards: None) -> None:
+    (tmp_path / "house-ways").mkdir()
+    (tmp_path / "house-ways" / "our-way.toml").write_text(CARD_FILE)
+
+    rules = load_config(_site(tmp_path, '[rules]\nhouse_way = "our-way"\n'), env={}).rules
+
+    assert rules.house_way == "our-way"
+
+
+def test_the_shipped_trump_plaza_card_file_can_be_the_tables_house_way(tmp_path: Path) -> None:
+    rules = load_config(_site(tmp_path, '[rules]\nhouse_way = "trump-plaza.toml"\n'),
+                        env={}).rules
+
+    assert rules.house_way == "trump-plaza.toml"
+
+
+def test_a_broken_card_file_is_refused_at_start_naming_its_row(
+        tmp_path: Path, forget_site_cards: None) -> None:
+    (tmp_path / "house-ways").mkdir()
+    (tmp_path / "house-ways" / "our-way.toml").write_text(
+        CARD_FILE.replace("nth-highest(2, 3)", "next-two"))
+
+    err = _refused(tmp_path, '[rules]\nhouse_way = "our-way"\n')
+
+    assert err.key == "rules.house_way" and "our-way.toml line 9 (row ALL)" in err.why
+    assert "'next-two' is not a play" in err.why
+
+
+def test_an_unknown_house_way_lists_the_card_files_too(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[rules]\nhouse_way = "caesars"\n')
+
+    assert "trump-plaza.toml" in err.why
 
 
 def test_a_table_is_six_seats(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
-from app.core.house_way import WAYS, HouseWay, house_way
+from app.core.house_way import CardFileError, HouseWay, card_names, house_way
 from app.core.house_way.audit import ALL_HANDS, Dominated, share, survey
+from app.core.house_way.card_file import check_card
 
 from .common import add_hand_arguments, hand_rules, run_lines
 
@@ -20,20 +21,49 @@ HELP = "set 7 cards the House Way (or --list a rule card)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_hand_arguments(parser)
-    parser.add_argument("--way", choices=tuple(WAYS), default="standard",
-                        help="the rule card (default: standard)")
+    parser.add_argument("--way", metavar="CARD", default="standard",
+                        help="the rule card: a built-in name, a card file's name (config/"
+                             "house-ways/NAME.toml) or a .toml path (default: standard; "
+                             "--list without cards names them all)")
     parser.add_argument("--list", action="store_true", help="print the rule card in full")
-    parser.add_argument("--audit", metavar="CARD", choices=tuple(WAYS),
+    parser.add_argument("--check", metavar="CARD",
+                        help="check a card file (or any card) over all 154,143,080 seven-card "
+                             "hands (a minute or more on one core): a row that never fires, "
+                             "a row whose play would foul a hand, a hand no row sets")
+    parser.add_argument("--same-as", metavar="CARD",
+                        help="with --check: also show every hand the two cards set "
+                             "differently (the front or the row)")
+    parser.add_argument("--audit", metavar="CARD",
                         help="read the card over all 154,143,080 seven-card hands (about "
                              "30-60 seconds on one core) and list every row that sets some "
                              "hand weaker than another legal setting of it (a front and a "
                              "back as strong, one stronger), with how often and an example")
 
 
+def find(name: str) -> HouseWay | None:
+    """The card, or None after saying on stderr what is wrong and what to do."""
+    try:
+        return house_way(name)
+    except KeyError:
+        print(f"paigow: there is no House Way called {name!r}: the cards are "
+              f"{', '.join(card_names())} (or give the path of a .toml card file)",
+              file=sys.stderr)
+    except CardFileError as err:
+        print(f"paigow: the card {name!r} cannot be used:\n{err}", file=sys.stderr)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.check:
+        return check(args.check, args.same_as, hand_rules(args))
     if args.audit:
+        if find(args.audit) is None:
+            return 2
         return audit(args.audit, hand_rules(args), args.json)
-    card = house_way(args.way)
+    found = find(args.way)
+    if found is None:
+        return 2
+    card = found
     if args.list:
         sys.stdout.write(card_text(card))
         return 0
@@ -63,6 +93,28 @@ def card_text(card: HouseWay) -> str:
         out.append("How this card is read:")
         out.extend(f"  - {n}" for n in card.notes)
     return "\n".join(out) + "\n"
+
+
+def check(name: str, same_as: str | None, rules: HandRules) -> int:
+    """The full check of a card over every hand: 0 when nothing is wrong, 1 with each
+    problem named by its row, 2 when the card (or --same-as) cannot even be read."""
+    card = find(name)
+    other = find(same_as) if same_as else None
+    if card is None or (same_as and other is None):
+        return 2
+    print(f"Checking {card.title} over all {ALL_HANDS:,} hands (a minute or more)...",
+          file=sys.stderr, flush=True)
+    found = check_card(card, rules, same_as=other)
+    if found.problems:
+        print("\n".join(found.problems))
+        print(f"{len(found.problems)} problems: correct the card and check it again.")
+        return 1
+    fires = sum(1 for r in card.rules if found.reach.get(r.id))
+    also = f"; every hand set as {other.name} sets it" if other else ""
+    print(f"{card.title}: over all {found.hands:,} hands every hand is set, {fires} of "
+          f"{len(card.rules)} rows fire (the others are marked unreachable), no row's play "
+          f"would foul a hand it is asked to set{also}.")
+    return 0
 
 
 def audit(way: str, rules: HandRules, as_json: bool) -> int:

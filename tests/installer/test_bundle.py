@@ -216,6 +216,8 @@ def test_bundle_help_needs_no_display(bundle: Path) -> None:
 def test_bundle_carries_the_files_the_station_reads_at_run_time(bundle: Path) -> None:
     internal = bundle / "_internal"
     assert (internal / "config" / "default.toml").read_text() == DEFAULT_CONFIG.read_text()
+    for card in sorted((ROOT / "config" / "house-ways").glob("*.toml")):  # House Way files
+        assert (internal / "config" / "house-ways" / card.name).read_text() == card.read_text()
     for folder in sorted((ROOT / "app").rglob("migrations")):  # Alembic reads them by path
         if folder.is_dir() and "__pycache__" not in folder.parts:
             scripts = {str(p.relative_to(ROOT)) for p in folder.rglob("*")
