@@ -683,7 +683,7 @@ def walk(card: HouseWay, hand: Sequence[Card], rules: HandRules = DEFAULT_RULES
          ) -> tuple[HouseWaySetting | None, list[tuple[Rule, Rule, str]]]:
     """Set `hand` as `HouseWay.set` does, and also say which rows (and steps) on the way had
     a play that would foul it: (the setting or None, [(row, step, why)])."""
-    facts = Facts(tuple(hand), rules)
+    facts = card.facts(tuple(hand), rules)
     fouled: list[tuple[Rule, Rule, str]] = []
     for section in card.sections:
         if not section.gate(facts):

@@ -101,13 +101,16 @@ class HouseWay:
                 return r
         raise KeyError(rule_id)
 
+    def facts(self, seven: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Facts:
+        """What the card's rows read of a hand. Deck order, not the order typed: a play that
+        picks among cards of one rank picks the same card however the hand was entered."""
+        return Facts(tuple(sorted(seven, key=_deck_order)), rules)
+
     def set(self, cards: Iterable[Card], rules: HandRules = DEFAULT_RULES) -> HouseWaySetting:
         seven = tuple(cards)
         if len(seven) != 7 or len(set(seven)) != 7:
             raise CardError(f"the House Way sets 7 different cards, not {len(set(seven))}")
-        # Deck order, not the order typed: a play that picks among cards of one rank must
-        # pick the same card however the hand was entered (the setting is the hand's).
-        facts = Facts(tuple(sorted(seven, key=_deck_order)), rules)
+        facts = self.facts(seven, rules)
         for section in self.sections:
             if not section.gate(facts):
                 continue

@@ -20,14 +20,14 @@ open is marked READING here and listed in `CARD.notes` and docs/rules.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
 
-from ..cards import Card, CardError, sort_cards
+from ..cards import Card, sort_cards
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
-from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule, Section
+from .engine import HouseWay, Rule, Section
 from .facts import ACE, Facts
 from .phrases import STRAIGHT_OR_FLUSH, Keep, best_keep, highest_single_is, within
 from .plays import (
@@ -401,22 +401,9 @@ class WildJokerWay(HouseWay):
     def played_under(rules: HandRules = DEFAULT_RULES) -> HandRules:
         return HandRules(joker="fully-wild", wheel=rules.wheel)
 
-    def set(self, cards: Iterable[Card], rules: HandRules = DEFAULT_RULES) -> HouseWaySetting:
-        # The engine's loop, over WildFacts: the first row that fits and plays legally.
-        seven = tuple(cards)
-        if len(seven) != 7 or len(set(seven)) != 7:
-            raise CardError(f"the House Way sets 7 different cards, not {len(set(seven))}")
-        facts = WildFacts(seven, self.played_under(rules))
-        for section in self.sections:
-            if not section.gate(facts):
-                continue
-            for rule in section.rules:
-                if rule.when(facts):
-                    found = self._play(facts, rule)
-                    if found is not None:
-                        return found
-        raise HouseWayError(f"no rule of {self.name} fits {' '.join(map(str, seven))}")
-
+    def facts(self, seven: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Facts:
+        # The engine's loop reads the hand with WildFacts, in deck order as every card does.
+        return WildFacts(tuple(sorted(seven, key=lambda c: c.index)), self.played_under(rules))
 
 CARD = WildJokerWay(
     name="fully-wild",
