@@ -61,7 +61,7 @@ def test_simulate_plays_the_bank_by_its_own_card_and_the_configs_commission(tmp_
 
 @pytest.mark.parametrize("args,message", [
     (["--workers", "0"], "is not 1 or more"),
-    (["--way", "atlantic"], "invalid choice"),
+    (["--way", "atlantic"], "no House Way called 'atlantic'; the cards are: standard"),
     (["--wager", "five"], "--wager: 'five' is not an amount of money"),
 ])
 def test_simulate_refuses_bad_options_with_exit_2_and_no_traceback(args, message):

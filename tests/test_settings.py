@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.core.banker import DealerWager
+from app.core.house_way import house_way
 from app.core.round import DragonOffer, DragonWager, FoulPenalty
 from app.core.settlement import Rounding
 from app.core.table import ActionSource, DealMode, Direction
@@ -45,7 +46,7 @@ def test_the_shipped_table_is_the_designs_defaults() -> None:
     assert (rules.commission.rate_bp, rules.commission.step_cents) == (500, 25)
     assert rules.commission.rounding is Rounding.UP
     assert rules.foul_penalty is FoulPenalty.FORFEIT
-    assert rules.house_way == "standard"
+    assert rules.house_way is house_way("standard")
     assert (rules.hands.joker, rules.hands.wheel) == ("bug", "second")
     assert rules.commission.on(700) == 50
 
@@ -96,7 +97,7 @@ def test_the_environment_overrides_the_files(tmp_path: Path) -> None:
            "PAIGOW_HOME": "/tmp"}  # not a PAIGOW_<SECTION>__<KEY> variable
     config = load_config(site, env=env)
     assert config.commission.rate == 350
-    assert config.table.direction == "counterclockwise"
+    assert config.table.direction is Direction.COUNTERCLOCKWISE
     assert config.dragon.enabled is False and config.dragon.per_round == 2
 
 

@@ -9,19 +9,23 @@ from typing import Any
 
 from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
-from app.core.house_way import WAYS, HouseWay, house_way
+from app.core.house_way import WAYS, HouseWay
 from app.core.house_way.audit import ALL_HANDS, Dominated, share, survey
+from app.settings import ConfigError
 
 from .common import add_hand_arguments, hand_rules, run_lines
+from .table_options import add_config_argument, report_error, rule_card, table_rules
 
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_hand_arguments(parser)
-    parser.add_argument("--way", choices=tuple(WAYS), default="standard",
-                        help="the rule card (default: standard)")
+    add_hand_arguments(parser, table_default="the table's")
+    add_config_argument(parser)
+    parser.add_argument("--way", type=rule_card, metavar="CARD",
+                        help="the rule card (default: the table's House Way; the cards: "
+                             + ", ".join(WAYS) + ")")
     parser.add_argument("--list", action="store_true", help="print the rule card in full")
     parser.add_argument("--audit", metavar="CARD", choices=tuple(WAYS),
                         help="read the card over all 154,143,080 seven-card hands (about "
@@ -31,13 +35,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    card: HouseWay | None = args.way
+    rules = hand_rules(args)
+    if card is None or args.joker is None or args.wheel is None:
+        # What the options leave out is the table's: its card and its hand rules.
+        try:
+            table = table_rules(args)
+        except ConfigError as err:
+            return report_error(NAME, err)
+        card = card or table.house_way
+        rules = hand_rules(args, table.hands)
     if args.audit:
-        return audit(args.audit, hand_rules(args), args.json)
-    card = house_way(args.way)
+        return audit(args.audit, rules, args.json)
     if args.list:
         sys.stdout.write(card_text(card))
         return 0
-    rules = hand_rules(args)
 
     def handle(line: str) -> tuple[dict[str, Any], str]:
         result = card.set(parse_cards(line, count=7), rules)
@@ -74,7 +86,7 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
         print(json.dumps({"card": way, "hands": ALL_HANDS,
                           "rows": [_row_json(d, reach[d.row]) for d in rows]}))
         return 0
-    title = house_way(way).title
+    title = rule_card(way).title
     if not rows:
         print(f"{title}: on all {ALL_HANDS:,} hands no row sets a hand weaker than another "
               "legal setting of it.")
