@@ -25,6 +25,7 @@ from typing import Any
 from ..cards import DECK, Card, CardError, cards_text, sort_cards
 from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason, ranker
 from ..house_way import HouseWay, HouseWaySetting
+from ..round_rules import RoundRules
 from ..settlement import CommissionPolicy, money
 from .fast import (
     FIVE_OF_A_SUIT,
@@ -243,6 +244,16 @@ def advise(cards: Sequence[Card], *, way: Way = "standard", dealer_way: Way | No
     table[0] = _replace_best(table[0])
     return Advice(seven, card.name, dealer.name, ours, tuple(table), n, wager,
                   policy.on(wager), policy, rules, seed, time.perf_counter() - start)
+
+
+def advise_under(rules: RoundRules, cards: Sequence[Card], *, wager: int | None = None,
+                 error: float = 0.01, samples: int | None = None, seed: int = 0) -> Advice:
+    """Advice on a hand under one round's rules: its House Way card, its joker and wheel,
+    its commission; the wager, unless given, its table minimum. The pit asks about a past
+    round with the rules that round was played by, never today's."""
+    return advise(cards, way=rules.house_way, rules=rules.hands, policy=rules.commission,
+                  wager=rules.limits.minimum if wager is None else wager, error=error,
+                  samples=samples, seed=seed)
 
 
 def _replace_best(v: SettingValue) -> SettingValue:
