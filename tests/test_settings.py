@@ -11,8 +11,8 @@ import pytest
 
 from app.core.banker import DealerWager
 from app.core.house_way import house_way
-from app.core.round import DragonOffer, DragonWager, FoulPenalty
-from app.core.settlement import Rounding
+from app.core.round import DragonOffer, DragonWager, FoulPenalty, RoundRules
+from app.core.settlement import CommissionPolicy, MoneyError, Rounding
 from app.core.table import ActionSource, DealMode, Direction
 from app.settings import DEFAULT_FILE, ConfigError, TableConfig, load_config
 
@@ -210,3 +210,61 @@ def test_an_override_is_named_by_its_source() -> None:
         load_config(env={}, overrides={"rules": {"foul_penalty": "fine"}},
                     overrides_source="round.json: config")
     assert str(err.value).startswith("round.json: config: rules.foul_penalty: ")
+
+
+# --- one source: the config refuses what the core refuses, at the same edges --------------
+
+@pytest.mark.parametrize("rate,cents", [('"25%"', 2500), ('"0%"', 0)])
+def test_the_config_takes_a_commission_up_to_the_cores_25_percent(
+        tmp_path: Path, rate: str, cents: int) -> None:
+    config = load_config(_site(tmp_path, f"[commission]\nrate = {rate}\n"), env={})
+    assert config.round_rules().commission.rate_bp == cents
+
+
+def test_the_config_refuses_a_commission_above_25_percent_in_the_cores_words(
+        tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[commission]\nrate = "25.01%"\n')
+    with pytest.raises(MoneyError) as core:
+        CommissionPolicy(2501)
+    assert err.key == "commission.rate" and err.why == str(core.value)
+
+
+def test_the_config_takes_a_table_name_of_40_characters_and_refuses_41(
+        tmp_path: Path) -> None:
+    name = "T" * 40
+    config = load_config(_site(tmp_path, f'[table]\nname = "{name}"\n'), env={})
+    assert config.round_rules().table.name == name
+    assert _refused(tmp_path, f'[table]\nname = "{name}T"\n').key == "table.name"
+    assert _refused(tmp_path, '[table]\nname = "   "\n').why.startswith(
+        "a table's name is 1 to 40 characters")
+
+
+def test_the_config_takes_six_dragons_a_round_and_refuses_seven(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, "[dragon]\nper_round = 6\n"), env={})
+    assert config.round_rules().dragon.per_round == 6
+    assert _refused(tmp_path, "[dragon]\nper_round = 7\n").key == "dragon.per_round"
+
+
+def test_the_config_defaults_are_the_cores_defaults() -> None:
+    assert TableConfig().round_rules() == RoundRules()
+
+
+def test_the_house_way_is_resolved_to_its_card_as_the_config_loads(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[rules]\nhouse_way = "trump-plaza"\n'), env={})
+    assert config.rules.house_way is house_way("trump-plaza")
+    assert config.round_rules().house_way is house_way("trump-plaza")
+    env = load_config(env={"PAIGOW_RULES__HOUSE_WAY": "delaware-park"})
+    assert env.rules.house_way is house_way("delaware-park")
+    # Written back as its name wherever the config is dumped.
+    assert config.model_dump(mode="json")["rules"]["house_way"] == "trump-plaza"
+    assert config.snapshot()["rules"]["house_way"] == "trump-plaza"
+
+
+def test_a_rounds_config_snapshot_keeps_no_secret(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[supervisor]\npin = "730215"\n\n[ledger]\n'
+                                         'database_url = "postgresql://p:s3cret@db/pg"\n'),
+                         env={})
+    snapshot = config.snapshot()
+    assert "supervisor" not in snapshot and "ledger" not in snapshot
+    assert "730215" not in str(snapshot) and "s3cret" not in str(snapshot)
+    assert snapshot["commission"]["rate"] == 500
