@@ -7,10 +7,11 @@ import json
 import sys
 from typing import Any
 
+from app.core.analysis.classes import ALL_HANDS
 from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
 from app.core.house_way import WAYS, HouseWay
-from app.core.house_way.audit import ALL_HANDS, Dominated, share, survey
+from app.core.house_way.audit import Dominated, share, survey
 from app.settings import ConfigError
 
 from .common import add_hand_arguments, hand_rules, run_lines

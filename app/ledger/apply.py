@@ -151,6 +151,7 @@ def _round_begin(s: Session, p: dict[str, Any]) -> bool:
            round_id=p["id"], seq=0, kind=ROUND_BEGUN, actor=p.get("actor"), at=p["at"],
            payload={"round_no": p["round_no"], "config": config,
                     "rotation": p["rotation"]})
+    return True
 
 
 def _without_secrets(stored: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +164,6 @@ def _without_secrets(stored: dict[str, Any]) -> dict[str, Any]:
         return stored
     return {**stored, "config": {k: v for k, v in config.items()
                                  if k not in NOT_IN_SNAPSHOT}}
-    return True
 
 
 def _open_round(s: Session, round_id: str) -> RoundRow:

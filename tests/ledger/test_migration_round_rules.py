@@ -217,3 +217,33 @@ def test_a_round_recorded_now_keeps_no_supervisor_pin_in_its_config(
     assert PIN not in stored and not [e for e in events if PIN in e]
     assert "supervisor" not in json.loads(stored)["config"]
     assert decode_rules(json.loads(stored)["rules"]) == config.round_rules()
+
+
+def test_a_journal_of_an_older_station_reaches_the_ledger_without_the_pin(
+        database_url: str, tmp_path: Path) -> None:
+    from sqlalchemy.orm import Session
+
+    from app.ledger.apply import apply_op
+    from app.ledger.journal import Op
+
+    with Store(database_url, table="PG-1", station="station-a",
+               data_dir=tmp_path / "a") as store:
+        shift = store.open_shift("Kim")
+        rid = str(uuid.uuid4())
+        at = AT.isoformat()
+        op = Op(str(uuid.uuid4()), "round_begin", rid, {
+            "id": rid, "station_id": store.station_id, "shift_id": shift.id,
+            "table_name": "PG-1", "round_no": 1, "actor": "Kim", "at": at,
+            "config": {"rules": FIRST_LEDGER_RULES, "config": _table_config()},
+            "rotation": ROTATION}, at)
+        with Session(store.engine) as s, s.begin():
+            assert apply_op(s, op) is True
+        with Session(store.engine) as s, s.begin():
+            assert apply_op(s, op) is False  # the database had it already
+        with store.engine.connect() as conn:
+            config = conn.execute(select(RoundRow.config).where(
+                RoundRow.id == uuid.UUID(rid))).scalar_one()
+            payload = conn.execute(select(Event.payload).where(
+                Event.round_id == uuid.UUID(rid))).scalar_one()
+    assert PIN not in config and PIN not in payload and "s3cret" not in config
+    assert json.loads(config)["rules"]["house_way"] == "trump-plaza"
