@@ -32,7 +32,8 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from importlib import import_module
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -151,7 +152,15 @@ def convert_snapshot(stored: Any) -> dict[str, Any]:
 # --- the migration -------------------------------------------------------------------------
 
 def _append_only() -> Any:
-    return import_module("app.ledger.migrations.versions.0002_append_only")
+    """Migration 0002, whose triggers this one lifts and puts back exactly as it made them.
+    Loaded from its file beside this one, as Alembic loads it (the bundle ships the
+    migrations as files, not as an importable package)."""
+    path = Path(__file__).with_name("0002_append_only.py")
+    spec = spec_from_file_location("paigow_ledger_0002_append_only", path)
+    assert spec is not None and spec.loader is not None
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def upgrade() -> None:
