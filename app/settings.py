@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -131,6 +131,14 @@ def _card(value: Any) -> HouseWay:
         raise ValueError(str(e.args[0])) from None
 
 
+def _as_the_core_takes_it(build: Callable[[], object]) -> None:
+    """Build the core's value: the config refuses what the core refuses, in its words."""
+    try:
+        build()
+    except (TableError, MoneyError) as e:  # the core's errors (RoundError is a TableError)
+        raise ValueError(str(e)) from None
+
+
 Money = Annotated[int, BeforeValidator(_money)]
 Rate = Annotated[int, BeforeValidator(_rate)]
 # A House Way is written as its card's name and held as the card itself (the snapshot a
@@ -158,11 +166,8 @@ class TableSection(_Section):
 
     @field_validator("name")
     @classmethod
-    def _as_the_core_takes_it(cls, v: str) -> str:
-        try:
-            Table(name=v)
-        except TableError as e:
-            raise ValueError(str(e)) from None
+    def _name(cls, v: str) -> str:
+        _as_the_core_takes_it(lambda: Table(name=v))
         return v
 
     @field_validator("seats")
@@ -181,16 +186,15 @@ class WagersSection(_Section):
     @field_validator("minimum")
     @classmethod
     def _above_zero(cls, v: int) -> int:
-        if v <= 0:
-            raise ValueError("the minimum wager must be above $0.00")
+        _as_the_core_takes_it(lambda: WagerLimits(v, v))
         return v
 
     @field_validator("maximum")
     @classmethod
     def _range(cls, v: int, info: ValidationInfo) -> int:
         low = info.data.get("minimum")
-        if low is not None and v < low:
-            raise ValueError(f"the maximum {money(v)} is below the minimum {money(low)}")
+        if low is not None:
+            _as_the_core_takes_it(lambda: WagerLimits(low, v))
         return v
 
 
@@ -203,10 +207,7 @@ class CommissionSection(_Section):
     @field_validator("rate")
     @classmethod
     def _sane_rate(cls, v: int) -> int:
-        try:
-            verify_rate(v)
-        except MoneyError as e:
-            raise ValueError(str(e)) from None
+        _as_the_core_takes_it(lambda: verify_rate(v))
         return v
 
     @field_validator("lowest_chip")
@@ -226,10 +227,7 @@ class CommissionSection(_Section):
             except MoneyError:
                 raise ValueError(f"{v!r} is not a step: write an amount like \"0.25\" or a "
                                  f"part of the lowest chip like \"1/4 chip\"") from None
-            try:
-                verify_step(cents)
-            except MoneyError as e:
-                raise ValueError(str(e)) from None
+            _as_the_core_takes_it(lambda: verify_step(cents))
         elif m.group(1):
             num, den = int(m.group(1)), int(m.group(2))
             chip = info.data.get("lowest_chip")

@@ -11,7 +11,14 @@ import pytest
 
 from app.core.banker import DealerWager
 from app.core.house_way import house_way
-from app.core.round import DragonOffer, DragonWager, FoulPenalty, RoundRules
+from app.core.round import (
+    DragonOffer,
+    DragonWager,
+    FoulPenalty,
+    RoundError,
+    RoundRules,
+    WagerLimits,
+)
 from app.core.settlement import CommissionPolicy, MoneyError, Rounding
 from app.core.table import ActionSource, DealMode, Direction
 from app.settings import DEFAULT_FILE, ConfigError, TableConfig, load_config
@@ -268,3 +275,13 @@ def test_a_rounds_config_snapshot_keeps_no_secret(tmp_path: Path) -> None:
     assert "supervisor" not in snapshot and "ledger" not in snapshot
     assert "730215" not in str(snapshot) and "s3cret" not in str(snapshot)
     assert snapshot["commission"]["rate"] == 500
+
+
+def test_the_config_refuses_wager_limits_in_the_cores_words(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[wagers]\nminimum = "0.00"\n')
+    with pytest.raises(RoundError) as core:
+        WagerLimits(0, 0)
+    assert err.key == "wagers.minimum" and err.why == str(core.value)
+    config = load_config(_site(tmp_path, '[wagers]\nminimum = "5.00"\nmaximum = "5.00"\n'),
+                         env={})
+    assert config.round_rules().limits == WagerLimits(500, 500)

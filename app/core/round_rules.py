@@ -86,10 +86,12 @@ class WagerLimits:
     maximum: int = 30_000  # seed 002: "$300 maximum bet."
 
     def __post_init__(self) -> None:
-        if not 0 < self.minimum <= self.maximum:
-            raise RoundError(f"the wager limits {money(self.minimum)} to {money(self.maximum)} "
-                             f"are not a range: the minimum is above zero and at most the "
-                             f"maximum")
+        if self.minimum <= 0:
+            raise RoundError(f"the minimum wager must be above $0.00, not "
+                             f"{money(self.minimum)}")
+        if self.maximum < self.minimum:
+            raise RoundError(f"the maximum {money(self.maximum)} is below the minimum "
+                             f"{money(self.minimum)}")
 
 
 def standard_house_way() -> HouseWay:

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from app.core.house_way import house_way
-from app.core.round import MAX_DRAGONS_PER_ROUND, DragonRules, RoundError, RoundRules
+from app.core.round import (
+    MAX_DRAGONS_PER_ROUND,
+    DragonRules,
+    RoundError,
+    RoundRules,
+    WagerLimits,
+)
 from app.core.rules_data import RulesDataError, rules_from_data, rules_to_data
 from app.core.settlement import MAX_RATE_BP, CommissionPolicy, MoneyError
 from app.core.table import TABLE_NAME_MAX, Table, TableError
@@ -72,3 +78,11 @@ def test_stored_rules_beyond_the_cores_limits_are_refused_as_unreadable() -> Non
     data["commission"] = {**data["commission"], "rate_bp": 5_000}
     with pytest.raises(RulesDataError, match="above 25%"):
         rules_from_data(data)
+
+
+def test_wager_limits_are_a_range_above_zero() -> None:
+    assert WagerLimits(1, 1) == WagerLimits(1, 1)  # a one-cent table is a range
+    with pytest.raises(RoundError, match=r"minimum wager must be above \$0\.00, not \$0\.00"):
+        WagerLimits(0, 500)
+    with pytest.raises(RoundError, match=r"the maximum \$4\.99 is below the minimum \$5\.00"):
+        WagerLimits(500, 499)
