@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from importlib import import_module
 
 # Each module has NAME, HELP, add_arguments(parser) and run(args) -> exit code.
@@ -23,11 +24,23 @@ COMMANDS = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen(argv: Sequence[str]) -> str | None:
+    """The module of the subcommand named in argv, if it names one (before any option)."""
+    for arg in argv:
+        if arg.startswith("-"):
+            return None  # `paigow --help` and friends: every command is listed
+        module = arg.replace("-", "_")
+        return module if module in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of `only` (a command's own run imports nothing
+    the other commands need: the analysis, the ledger, Qt's printer pieces)."""
     parser = argparse.ArgumentParser(
         prog="paigow", description="Pai Gow Poker dealer station tools")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (only,) if only else COMMANDS:
         module = import_module(f"app.commands.{name}")
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
@@ -36,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(chosen(argv)).parse_args(argv)
     try:
         code: int = args.run(args)
         sys.stdout.flush()

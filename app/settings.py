@@ -512,6 +512,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError([Problem(str(path), "", "no such file")]) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError([Problem(str(path), "", f"not valid TOML: {e}")]) from None
+    except UnicodeDecodeError:  # tomllib decodes before it parses: a binary file ends here
+        raise ConfigError([Problem(str(path), "", "is not a text file (not UTF-8): give "
+                                   "the table's TOML configuration file")]) from None
     except OSError as e:
         raise ConfigError([Problem(str(path), "", f"cannot be read: {e.strerror}")]) from None
 

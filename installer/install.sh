@@ -277,7 +277,7 @@ DISPLAY=:0
 # --config /etc/paigow/station.toml are always given. /dev/paigow-shoe is the udev rule's name.
 PAIGOW_DEALER_ARGS=--shoe /dev/paigow-shoe
 EOT
-    chmod 0644 "$prefix$ENVFILE"
+    chmod 0600 "$prefix$ENVFILE"  # the service's secrets go here: root (systemd) reads it
   fi
 fi
 

@@ -123,3 +123,27 @@ def test_rank_at_a_terminal_without_cards_says_it_reads_the_keyboard():
         os.close(main)
     assert "reading hands from the keyboard, one per line" in err and "Ctrl-D" in err
     assert "royal flush" in out.lower() and proc.returncode == 0
+
+
+def test_a_subcommand_imports_only_what_it_runs() -> None:
+    """`paigow rank` answers from a cold process: the ledger, the analysis, pydantic and Qt
+    are the other commands' (issue: every subcommand was imported for any command)."""
+    code = ("import sys\nfrom app.cli import main\nmain(['rank', 'AS', 'KS', 'QS', 'JS', 'TS'])\n"
+            "heavy = ('sqlalchemy', 'alembic', 'pydantic', 'PySide6', 'app.ledger',\n"
+            "         'app.core.analysis', 'app.session', 'drivers.printer', 'serial')\n"
+            "print(sorted({m.split('.')[0] if not m.startswith('app') else m\n"
+            "              for m in sys.modules if m.startswith(heavy)}))\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert ran.stdout.splitlines()[-1] == "[]"
+    assert "royal flush" in ran.stdout.splitlines()[0]
+
+
+def test_help_still_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import COMMANDS, main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name.replace("_", "-") in out

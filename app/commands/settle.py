@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.round == "-" else args.round
     try:
-        text = sys.stdin.read() if args.round == "-" else _read(args.round)
+        text = _read_stdin() if args.round == "-" else _read(args.round)
         slip = settle_description(_parse_json(text), site=args.config, source=source)
     except ConfigError as err:
         for line in str(err).splitlines():
@@ -80,20 +80,74 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+# A round description is a few kilobytes; reading stops past this, so `settle /dev/zero`
+# or a wrong file ends with a sentence instead of filling the memory.
+MAX_DESCRIPTION = 1_000_000
+# Deeper than any round description nests; json's own limit is Python's recursion limit.
+MAX_DEPTH = 32
+
+
+def _bounded(f: Any, source: str) -> str:
+    text = f.read(MAX_DESCRIPTION + 1)
+    if len(text) > MAX_DESCRIPTION:
+        raise RoundInputError("", f"{source} is over {MAX_DESCRIPTION:,} characters: a round "
+                                  f"description is a small JSON file; check the file name")
+    return str(text)
+
+
+def _read_stdin() -> str:
+    try:
+        return _bounded(sys.stdin, "the input")
+    except UnicodeDecodeError:
+        raise RoundInputError("", "the input is not UTF-8 text: give a round description "
+                                  "(JSON)") from None
+
+
 def _read(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as f:
-            return f.read()
+            return _bounded(f, path)
+    except UnicodeDecodeError:
+        raise RoundInputError("", f"{path} is not UTF-8 text: give a round description "
+                                  f"(JSON)") from None
     except OSError as e:
         raise RoundInputError("", f"cannot read {path}: {e.strerror}") from None
 
 
+def _depth(text: str) -> int:
+    """How deep brackets nest, outside strings (checked before json, which recurses)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def _parse_json(text: str) -> dict[str, Any]:
+    if _depth(text) > MAX_DEPTH:
+        raise RoundInputError("", f"not a round description: brackets nest more than "
+                                  f"{MAX_DEPTH} deep")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RoundInputError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}"
                               ) from None
+    except ValueError:  # a number of thousands of digits: Python refuses to read it
+        raise RoundInputError("", "not a round description: it holds a number thousands of "
+                                  "digits long") from None
     if not isinstance(data, dict):
         raise RoundInputError("", "a round is a JSON object {...}")
     return data
@@ -164,9 +218,15 @@ def _seat(key: Any, field: str) -> int:
         return DEALER
     if text in ("no-play", "no play"):
         return NO_PLAY  # the core says why nothing is played there
-    if not text.isdigit():
-        _fail(field, f"{key!r} is not a position: write \"dealer\" or a seat 1-6")
+    # isdigit() alone lets superscripts and other scripts' digits through to int().
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+        _fail(field, f"{_short(key)} is not a position: write \"dealer\" or a seat 1-6")
     return int(text)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _cards(value: Any, field: str, *, check: bool = True) -> tuple[Card, ...]:
@@ -258,7 +318,7 @@ def settle_description(data: Mapping[str, Any], *, site: str | None = None,
     seats = _get(data, "seats", "", dict, required=True) or {}
     entries: dict[int, tuple[str, dict[str, Any]]] = {}
     for key, entry in seats.items():
-        field = f"seats.{key}"
+        field = f"seats.{key if len(str(key)) <= 12 else str(key)[:9] + '...'}"
         seat = _seat(key, field)
         if not isinstance(entry, dict):
             _fail(field, "write {\"wager\": \"25.00\", \"set\": \"house-way\"}")

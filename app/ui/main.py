@@ -48,7 +48,7 @@ from app.settings import ConfigError, TableConfig, load_config
 
 from .controller import DealerController
 from .pit import PitController
-from .qtlibs import dealer_message, missing_packages, window_uses_x11
+from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .services import Ledger, Printer
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -70,7 +70,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, help="demo: a seeded shuffle, the same every run")
     ap.add_argument("--deck", help="demo: deal this 53-card deck (card text) every round")
     ap.add_argument("--fullscreen", action="store_true", help="full screen (the station)")
-    ap.add_argument("--size", metavar="WxH", help="a fixed window size, e.g. 1920x1080")
+    ap.add_argument("--size", metavar="WxH", type=window_size,
+                    help="a fixed window size, e.g. 1920x1080")
     ap.add_argument("--database-url", metavar="URL",
                     help="the ledger's database (postgresql://user@host/db or sqlite:///file) "
                          "over [ledger] database_url; default: the station's own SQLite file")
@@ -81,6 +82,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                     help="the dealer whose shift opens (over [station] dealer); without "
                          "either the station asks")
     return ap.parse_args(argv)
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """`1280x800` -> (1280, 800); anything else is refused with what a size looks like."""
+    w, sep, h = text.strip().lower().partition("x")
+    if sep and w.isascii() and h.isascii() and w.isdigit() and h.isdigit():
+        width, height = int(w), int(h)
+        if 320 <= width <= 16384 and 240 <= height <= 16384:
+            return width, height
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not a window size: write width x height in pixels, like 1280x800 "
+        f"(from 320x240 to 16384x16384)")
 
 
 def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
@@ -241,6 +254,10 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)  # --help and bad arguments end here, before Qt needs a display
+    no_screen = no_display_message()
+    if no_screen is not None:
+        print(f"paigow-dealer: {no_screen}", file=sys.stderr)
+        return 2
     if window_uses_x11():
         missing = missing_packages()  # else Qt aborts, blaming the wrong library
         if missing:
@@ -272,8 +289,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals(stop):
             if args.size:
-                w, _, h = args.size.lower().partition("x")
-                window.resize(int(w), int(h))
+                window.resize(*args.size)
                 window.show()
             elif args.fullscreen:
                 window.showFullScreen()

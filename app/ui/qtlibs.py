@@ -98,6 +98,18 @@ def window_uses_x11(env: Mapping[str, str] = os.environ) -> bool:
     return platform in ("", "xcb") and bool(env.get("DISPLAY"))
 
 
+def no_display_message(env: Mapping[str, str] = os.environ) -> str | None:
+    """Why no window can open here (no screen to open it on), or None. Qt's own message for
+    this blames a missing library; the dealer needs to hear that there is no screen."""
+    platform = env.get("QT_QPA_PLATFORM", "").split(":")[0].split(";")[0].strip()
+    if platform or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("The station cannot open its window: there is no screen to open it on (no "
+            "DISPLAY or WAYLAND_DISPLAY is set).\n"
+            "Start it from the station's desktop session (or its kiosk service), or ask IT "
+            "to check that the screen and its display server are running.")
+
+
 def dealer_message(packages: Sequence[str]) -> str:
     """Why the station cannot open its window, for the dealer and whoever fixes it."""
     return (f"The station cannot open its window: this computer is missing system software "

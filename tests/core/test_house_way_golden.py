@@ -149,3 +149,22 @@ def test_unreachable_rows_are_rows_of_the_card_without_golden_hands(path: Path) 
     assert named["step"] <= step_ids(card), "an unreachable step no row follows"
     assert not named["rule"] & {c.rule for c in cases}, "a row named unreachable has a golden hand"
     assert not named["step"] & {c.step for c in cases}, "a step named unreachable has a golden hand"
+
+
+def test_the_setting_is_the_hand_s_whatever_order_its_cards_are_typed_in() -> None:
+    """Among cards of one rank a play picks by deck order, never by the order typed: every
+    golden hand, in 20 shuffled orders each, is set with the same two cards in front (and
+    the hand an audit found changing with its order, 9D 6S 9C 9H 6C 6H 9S)."""
+    import random
+
+    rng = random.Random(2026)
+    hands = [(c.way, c.hand) for c in CASES]
+    hands += [(way, tuple(parse_cards("9D 6S 9C 9H 6C 6H 9S"))) for way in WAYS]
+    for way, hand in hands:
+        first = set_house_way(hand, way)
+        for _ in range(20):
+            shuffled = list(hand)
+            rng.shuffle(shuffled)
+            again = set_house_way(shuffled, way)
+            assert (set(again.low), again.rule.id) == (set(first.low), first.rule.id), \
+                f"{way}: {cards_text(hand)} typed as {cards_text(shuffled)}"

@@ -45,7 +45,7 @@ EXPECTED = {
     RULE: 0o644,
     UNIT: 0o644,
     CONFIG: 0o640,
-    ENVFILE: 0o644,
+    ENVFILE: 0o600,  # the service's secrets: root (systemd) reads it, nobody else
 }
 
 
@@ -197,7 +197,7 @@ def test_unit_starts_the_station_full_screen_on_x_and_restarts_it_on_failure(
     environment = re.findall(r"^Environment=(.*)$", text, re.M)
     assert "DISPLAY=:0" in environment and "QT_QPA_PLATFORM=xcb" in environment
     assert service["EnvironmentFile"] == "-/etc/paigow/station.env"
-    assert service["Restart"] == "on-failure"
+    assert service["Restart"] == "always"  # a clean exit must not leave the table without it
     assert int(service["RestartSec"]) > 0
     assert service["RestartPreventExitStatus"] == "2"  # a bad config: fix it, do not loop
     assert unit_file(text)["Unit"]["StartLimitIntervalSec"] == "0"  # never gives up
@@ -242,8 +242,9 @@ def assert_names_the_shoe(rule: dict[str, tuple[str, str]], vendor: str | None =
     if vendor:
         assert (vid, pid) == (vendor, product)
     assert rule["SYMLINK"] == ("+=", "paigow-shoe")
-    assert rule["GROUP"] == ("=", "dialout")
-    assert rule["MODE"] == ("=", "0660")
+    assert rule["OWNER"] == ("=", "paigow")  # the station's user, not everyone in dialout
+    assert rule["GROUP"] == ("=", "paigow")
+    assert rule["MODE"] == ("=", "0600")
 
 
 def test_udev_rule_names_the_shoe_by_its_usb_ids(root: Path, bundle: Path) -> None:

@@ -98,3 +98,34 @@ def test_the_command_names_the_packages_in_one_line_and_fails(
                    "sudo apt-get install libpaigow-gone1"]
     assert qtlibs.main(["--warn"]) == 0
     assert capsys.readouterr().err.startswith("warning: ")
+
+
+def test_a_station_with_no_screen_says_so_instead_of_qt_s_abort(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    assert station.main(["--demo"]) == 2
+    err = capsys.readouterr().err
+    assert "no screen to open it on" in err and "DISPLAY" in err
+
+
+def test_a_platform_or_a_display_means_there_is_a_screen() -> None:
+    assert qtlibs.no_display_message({"DISPLAY": ":0"}) is None
+    assert qtlibs.no_display_message({"WAYLAND_DISPLAY": "wayland-0"}) is None
+    assert qtlibs.no_display_message({"QT_QPA_PLATFORM": "offscreen"}) is None
+    assert qtlibs.no_display_message({}) is not None
+
+
+@pytest.mark.parametrize("text", ["abc", "1280", "1280x", "x800", "12x8", "1280x800x2",
+                                  "-1280x800", "１２８０x800", "99999x800"])
+def test_a_window_size_that_is_not_width_x_height_is_refused_with_an_example(
+        text: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        station.parse_args([f"--size={text}"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "is not a window size" in err and "1280x800" in err and "Traceback" not in err
+
+
+def test_a_window_size_is_read_as_width_and_height() -> None:
+    assert station.parse_args(["--size", "1024X768"]).size == (1024, 768)

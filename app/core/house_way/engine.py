@@ -105,7 +105,9 @@ class HouseWay:
         seven = tuple(cards)
         if len(seven) != 7 or len(set(seven)) != 7:
             raise CardError(f"the House Way sets 7 different cards, not {len(set(seven))}")
-        facts = Facts(seven, rules)
+        # Deck order, not the order typed: a play that picks among cards of one rank must
+        # pick the same card however the hand was entered (the setting is the hand's).
+        facts = Facts(tuple(sorted(seven, key=_deck_order)), rules)
         for section in self.sections:
             if not section.gate(facts):
                 continue
@@ -125,6 +127,10 @@ class HouseWay:
             if setting is not None:
                 return HouseWaySetting(setting, rule, self.name, None if step is rule else step)
         return None
+
+
+def _deck_order(card: Card) -> int:
+    return card.index
 
 
 def _strongest_back(facts: Facts, front: Sequence[Card] | None) -> Sequence[Card] | None:
