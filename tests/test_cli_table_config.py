@@ -94,3 +94,15 @@ def test_simulate_uses_the_tables_card_and_commission(site):
     result = json.loads(proc.stdout)
     assert result["way"] == "delaware-park" and result["rules"]["joker"] == "fully-wild"
     assert result["commission"]["policy"].startswith("4%")
+
+
+def test_house_way_reads_no_config_when_the_options_say_everything():
+    """A fully given command starts as fast as before: the config (and pydantic) only when
+    the table's card or hand rules are needed."""
+    code = ("import sys\nfrom app.cli import main\n"
+            "main(['house-way', '--way', 'standard', '--joker', 'bug', '--wheel', 'second',\n"
+            "      'AS', 'KD', '9C', '7H', '5S', '3D', '2C'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'app.settings'))))\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert ran.stdout.splitlines()[-1] == "[]"

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.core.cards import CardError
 from app.core.hands import DEFAULT_RULES, HandRules
-from app.core.house_way import HouseWayError
+from app.core.house_way import HouseWay, HouseWayError, house_way
 
 Handler = Callable[[str], tuple[dict[str, Any], str]]
 
@@ -31,6 +31,15 @@ def add_hand_arguments(parser: argparse.ArgumentParser, metavar: str = "CARDS", 
     parser.add_argument("--wheel", choices=("second", "lowest"), default=None,
                         help=f"where A-2-3-4-5 ranks among straights (default: "
                              f"{table_default}, {DEFAULT_RULES.wheel})")
+
+
+def rule_card(name: str) -> HouseWay:
+    """An argparse type: the House Way card a name stands for, found as the config finds
+    it (an unknown name lists the cards there are)."""
+    try:
+        return house_way(name)
+    except KeyError as e:
+        raise argparse.ArgumentTypeError(str(e.args[0])) from None
 
 
 def hand_rules(args: argparse.Namespace, table: HandRules = DEFAULT_RULES) -> HandRules:

@@ -12,10 +12,8 @@ from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
 from app.core.house_way import WAYS, HouseWay
 from app.core.house_way.audit import Dominated, share, survey
-from app.settings import ConfigError
 
-from .common import add_hand_arguments, hand_rules, run_lines
-from .table_options import add_config_argument, report_error, rule_card, table_rules
+from .common import add_hand_arguments, hand_rules, rule_card, run_lines
 
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
@@ -23,7 +21,10 @@ HELP = "set 7 cards the House Way (or --list a rule card)"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_hand_arguments(parser, table_default="the table's")
-    add_config_argument(parser)
+    parser.add_argument("--config", metavar="FILE",
+                        help="the site's table config over config/default.toml "
+                             "(default: $PAIGOW_CONFIG): its House Way card, joker and wheel "
+                             "are used unless --way, --joker or --wheel say otherwise")
     parser.add_argument("--way", type=rule_card, metavar="CARD",
                         help="the rule card (default: the table's House Way; the cards: "
                              + ", ".join(WAYS) + ")")
@@ -39,7 +40,13 @@ def run(args: argparse.Namespace) -> int:
     card: HouseWay | None = args.way
     rules = hand_rules(args)
     if card is None or args.joker is None or args.wheel is None:
-        # What the options leave out is the table's: its card and its hand rules.
+        # What the options leave out is the table's: its card and its hand rules. (The
+        # config, and pydantic with it, is read only then: a fully given command starts
+        # fast.)
+        from app.settings import ConfigError
+
+        from .table_options import report_error, table_rules
+
         try:
             table = table_rules(args)
         except ConfigError as err:

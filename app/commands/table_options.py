@@ -8,10 +8,12 @@ import sys
 from dataclasses import dataclass
 
 from app.core.hands import HandRules
-from app.core.house_way import HouseWay, house_way
+from app.core.house_way import HouseWay
 from app.core.round_rules import RoundRules
 from app.core.settlement import CommissionPolicy, MoneyError, parse_money
 from app.settings import ConfigError, TableConfig, load_config
+
+from .common import rule_card
 
 
 class OptionError(ValueError):
@@ -27,15 +29,6 @@ class TableChoice:
     rules: HandRules
     policy: CommissionPolicy
     wager: int  # cents
-
-
-def rule_card(name: str) -> HouseWay:
-    """An argparse type: the House Way card a name stands for, found as the config finds
-    it (an unknown name lists the cards there are)."""
-    try:
-        return house_way(name)
-    except KeyError as e:
-        raise argparse.ArgumentTypeError(str(e.args[0])) from None
 
 
 def add_config_argument(parser: argparse.ArgumentParser) -> None:
