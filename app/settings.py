@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -24,6 +24,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -31,9 +32,10 @@ from pydantic import (
 )
 
 from app.core.banker import BankingRules, DealerWager
-from app.core.hands import HandRules
-from app.core.house_way import WAYS, CardFileError, card_names, house_way, use_site_cards
+from app.core.hands import HandRules, JokerRule, WheelRule
+from app.core.house_way import CardFileError, HouseWay, card_names, house_way, use_site_cards
 from app.core.round import (
+    MAX_DRAGONS_PER_ROUND,
     AskedHouseWay,
     DragonOffer,
     DragonRules,
@@ -50,9 +52,18 @@ from app.core.settlement import (
     money,
     parse_money,
     parse_rate,
-    rate_text,
+    verify_rate,
+    verify_step,
 )
-from app.core.table import ActionSource, DealMode, Direction, Table
+from app.core.table import (
+    SEATS,
+    TABLE_NAME_MAX,
+    ActionSource,
+    DealMode,
+    Direction,
+    Table,
+    TableError,
+)
 
 if TYPE_CHECKING:
     from drivers.printer.config import PrinterConfig
@@ -111,8 +122,36 @@ def _rate(value: Any) -> int:
         raise ValueError(str(e)) from None
 
 
+def _card(value: Any) -> HouseWay:
+    """The rule card a name stands for, found once, here, as the config loads."""
+    if isinstance(value, HouseWay):
+        return value
+    try:
+        return house_way(str(value))
+    except KeyError:
+        raise ValueError(f"there is no House Way called {value!r}: the rule cards are "
+                         + ", ".join(card_names())) from None
+    except CardFileError as e:
+        raise ValueError(f"the House Way card {value!r} cannot be used: {e}") from None
+
+
+def _as_the_core_takes_it(build: Callable[[], object]) -> None:
+    """Build the core's value: the config refuses what the core refuses, in its words."""
+    try:
+        build()
+    except (TableError, MoneyError) as e:  # the core's errors (RoundError is a TableError)
+        raise ValueError(str(e)) from None
+
+
 Money = Annotated[int, BeforeValidator(_money)]
 Rate = Annotated[int, BeforeValidator(_rate)]
+# A House Way is written as its card's name and held as the card itself (the snapshot a
+# round keeps, and any dump, writes the name back).
+Card = Annotated[HouseWay, BeforeValidator(_card), PlainSerializer(lambda c: c.name,
+                                                                      return_type=str)]
+
+# The core's defaults are the config's defaults: one set, written once, in the core.
+CORE = RoundRules()
 
 _STEP = re.compile(r"^\s*(?:(\d+)\s*/\s*(\d+)\s+)?chip\s*$")
 
@@ -122,54 +161,57 @@ class _Section(BaseModel):
 
 
 class TableSection(_Section):
-    name: str = Field(default="PG-1", min_length=1, max_length=40)
-    seats: int = 6
-    direction: Literal["clockwise", "counterclockwise"] = "clockwise"
-    action: Literal["rng", "dice"] = "rng"
-    deal: Literal["stacks", "one-at-a-time"] = "stacks"
-    no_play: bool = False
+    name: str = Field(default=CORE.table.name, min_length=1, max_length=TABLE_NAME_MAX)
+    seats: int = CORE.table.seats
+    direction: Direction = CORE.table.direction
+    action: ActionSource = CORE.table.action_source
+    deal: DealMode = CORE.table.deal_mode
+    no_play: bool = CORE.table.no_play
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        _as_the_core_takes_it(lambda: Table(name=v))
+        return v
 
     @field_validator("seats")
     @classmethod
     def _six_seats(cls, v: int) -> int:
-        if v != 6:
-            raise ValueError(f"Pai Gow Poker deals seven hands, to the bank and 6 seats, so "
-                             f"seats is 6, not {v}")
+        if v != SEATS:
+            raise ValueError(f"Pai Gow Poker deals seven hands, to the bank and {SEATS} seats, "
+                             f"so seats is {SEATS}, not {v}")
         return v
 
 
 class WagersSection(_Section):
-    minimum: Money = 500  # seed 002: "$5 minimum bet."
-    maximum: Money = 30_000  # seed 002: "$300 maximum bet."
+    minimum: Money = CORE.limits.minimum  # seed 002: "$5 minimum bet."
+    maximum: Money = CORE.limits.maximum  # seed 002: "$300 maximum bet."
 
     @field_validator("minimum")
     @classmethod
     def _above_zero(cls, v: int) -> int:
-        if v <= 0:
-            raise ValueError("the minimum wager must be above $0.00")
+        _as_the_core_takes_it(lambda: WagerLimits(v, v))
         return v
 
     @field_validator("maximum")
     @classmethod
     def _range(cls, v: int, info: ValidationInfo) -> int:
         low = info.data.get("minimum")
-        if low is not None and v < low:
-            raise ValueError(f"the maximum {money(v)} is below the minimum {money(low)}")
+        if low is not None:
+            _as_the_core_takes_it(lambda: WagerLimits(low, v))
         return v
 
 
 class CommissionSection(_Section):
-    rate: Rate = 500
-    lowest_chip: Money = 100
+    rate: Rate = CORE.commission.rate_bp
+    lowest_chip: Money = 100  # the core's step of 25 cents is a quarter of it
     step: str = "1/4 chip"
-    rounding: Literal["up", "down", "nearest"] = "up"
+    rounding: Rounding = CORE.commission.rounding
 
     @field_validator("rate")
     @classmethod
     def _sane_rate(cls, v: int) -> int:
-        if v > 2500:
-            raise ValueError(f"a commission of {rate_text(v)} is above 25%: write the rate "
-                             f"like \"5%\"")
+        _as_the_core_takes_it(lambda: verify_rate(v))
         return v
 
     @field_validator("lowest_chip")
@@ -189,8 +231,7 @@ class CommissionSection(_Section):
             except MoneyError:
                 raise ValueError(f"{v!r} is not a step: write an amount like \"0.25\" or a "
                                  f"part of the lowest chip like \"1/4 chip\"") from None
-            if cents <= 0:
-                raise ValueError(f"the step must be above $0.00, not {v!r}")
+            _as_the_core_takes_it(lambda: verify_step(cents))
         elif m.group(1):
             num, den = int(m.group(1)), int(m.group(2))
             chip = info.data.get("lowest_chip")
@@ -212,27 +253,12 @@ class CommissionSection(_Section):
 
 
 class RulesSection(_Section):
-    house_way: str = "standard"
-    joker: Literal["bug", "fully-wild"] = "bug"
-    wheel: Literal["second", "lowest"] = "second"
-    foul_penalty: Literal["forfeit", "house-way", "resplit"] = "forfeit"
-    asked_house_way: Literal["at-once", "after-the-bank"] = "at-once"
-
-    @field_validator("house_way")
-    @classmethod
-    def _known_way(cls, v: str) -> str:
-        # A built-in card or a card file (the site's house-ways/ folder, then the shipped
-        # config/house-ways/); a card file is read and its words checked here, at start.
-        if v in WAYS:
-            return v
-        try:
-            house_way(v)
-        except KeyError:
-            raise ValueError(f"there is no House Way called {v!r}: the rule cards are "
-                             + ", ".join(card_names())) from None
-        except CardFileError as e:
-            raise ValueError(f"the House Way card {v!r} cannot be used: {e}") from None
-        return v
+    # The card itself once loaded; an unknown name is refused listing the cards there are.
+    house_way: Card = Field(default=CORE.house_way.name, validate_default=True)
+    joker: JokerRule = CORE.hands.joker
+    wheel: WheelRule = CORE.hands.wheel
+    foul_penalty: FoulPenalty = CORE.foul_penalty
+    asked_house_way: AskedHouseWay = CORE.asked_house_way
 
     @model_validator(mode="before")
     @classmethod
@@ -246,19 +272,20 @@ class RulesSection(_Section):
 
     @model_validator(mode="after")
     def _card_fits_the_joker(self) -> RulesSection:
-        if self.house_way == "fully-wild" and self.joker != "fully-wild":
+        if self.house_way.name == "fully-wild" and self.joker != "fully-wild":
             raise ValueError('the "fully-wild" House Way plays the joker as any card: set '
                              'joker = "fully-wild", or choose another house_way for a bug')
         return self
 
 
 class DragonSection(_Section):
-    enabled: bool = True
-    wager: Literal["equal", "at-most"] = "at-most"
-    setting: Literal["house-way", "player"] = "house-way"
-    offer: Literal["after-last-taker", "from-action"] = "after-last-taker"
-    per_round: int = Field(default=1, ge=1, le=6)
-    max_per_player: int = Field(default=1, ge=1, le=6)
+    enabled: bool = CORE.dragon.enabled
+    wager: DragonWager = CORE.dragon.wager
+    setting: DragonSetting = CORE.dragon.setting
+    offer: DragonOffer = CORE.dragon.offer
+    per_round: int = Field(default=CORE.dragon.per_round, ge=1, le=MAX_DRAGONS_PER_ROUND)
+    max_per_player: int = Field(default=CORE.dragon.max_per_player, ge=1,
+                                le=MAX_DRAGONS_PER_ROUND)
 
     @field_validator("max_per_player")
     @classmethod
@@ -271,10 +298,10 @@ class DragonSection(_Section):
 
 
 class PlayerBankingSection(_Section):
-    enabled: bool = True
-    consecutive: bool = False
-    dealer_wager: Literal["last-bet", "minimum"] = "last-bet"
-    co_banking: bool = False
+    enabled: bool = CORE.banking.enabled
+    consecutive: bool = CORE.banking.consecutive
+    dealer_wager: DealerWager = CORE.banking.dealer_wager
+    co_banking: bool = CORE.banking.co_banking
 
 
 class ShoeSection(_Section):
@@ -432,23 +459,33 @@ class TableConfig(_Section):
         return PrinterConfig.from_mapping(self.printer.model_dump())
 
     def round_rules(self) -> RoundRules:
-        """The core's rules for a round at this table."""
+        """The core's rules for a round at this table: the one place they are built from the
+        settings (every value was checked as the core checks it, as it loaded)."""
         t, c, r, d, b = self.table, self.commission, self.rules, self.dragon, \
             self.player_banking
         return RoundRules(
-            table=Table(t.name, t.seats, Direction(t.direction), DealMode(t.deal),
-                        ActionSource(t.action), t.no_play),
+            table=Table(t.name, t.seats, t.direction, t.deal, t.action, t.no_play),
             hands=HandRules(joker=r.joker, wheel=r.wheel),
             house_way=r.house_way,
-            foul_penalty=FoulPenalty(r.foul_penalty),
-            asked_house_way=AskedHouseWay(r.asked_house_way),
+            foul_penalty=r.foul_penalty,
+            asked_house_way=r.asked_house_way,
             limits=WagerLimits(self.wagers.minimum, self.wagers.maximum),
-            commission=CommissionPolicy(c.rate, c.step_cents, Rounding(c.rounding)),
-            dragon=DragonRules(d.enabled, DragonWager(d.wager), DragonSetting(d.setting),
-                               DragonOffer(d.offer), d.per_round, d.max_per_player),
-            banking=BankingRules(b.enabled, b.consecutive, DealerWager(b.dealer_wager),
-                                 b.co_banking),
+            commission=CommissionPolicy(c.rate, c.step_cents, c.rounding),
+            dragon=DragonRules(d.enabled, d.wager, d.setting, d.offer, d.per_round,
+                               d.max_per_player),
+            banking=BankingRules(b.enabled, b.consecutive, b.dealer_wager, b.co_banking),
         )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The config as a round keeps it beside its rules: the table's settings, less where
+        the ledger is (and its password) and any secret (the supervisor's PIN) - no secret
+        is ever written to the ledger's rows."""
+        data = self.model_dump(mode="json", exclude=set(NOT_IN_SNAPSHOT))
+        return data
+
+
+# Sections a round's config snapshot leaves out: where the ledger is, and secrets.
+NOT_IN_SNAPSHOT = ("ledger", "supervisor")
 
 
 SECTIONS = tuple(TableConfig.model_fields)
@@ -531,7 +568,7 @@ def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:
             model = annotation
         return (f"there is no such key here; the keys are "
                 f"{', '.join(model.model_fields)}")
-    if kind in ("literal_error", "bool_parsing", "bool_type", "int_parsing", "int_type",
+    if kind in ("literal_error", "enum", "bool_parsing", "bool_type", "int_parsing", "int_type",
                 "string_type", "greater_than_equal", "less_than_equal", "string_too_short",
                 "string_too_long", "model_type", "dict_type"):
         return f"{msg}, not {error['input']!r}"

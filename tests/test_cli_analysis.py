@@ -72,7 +72,7 @@ def test_simulate_at_a_fully_wild_table_plays_the_fully_wild_card():
 
 @pytest.mark.parametrize("args,message", [
     (["--workers", "0"], "is not 1 or more"),
-    (["--way", "atlantic"], "invalid choice"),
+    (["--way", "atlantic"], "no House Way called 'atlantic'; the cards are: standard"),
     (["--wager", "five"], "--wager: 'five' is not an amount of money"),
     (["--way", "fully-wild"], 'joker = "fully-wild"'),  # the card of a wild joker, at a bug's table
 ])

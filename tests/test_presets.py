@@ -134,7 +134,7 @@ def test_delaware_park_finds_action_with_a_1_to_7_number_and_sets_by_its_house_w
     # displays a number from 1 through 7 inclusive"; "No Pair / Use the highest card in the
     # high hand. Use the second and third highest ranked cards for the second highest hand."
     rules = _rules("delaware-park")
-    assert rules.house_way == "delaware-park"
+    assert rules.house_way.name == "delaware-park"
     game = Round(rules)
     game.place_wager(1, 2500)
     with pytest.raises(RoundError, match="finds action with rng, not dice"):
@@ -224,4 +224,4 @@ def test_a_preset_is_a_site_file_over_the_shipped_table() -> None:
     # Keys a seed does not speak to are the shipped table's.
     rules = _rules("cordova")
     assert (rules.limits.minimum, rules.limits.maximum) == (500, 30000)
-    assert rules.house_way == "fully-wild"  # the card for its joker, named by the preset
+    assert rules.house_way.name == "fully-wild"  # the card for its joker, named by the preset

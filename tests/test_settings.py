@@ -11,9 +11,16 @@ from pathlib import Path
 import pytest
 
 from app.core.banker import DealerWager
-from app.core.house_way import use_site_cards
-from app.core.round import DragonOffer, DragonWager, FoulPenalty
-from app.core.settlement import Rounding
+from app.core.house_way import house_way, use_site_cards
+from app.core.round import (
+    DragonOffer,
+    DragonWager,
+    FoulPenalty,
+    RoundError,
+    RoundRules,
+    WagerLimits,
+)
+from app.core.settlement import CommissionPolicy, MoneyError, Rounding
 from app.core.table import ActionSource, DealMode, Direction
 from app.settings import DEFAULT_FILE, ConfigError, TableConfig, load_config
 
@@ -47,7 +54,7 @@ def test_the_shipped_table_is_the_designs_defaults() -> None:
     assert (rules.commission.rate_bp, rules.commission.step_cents) == (500, 25)
     assert rules.commission.rounding is Rounding.UP
     assert rules.foul_penalty is FoulPenalty.FORFEIT
-    assert rules.house_way == "standard"
+    assert rules.house_way is house_way("standard")
     assert (rules.hands.joker, rules.hands.wheel) == ("bug", "second")
     assert rules.commission.on(700) == 50
 
@@ -98,7 +105,7 @@ def test_the_environment_overrides_the_files(tmp_path: Path) -> None:
            "PAIGOW_HOME": "/tmp"}  # not a PAIGOW_<SECTION>__<KEY> variable
     config = load_config(site, env=env)
     assert config.commission.rate == 350
-    assert config.table.direction == "counterclockwise"
+    assert config.table.direction is Direction.COUNTERCLOCKWISE
     assert config.dragon.enabled is False and config.dragon.per_round == 2
 
 
@@ -184,13 +191,13 @@ def test_a_fully_wild_joker_plays_the_fully_wild_card_unless_the_table_names_one
     # Seed 004: "the Joker is FULLY WILD and can be played in place of any card": the other
     # cards read the joker as an ace, so a wild table that names no card plays its own.
     wild = load_config(_site(tmp_path, '[rules]\njoker = "fully-wild"\n'), env={})
-    assert wild.round_rules().house_way == "fully-wild"
+    assert wild.round_rules().house_way.name == "fully-wild"
     by_env = load_config(env={"PAIGOW_RULES__JOKER": "fully-wild"})
-    assert by_env.round_rules().house_way == "fully-wild"
+    assert by_env.round_rules().house_way.name == "fully-wild"
     named = load_config(_site(tmp_path, '[rules]\njoker = "fully-wild"\n'
                                         'house_way = "standard"\n', "named.toml"), env={})
-    assert named.round_rules().house_way == "standard"
-    assert load_config(env={}).round_rules().house_way == "standard"  # the bug's default
+    assert named.round_rules().house_way.name == "standard"
+    assert load_config(env={}).round_rules().house_way.name == "standard"  # the bug's default
 
 
 def test_the_fully_wild_card_at_a_table_whose_joker_is_a_bug_is_refused(
@@ -225,14 +232,14 @@ def test_a_card_file_beside_the_site_file_can_be_the_tables_house_way(
 
     rules = load_config(_site(tmp_path, '[rules]\nhouse_way = "our-way"\n'), env={}).rules
 
-    assert rules.house_way == "our-way"
+    assert rules.house_way.name == "our-way"
 
 
 def test_the_shipped_trump_plaza_card_file_can_be_the_tables_house_way(tmp_path: Path) -> None:
     rules = load_config(_site(tmp_path, '[rules]\nhouse_way = "trump-plaza.toml"\n'),
                         env={}).rules
 
-    assert rules.house_way == "trump-plaza.toml"
+    assert rules.house_way.name == "trump-plaza.toml"
 
 
 def test_a_broken_card_file_is_refused_at_start_naming_its_row(
@@ -285,3 +292,71 @@ def test_an_override_is_named_by_its_source() -> None:
         load_config(env={}, overrides={"rules": {"foul_penalty": "fine"}},
                     overrides_source="round.json: config")
     assert str(err.value).startswith("round.json: config: rules.foul_penalty: ")
+
+
+# --- one source: the config refuses what the core refuses, at the same edges --------------
+
+@pytest.mark.parametrize("rate,cents", [('"25%"', 2500), ('"0%"', 0)])
+def test_the_config_takes_a_commission_up_to_the_cores_25_percent(
+        tmp_path: Path, rate: str, cents: int) -> None:
+    config = load_config(_site(tmp_path, f"[commission]\nrate = {rate}\n"), env={})
+    assert config.round_rules().commission.rate_bp == cents
+
+
+def test_the_config_refuses_a_commission_above_25_percent_in_the_cores_words(
+        tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[commission]\nrate = "25.01%"\n')
+    with pytest.raises(MoneyError) as core:
+        CommissionPolicy(2501)
+    assert err.key == "commission.rate" and err.why == str(core.value)
+
+
+def test_the_config_takes_a_table_name_of_40_characters_and_refuses_41(
+        tmp_path: Path) -> None:
+    name = "T" * 40
+    config = load_config(_site(tmp_path, f'[table]\nname = "{name}"\n'), env={})
+    assert config.round_rules().table.name == name
+    assert _refused(tmp_path, f'[table]\nname = "{name}T"\n').key == "table.name"
+    assert _refused(tmp_path, '[table]\nname = "   "\n').why.startswith(
+        "a table's name is 1 to 40 characters")
+
+
+def test_the_config_takes_six_dragons_a_round_and_refuses_seven(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, "[dragon]\nper_round = 6\n"), env={})
+    assert config.round_rules().dragon.per_round == 6
+    assert _refused(tmp_path, "[dragon]\nper_round = 7\n").key == "dragon.per_round"
+
+
+def test_the_config_defaults_are_the_cores_defaults() -> None:
+    assert TableConfig().round_rules() == RoundRules()
+
+
+def test_the_house_way_is_resolved_to_its_card_as_the_config_loads(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[rules]\nhouse_way = "trump-plaza"\n'), env={})
+    assert config.rules.house_way is house_way("trump-plaza")
+    assert config.round_rules().house_way is house_way("trump-plaza")
+    env = load_config(env={"PAIGOW_RULES__HOUSE_WAY": "delaware-park"})
+    assert env.rules.house_way is house_way("delaware-park")
+    # Written back as its name wherever the config is dumped.
+    assert config.model_dump(mode="json")["rules"]["house_way"] == "trump-plaza"
+    assert config.snapshot()["rules"]["house_way"] == "trump-plaza"
+
+
+def test_a_rounds_config_snapshot_keeps_no_secret(tmp_path: Path) -> None:
+    config = load_config(_site(tmp_path, '[supervisor]\npin = "730215"\n\n[ledger]\n'
+                                         'database_url = "postgresql://p:s3cret@db/pg"\n'),
+                         env={})
+    snapshot = config.snapshot()
+    assert "supervisor" not in snapshot and "ledger" not in snapshot
+    assert "730215" not in str(snapshot) and "s3cret" not in str(snapshot)
+    assert snapshot["commission"]["rate"] == 500
+
+
+def test_the_config_refuses_wager_limits_in_the_cores_words(tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[wagers]\nminimum = "0.00"\n')
+    with pytest.raises(RoundError) as core:
+        WagerLimits(0, 0)
+    assert err.key == "wagers.minimum" and err.why == str(core.value)
+    config = load_config(_site(tmp_path, '[wagers]\nminimum = "5.00"\nmaximum = "5.00"\n'),
+                         env={})
+    assert config.round_rules().limits == WagerLimits(500, 500)

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.core.cards import CardError
-from app.core.hands import HandRules
-from app.core.house_way import HouseWayError
+from app.core.hands import DEFAULT_RULES, HandRules
+from app.core.house_way import HouseWay, HouseWayError, house_way
 
 Handler = Callable[[str], tuple[dict[str, Any], str]]
 
@@ -20,19 +20,31 @@ class InputError(ValueError):
     """A line of input that is not what the command takes."""
 
 
-def add_hand_arguments(parser: argparse.ArgumentParser, metavar: str = "CARDS") -> None:
+def add_hand_arguments(parser: argparse.ArgumentParser, metavar: str = "CARDS", *,
+                       table_default: str = "the shipped table's") -> None:
     parser.add_argument("cards", nargs="*", metavar=metavar,
                         help="cards such as AS KD 10H JK; none: read one hand per line on stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per input line")
-    parser.add_argument("--joker", choices=("bug", "fully-wild"), default="bug",
-                        help="the joker is a bug (ace, or completes straights and flushes; "
-                             "default) or fully wild")
-    parser.add_argument("--wheel", choices=("second", "lowest"), default="second",
-                        help="where A-2-3-4-5 ranks among straights (default: second highest)")
+    parser.add_argument("--joker", choices=("bug", "fully-wild"), default=None,
+                        help=f"the joker is a bug (ace, or completes straights and flushes) "
+                             f"or fully wild (default: {table_default}, {DEFAULT_RULES.joker})")
+    parser.add_argument("--wheel", choices=("second", "lowest"), default=None,
+                        help=f"where A-2-3-4-5 ranks among straights (default: "
+                             f"{table_default}, {DEFAULT_RULES.wheel})")
 
 
-def hand_rules(args: argparse.Namespace) -> HandRules:
-    return HandRules(joker=args.joker, wheel=args.wheel)
+def rule_card(name: str) -> HouseWay:
+    """An argparse type: the House Way card a name stands for, found as the config finds
+    it (an unknown name lists the cards there are)."""
+    try:
+        return house_way(name)
+    except KeyError as e:
+        raise argparse.ArgumentTypeError(str(e.args[0])) from None
+
+
+def hand_rules(args: argparse.Namespace, table: HandRules = DEFAULT_RULES) -> HandRules:
+    """The hand rules the options give, each one not given as `table` has it."""
+    return HandRules(joker=args.joker or table.joker, wheel=args.wheel or table.wheel)
 
 
 def lines(args: argparse.Namespace) -> Iterator[str]:

@@ -7,24 +7,29 @@ import json
 import sys
 from typing import Any
 
+from app.core.analysis.classes import ALL_HANDS
 from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
 from app.core.house_way import CardFileError, HouseWay, card_names, house_way
-from app.core.house_way.audit import ALL_HANDS, Dominated, share, survey
+from app.core.house_way.audit import Dominated, share, survey
 from app.core.house_way.card_file import check_card
 
-from .common import add_hand_arguments, hand_rules, run_lines
+from .common import add_hand_arguments, hand_rules, rule_card, run_lines
 
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_hand_arguments(parser)
-    parser.add_argument("--way", metavar="CARD", default="standard",
+    add_hand_arguments(parser, table_default="the table's")
+    parser.add_argument("--config", metavar="FILE",
+                        help="the site's table config over config/default.toml "
+                             "(default: $PAIGOW_CONFIG): its House Way card, joker and wheel "
+                             "are used unless --way, --joker or --wheel say otherwise")
+    parser.add_argument("--way", metavar="CARD",
                         help="the rule card: a built-in name, a card file's name (config/"
-                             "house-ways/NAME.toml) or a .toml path (default: standard; "
-                             "--list without cards names them all)")
+                             "house-ways/NAME.toml) or a .toml path (default: the table's "
+                             "House Way; --list without cards names them all)")
     parser.add_argument("--list", action="store_true", help="print the rule card in full")
     parser.add_argument("--check", metavar="CARD",
                         help="check a card file (or any card) over all 154,143,080 seven-card "
@@ -60,14 +65,29 @@ def run(args: argparse.Namespace) -> int:
         if find(args.audit) is None:
             return 2
         return audit(args.audit, hand_rules(args), args.json)
-    found = find(args.way)
-    if found is None:
-        return 2
-    card = found
+    card: HouseWay | None = None
+    if args.way is not None:
+        card = find(args.way)
+        if card is None:
+            return 2
+    rules = hand_rules(args)
+    if card is None or args.joker is None or args.wheel is None:
+        # What the options leave out is the table's: its card and its hand rules. (The
+        # config, and pydantic with it, is read only then: a fully given command starts
+        # fast.)
+        from app.settings import ConfigError
+
+        from .table_options import report_error, table_rules
+
+        try:
+            table = table_rules(args)
+        except ConfigError as err:
+            return report_error(NAME, err)
+        card = card or table.house_way
+        rules = hand_rules(args, table.hands)
     if args.list:
         sys.stdout.write(card_text(card))
         return 0
-    rules = hand_rules(args)
 
     def handle(line: str) -> tuple[dict[str, Any], str]:
         result = card.set(parse_cards(line, count=7), rules)
@@ -126,7 +146,7 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
         print(json.dumps({"card": way, "hands": ALL_HANDS,
                           "rows": [_row_json(d, reach[d.row]) for d in rows]}))
         return 0
-    title = house_way(way).title
+    title = rule_card(way).title
     if not rows:
         print(f"{title}: on all {ALL_HANDS:,} hands no row sets a hand weaker than another "
               "legal setting of it.")

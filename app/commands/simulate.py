@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from app.core.analysis.simulate import SimulationError, cores, simulate
 from app.settings import ConfigError
@@ -18,6 +20,9 @@ from .table_options import (
     report_error,
     table_choice,
 )
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 NAME = "simulate"
 HELP = ("play N rounds of a player against the bank, both setting the House Way: win, push "
@@ -53,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         result = simulate(args.hands, way=table.way, dealer_way=table.dealer_way,
                           seed=args.seed, workers=args.workers, policy=table.policy,
                           wager=table.wager, rules=table.rules,
-                          progress=bar.update if bar is not None else None)
+                          progress=_advance(bar) if bar is not None else None)
     except SimulationError as err:
         return report_error(NAME, err)
     finally:
@@ -61,3 +66,10 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
     return 0
+
+
+def _advance(bar: tqdm[Any]) -> Callable[[int], None]:
+    """The bar moved on by the rounds each report says were played."""
+    def advance(rounds: int) -> None:
+        bar.update(rounds)
+    return advance

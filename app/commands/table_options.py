@@ -8,9 +8,12 @@ import sys
 from dataclasses import dataclass
 
 from app.core.hands import HandRules
-from app.core.house_way import WAYS, hand_rules_for
+from app.core.house_way import HouseWay, hand_rules_for
+from app.core.round_rules import RoundRules
 from app.core.settlement import CommissionPolicy, MoneyError, parse_money
-from app.settings import ConfigError, load_config
+from app.settings import ConfigError, TableConfig, load_config
+
+from .common import rule_card
 
 
 class OptionError(ValueError):
@@ -21,22 +24,26 @@ class OptionError(ValueError):
 class TableChoice:
     """The table the analysis plays at: its config, with the command's options over it."""
 
-    way: str
-    dealer_way: str
+    way: HouseWay
+    dealer_way: HouseWay
     rules: HandRules
     policy: CommissionPolicy
     wager: int  # cents
 
 
-def add_table_arguments(parser: argparse.ArgumentParser, *, ways: bool = True,
-                        money: bool = True) -> None:
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help="the site's table config over config/default.toml "
                              "(default: $PAIGOW_CONFIG)")
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, *, ways: bool = True,
+                        money: bool = True) -> None:
+    add_config_argument(parser)
     if ways:
-        parser.add_argument("--way", choices=tuple(WAYS),
+        parser.add_argument("--way", type=rule_card, metavar="CARD",
                             help="the player's House Way card (default: the table's)")
-        parser.add_argument("--dealer-way", choices=tuple(WAYS),
+        parser.add_argument("--dealer-way", type=rule_card, metavar="CARD",
                             help="the bank's House Way card (default: the player's)")
     if money:
         parser.add_argument("--wager", metavar="DOLLARS",
@@ -47,14 +54,13 @@ def add_table_arguments(parser: argparse.ArgumentParser, *, ways: bool = True,
 def table_choice(args: argparse.Namespace) -> TableChoice:
     """The config (shipped, site, environment) with the options over it; a bad config or
     option raises ConfigError or OptionError."""
-    config = load_config(args.config)
-    rules = config.round_rules()
+    rules = table_rules(args)
     way = getattr(args, "way", None) or rules.house_way
     dealer_way = getattr(args, "dealer_way", None) or way
-    for name in (way, dealer_way):
+    for card in (way, dealer_way):
         # A card written for one joker (fully-wild) cannot be judged under another.
-        if hand_rules_for(name, rules.hands) != rules.hands:
-            raise OptionError(f"the {name!r} House Way plays the joker fully wild and the "
+        if hand_rules_for(card, rules.hands) != rules.hands:
+            raise OptionError(f"the {card.name!r} House Way plays the joker fully wild and the "
                               f"table's joker is a {rules.hands.joker}: use a config with "
                               f'joker = "fully-wild" (such as config/cordova.toml)')
     wager = rules.limits.minimum
@@ -66,6 +72,18 @@ def table_choice(args: argparse.Namespace) -> TableChoice:
         if wager <= 0:
             raise OptionError(f"--wager: {args.wager!r} is not above zero")
     return TableChoice(way, dealer_way, rules.hands, rules.commission, wager)
+
+
+def table_config(args: argparse.Namespace) -> TableConfig:
+    """The table's config: the shipped file, `--config FILE` (else $PAIGOW_CONFIG), the
+    environment. A bad one raises ConfigError."""
+    return load_config(getattr(args, "config", None))
+
+
+def table_rules(args: argparse.Namespace) -> RoundRules:
+    """The rules of a round at the table `--config` describes (its House Way card, hand
+    rules, commission and limits), built where every command builds them."""
+    return table_config(args).round_rules()
 
 
 def report_error(command: str, err: Exception) -> int:

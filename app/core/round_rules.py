@@ -7,8 +7,9 @@ from enum import Enum
 
 from .banker import BankingRules
 from .hands import DEFAULT_RULES, HandRules
+from .house_way import HouseWay, house_way
 from .settlement import CommissionPolicy, money
-from .table import Table, TableError
+from .table import SEATS, Table, TableError
 
 
 class RoundError(TableError):
@@ -57,6 +58,10 @@ class DragonOffer(Enum):
     FROM_ACTION = "from-action"  # the first seated player from action
 
 
+# At most one dragon hand per empty seat: six when only the banker plays.
+MAX_DRAGONS_PER_ROUND = SEATS
+
+
 @dataclass(frozen=True, slots=True)
 class DragonRules:
     enabled: bool = True
@@ -67,8 +72,9 @@ class DragonRules:
     max_per_player: int = 1
 
     def __post_init__(self) -> None:
-        if not 1 <= self.per_round <= 6:
-            raise RoundError(f"dragon hands per round are 1 to 6, not {self.per_round}")
+        if not 1 <= self.per_round <= MAX_DRAGONS_PER_ROUND:
+            raise RoundError(f"dragon hands per round are 1 to {MAX_DRAGONS_PER_ROUND}, not "
+                             f"{self.per_round}")
         if not 1 <= self.max_per_player <= self.per_round:
             raise RoundError(f"dragon hands per player are 1 up to the {self.per_round} a "
                              f"round, not {self.max_per_player}")
@@ -80,25 +86,40 @@ class WagerLimits:
     maximum: int = 30_000  # seed 002: "$300 maximum bet."
 
     def __post_init__(self) -> None:
-        if not 0 < self.minimum <= self.maximum:
-            raise RoundError(f"the wager limits {money(self.minimum)} to {money(self.maximum)} "
-                             f"are not a range: the minimum is above zero and at most the "
-                             f"maximum")
+        if self.minimum <= 0:
+            raise RoundError(f"the minimum wager must be above $0.00, not "
+                             f"{money(self.minimum)}")
+        if self.maximum < self.minimum:
+            raise RoundError(f"the maximum {money(self.maximum)} is below the minimum "
+                             f"{money(self.minimum)}")
+
+
+def standard_house_way() -> HouseWay:
+    """The House Way card a table plays by unless its config names another (seed 000)."""
+    return house_way("standard")
 
 
 @dataclass(frozen=True, slots=True)
 class RoundRules:
-    """Every rule a round is played by, as the table is configured."""
+    """Every rule a round is played by, as the table is configured.
+
+    `house_way` is the rule card itself, found by name once (when the config loads, or a
+    stored round's rules are read), so nothing downstream looks a name up again."""
 
     table: Table = field(default_factory=Table)
     hands: HandRules = DEFAULT_RULES
-    house_way: str = "standard"
+    house_way: HouseWay = field(default_factory=standard_house_way)
     foul_penalty: FoulPenalty = FoulPenalty.FORFEIT
     asked_house_way: AskedHouseWay = AskedHouseWay.AT_ONCE
     limits: WagerLimits = field(default_factory=WagerLimits)
     commission: CommissionPolicy = field(default_factory=CommissionPolicy)
     dragon: DragonRules = field(default_factory=DragonRules)
     banking: BankingRules = field(default_factory=BankingRules)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.house_way, HouseWay):
+            raise RoundError(f"the House Way is a rule card, not {self.house_way!r}: find it by "
+                             f"name with house_way(name)")
 
     def summary(self) -> tuple[tuple[str, str], ...]:
         """The rules as (name, value) text, for the slip; the rules of seeds 001 and 004 this
@@ -109,7 +130,7 @@ class RoundRules:
         if self.dragon.max_per_player > 1:
             extra += (("dragons_per_player", str(self.dragon.max_per_player)),)
         return (
-            ("house_way", self.house_way),
+            ("house_way", self.house_way.name),
             ("joker", self.hands.joker),
             ("wheel", self.hands.wheel),
             ("foul_penalty", self.foul_penalty.value),

@@ -13,6 +13,7 @@ from typing import Any
 
 from .banker import BankingRules, BankRotation, DealerWager
 from .hands import HandRules
+from .house_way import HouseWay, house_way
 from .round_rules import (
     AskedHouseWay,
     DragonOffer,
@@ -45,7 +46,7 @@ def rules_to_data(rules: RoundRules) -> Json:
                   "deal_mode": t.deal_mode.value, "action_source": t.action_source.value,
                   "no_play": t.no_play},
         "hands": {"joker": rules.hands.joker, "wheel": rules.hands.wheel},
-        "house_way": rules.house_way,
+        "house_way": rules.house_way.name,
         "foul_penalty": rules.foul_penalty.value,
         "asked_house_way": rules.asked_house_way.value,
         "limits": {"minimum_cents": rules.limits.minimum,
@@ -72,7 +73,7 @@ def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
                         DealMode(t["deal_mode"]), ActionSource(t["action_source"]),
                         bool(t.get("no_play", False))),  # rounds stored before the spot
             hands=HandRules(joker=h["joker"], wheel=h["wheel"]),
-            house_way=data["house_way"],
+            house_way=_card(data["house_way"]),
             foul_penalty=FoulPenalty(data["foul_penalty"]),
             # Rounds recorded before these rules were added were played by the defaults.
             asked_house_way=AskedHouseWay(data.get("asked_house_way", "at-once")),
@@ -84,8 +85,20 @@ def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
             banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
                                  b["co_banking"]),
         )
+    except RulesDataError:
+        raise
     except (KeyError, TypeError, ValueError) as e:
         raise RulesDataError(f"the round's rules cannot be read: {e!r}") from None
+
+
+def _card(name: Any) -> HouseWay:
+    """The rule card a stored round was played by, found by its name as the config's is."""
+    try:
+        return house_way(str(name))
+    except KeyError as e:
+        raise RulesDataError(f"the round was played by the House Way {name!r}, which this "
+                             f"station does not have ({e.args[0]}): install that card to "
+                             f"read the round") from None
 
 
 def rotation_to_data(rotation: BankRotation) -> Json:

@@ -85,6 +85,29 @@ def rate_text(basis_points: int) -> str:
 
 # --- commission ----------------------------------------------------------------------------
 
+# The highest commission a table may take: a quarter of a win. Every casino's rate is a few
+# percent; a rate above this is a typo ("50%" for "5%"), refused by the core and so by the
+# config, which checks with `verify_rate`.
+MAX_RATE_BP = 2_500
+
+
+def verify_rate(basis_points: int) -> None:
+    """A commission rate the table may take: 0% up to `MAX_RATE_BP`; else why not."""
+    if basis_points < 0:
+        raise MoneyError(f"a commission cannot be below 0% (not {basis_points} hundredths of "
+                         f"a percent)")
+    if basis_points > MAX_RATE_BP:
+        raise MoneyError(f"a commission of {rate_text(basis_points)} is above "
+                         f"{rate_text(MAX_RATE_BP)}: write the rate like \"5%\"")
+
+
+def verify_step(cents: int) -> None:
+    """A commission step of at least one cent; else why not."""
+    if cents < 1:
+        raise MoneyError(f"the commission step must be above $0.00 (at least one cent), not "
+                         f"{money(cents)}")
+
+
 class Rounding(Enum):
     """Which way the commission goes to the step."""
 
@@ -102,10 +125,8 @@ class CommissionPolicy:
     rounding: Rounding = Rounding.UP
 
     def __post_init__(self) -> None:
-        if not 0 <= self.rate_bp <= 10_000:
-            raise MoneyError(f"a commission rate is 0% to 100%, not {rate_text(self.rate_bp)}")
-        if self.step_cents < 1:
-            raise MoneyError(f"the commission step is at least one cent, not {self.step_cents}")
+        verify_rate(self.rate_bp)
+        verify_step(self.step_cents)
 
     def on(self, win_cents: int) -> int:
         """The commission on a win of `win_cents`, rounded to the step, never above the win."""

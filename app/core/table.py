@@ -31,6 +31,7 @@ SEATS = 6
 HANDS = SEATS + 1
 CARDS_PER_HAND = 7
 LEFTOVERS = len(DECK) - HANDS * CARDS_PER_HAND  # 4
+TABLE_NAME_MAX = 40  # the ledger keeps a table's name in 40 characters
 
 
 class TableError(ValueError):
@@ -94,6 +95,9 @@ class Table:
     no_play: bool = False  # a NO PLAY spot follows the bank (seed 004)
 
     def __post_init__(self) -> None:
+        if not 1 <= len(self.name.strip()) <= TABLE_NAME_MAX:
+            raise TableError(f"a table's name is 1 to {TABLE_NAME_MAX} characters, not "
+                             f"{len(self.name.strip())} ({self.name!r})")
         if self.seats != SEATS:
             raise TableError(f"a Pai Gow Poker table deals {HANDS} hands of {CARDS_PER_HAND} "
                              f"cards, to the bank and {SEATS} seats, not {self.seats} seats")

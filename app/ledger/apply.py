@@ -139,18 +139,31 @@ def _round_begin(s: Session, p: dict[str, Any]) -> bool:
     rid = uuid.UUID(p["id"])
     if s.get(RoundRow, rid) is not None:
         return False
+    config = _without_secrets(p["config"])
     s.add(RoundRow(
         id=rid, station_id=uuid.UUID(p["station_id"]), shift_id=uuid.UUID(p["shift_id"]),
         table_name=p["table_name"], round_no=p["round_no"], status="open", phase="betting",
-        started_at=_when(p["at"]), last_seq=0, config=_dumps(p["config"]),
-        house_way=p["config"]["rules"]["house_way"], rotation=_dumps(p["rotation"]),
+        started_at=_when(p["at"]), last_seq=0, config=_dumps(config),
+        house_way=config["rules"]["house_way"], rotation=_dumps(p["rotation"]),
         misdeals=0))
     s.flush()
     _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=p["shift_id"],
            round_id=p["id"], seq=0, kind=ROUND_BEGUN, actor=p.get("actor"), at=p["at"],
-           payload={"round_no": p["round_no"], "config": p["config"],
+           payload={"round_no": p["round_no"], "config": config,
                     "rotation": p["rotation"]})
     return True
+
+
+def _without_secrets(stored: dict[str, Any]) -> dict[str, Any]:
+    """A round's {"rules", "config"} without any secret in the table config: a journal
+    written by an older station may still hold the supervisor's PIN there."""
+    from app.settings import NOT_IN_SNAPSHOT
+
+    config = stored.get("config")
+    if not isinstance(config, dict):
+        return stored
+    return {**stored, "config": {k: v for k, v in config.items()
+                                 if k not in NOT_IN_SNAPSHOT}}
 
 
 def _open_round(s: Session, round_id: str) -> RoundRow:

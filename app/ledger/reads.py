@@ -23,8 +23,10 @@ from typing import IO, Any, TypeVar
 from sqlalchemy import Select, String, cast, func, or_, select
 from sqlalchemy.orm import Session
 
+from app.core.round_rules import RoundRules
 from app.core.settlement import money
 
+from .codec import CodecError, decode_rules
 from .errors import LedgerError
 from .models import (
     BankDecision,
@@ -266,10 +268,21 @@ class StoredSlip:
     text: str  # exactly as printed at the settlement
     json: str  # exactly as `paigow settle --json` prints it
     corrections: tuple[Correction, ...] = field(default=())
+    config: str = ""  # the round's stored {"rules": paigow.rules/1, "config": ...}
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = json.loads(self.json)
         return out
+
+    def rules(self) -> RoundRules:
+        """The rules the round was played by, as stored with it (never today's config):
+        what the pit's advice on its hands uses. CodecError says why they cannot be read."""
+        try:
+            stored = json.loads(self.config)["rules"]
+        except (ValueError, KeyError, TypeError):
+            raise CodecError(f"round {self.round_id[:8]} has no rules stored with it: "
+                             f"migrate the ledger (paigow ledger migrate)") from None
+        return decode_rules(stored)
 
 
 def corrections(s: Session, rnd: RoundRow) -> tuple[Correction, ...]:
@@ -289,7 +302,7 @@ def slip(s: Session, ref: str, table: str | None = None) -> StoredSlip:
                           + (" yet" if rnd.status == "open" else ""))
     assert rnd.settled_at is not None
     return StoredSlip(str(rnd.id), rnd.table_name, rnd.round_no, rnd.settled_at,
-                      rnd.slip_text, rnd.slip_json, corrections(s, rnd))
+                      rnd.slip_text, rnd.slip_json, corrections(s, rnd), rnd.config)
 
 
 # --- totals --------------------------------------------------------------------------------

@@ -664,8 +664,15 @@ class Store:
 
 
 def _config_dump(config: Any) -> Any:
+    """The table config a round keeps beside its rules, without where the ledger is (and
+    its password) or any secret such as the supervisor's PIN (app.settings decides which)."""
+    from app.settings import NOT_IN_SNAPSHOT
+
     if config is None:
         return None
-    data = config.model_dump(mode="json") if hasattr(config, "model_dump") else dict(config)
-    data.pop("ledger", None)  # where the ledger is (and any password) is not the table's rule
+    if hasattr(config, "snapshot"):
+        return config.snapshot()
+    data = dict(config)
+    for section in NOT_IN_SNAPSHOT:
+        data.pop(section, None)
     return data

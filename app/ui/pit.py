@@ -26,12 +26,11 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from app.core.analysis.advise import Advice, AdviceError, advise
+from app.core.analysis.advise import Advice, AdviceError, advise_under
 from app.core.banker import BankError, BankRotation, Eligibility
 from app.core.cards import Card, CardError, parse_cards
-from app.core.hands import HandRules
-from app.core.round import Phase, Round, RoundError
-from app.core.settlement import CommissionPolicy, MoneyError, money, parse_money
+from app.core.round import Phase, Round, RoundError, RoundRules
+from app.core.settlement import MoneyError, money, parse_money
 from app.core.table import DEALER, position_name
 from app.ledger import (
     LedgerError,
@@ -337,8 +336,18 @@ class PitController(QObject):
 
     # --- advice ----------------------------------------------------------------------------
 
-    def slip_hands(self, stored: StoredSlip) -> tuple[HandChoice, ...]:
-        minimum = self.dealer.rules.limits.minimum
+    def round_rules(self, stored: StoredSlip) -> RoundRules | None:
+        """The rules a past round was played by, as the ledger stored them with it (never
+        today's config); None, said why, when they cannot be read."""
+        try:
+            return stored.rules()
+        except LedgerError as e:
+            self._say(f"No advice on round {stored.round_no}: {e}", "error")
+            return None
+
+    def slip_hands(self, stored: StoredSlip, rules: RoundRules | None = None
+                   ) -> tuple[HandChoice, ...]:
+        minimum = (rules or self.dealer.rules).limits.minimum
         out = []
         for line in stored.data().get("positions", []):
             cards = parse_cards(line["cards"])
@@ -357,18 +366,13 @@ class PitController(QObject):
         columns = printer.config.columns if printer is not None else 42
         return slip_text(stored.data(), columns, time=stored.settled_at.astimezone())
 
-    def advise(self, hand: HandChoice, *, rules: dict[str, Any] | None = None
+    def advise(self, hand: HandChoice, *, rules: RoundRules | None = None
                ) -> Advice | None:
         """Every legal setting of the hand with its value, the House Way's marked. `rules`:
-        a past round's (its slip's), else the table's now."""
-        table = self.dealer.rules
-        way = (rules or {}).get("house_way", table.house_way)
-        hand_rules = HandRules(joker=(rules or {}).get("joker", table.hands.joker),
-                               wheel=(rules or {}).get("wheel", table.hands.wheel))
-        policy: CommissionPolicy = table.commission
+        a past round's (`round_rules`), else the round in play's."""
         try:
-            return advise(hand.cards, way=way, rules=hand_rules, policy=policy,
-                          wager=hand.wager, error=ADVICE_ERROR)
+            return advise_under(rules or self.dealer.rules, hand.cards, wager=hand.wager,
+                                error=ADVICE_ERROR)
         except (AdviceError, CardError) as e:
             self._say(f"No advice for {hand.title}: {e}", "error")
             return None

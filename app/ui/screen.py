@@ -148,7 +148,7 @@ class Screen:
         dealer = ""
         if self.ledger is not None:
             dealer = f"Dealer {self.ledger.dealer or '(none: F3)'} - "
-        return (f"{dealer}Table {r.table.name} - House Way {r.house_way} - foul "
+        return (f"{dealer}Table {r.table.name} - House Way {r.house_way.name} - foul "
                 f"{r.foul_penalty.value} "
                 f"- {r.commission} - {money(r.limits.minimum)} to {money(r.limits.maximum)} - "
                 f"action {r.table.action_source.value} - {r.table.deal_mode.value} - {banking} "

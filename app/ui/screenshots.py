@@ -304,8 +304,8 @@ def _the_pit(window: MainWindow, c: DealerController, out: Path, saved: list[Pat
     pit.rounds.selectRow(last)
     shoot(window, out, "19-pit-history-slip", saved, screen=True)
     assert pit.stored is not None
-    advice = pit.open_advice(pit.pit.slip_hands(pit.stored), pit.stored.data().get("rules"),
-                             selected=3)
+    rules = pit.pit.round_rules(pit.stored)
+    advice = pit.open_advice(pit.pit.slip_hands(pit.stored, rules), rules, selected=3)
     shoot(window, out, "20-pit-advice-seat-3", saved, screen=True)
     advice.accept()
     pit.tabs.setCurrentIndex(2)

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
+from app.core.round_rules import RoundRules
 from app.core.settlement import money
 from app.ledger import RoundSummary, StoredSlip
 
@@ -175,7 +176,7 @@ class AdviceDialog(QDialog):
     House Way's own setting marked."""
 
     def __init__(self, pit: PitController, hands: Sequence[HandChoice],
-                 rules: dict[str, object] | None = None, parent: QWidget | None = None,
+                 rules: RoundRules | None = None, parent: QWidget | None = None,
                  selected: int | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Advice: every legal setting of a hand")
@@ -509,8 +510,9 @@ class SupervisorWindow(QDialog):
             self.pit.reprint(self.stored)
 
     def _advise_past(self) -> None:
-        if self.stored is not None:
-            self.open_advice(self.pit.slip_hands(self.stored), self.stored.data().get("rules"))
+        rules = self.pit.round_rules(self.stored) if self.stored is not None else None
+        if self.stored is not None and rules is not None:
+            self.open_advice(self.pit.slip_hands(self.stored, rules), rules)
 
     def open_correct(self) -> ActionDialog | None:
         stored = self.stored
@@ -587,7 +589,7 @@ class SupervisorWindow(QDialog):
 
     # --- shared ---------------------------------------------------------------------------
 
-    def open_advice(self, hands: Sequence[HandChoice], rules: dict[str, object] | None,
+    def open_advice(self, hands: Sequence[HandChoice], rules: RoundRules | None,
                     selected: int | None = None) -> AdviceDialog:
         return self._open(AdviceDialog(self.pit, hands, rules, self, selected))
 

@@ -13,7 +13,7 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from .config import PrinterConfig, load_escpos
 from .layout import PrintLine, Style
@@ -68,6 +68,15 @@ class Status:
 
 # --- opening -------------------------------------------------------------------------------
 
+class _Port(Protocol):
+    """How a python-escpos printer opens and closes its device (its own methods are not
+    annotated, so they are called through this)."""
+
+    def open(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 def connect(config: PrinterConfig) -> Escpos:
     """The configured printer, opened; raises `PrinterProblem` when it cannot be."""
     load_escpos()
@@ -86,7 +95,7 @@ def connect(config: PrinterConfig) -> Escpos:
     else:
         raise no_printer()
     try:
-        printer.open()
+        cast(_Port, printer).open()
     except (EscposError, OSError) as e:
         raise open_problem(config, e) from e
     # A serial printer that is off holds its flow-control line: never wait for it forever.
@@ -261,6 +270,6 @@ def send(config: PrinterConfig, lines: Sequence[PrintLine], connect: Connect = c
         raise write_problem(e) from e
     finally:
         try:
-            printer.close()
+            cast(_Port, printer).close()
         except (EscposError, OSError):
             pass

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from app.core.banker import BankingRules
 from app.core.cards import DECK, Card
 from app.core.hands import HandRules
+from app.core.house_way import house_way
 from app.core.round import (
     AskedHouseWay,
     DragonOffer,
@@ -41,7 +42,7 @@ RULES: dict[str, RoundRules] = {
         dragon=DragonRules(wager=DragonWager.EQUAL),
         commission=CommissionPolicy(450, 50, Rounding.NEAREST),
         limits=WagerLimits(1000, 50_000)),
-    "delaware-park-wild": RoundRules(house_way="delaware-park",
+    "delaware-park-wild": RoundRules(house_way=house_way("delaware-park"),
                                      hands=HandRules(joker="fully-wild", wheel="lowest")),
     "resplit-after-the-bank-two-dragons-each": RoundRules(
         foul_penalty=FoulPenalty.RESPLIT, asked_house_way=AskedHouseWay.AFTER_BANK,

@@ -24,9 +24,21 @@ from typing import Any
 
 from ..cards import DECK, Card, CardError, cards_text, sort_cards
 from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason, ranker
-from ..house_way import WAYS, HouseWaySetting, house_way
+from ..house_way import HouseWay, HouseWaySetting
+from ..round_rules import RoundRules
 from ..settlement import CommissionPolicy, money
-from .fast import FIVE_OF_A_SUIT, MASK, PLUS_THREE, PRIME, SHIFT, SUIT, WaySetter, flush_ranks
+from .fast import (
+    FIVE_OF_A_SUIT,
+    MASK,
+    PLUS_THREE,
+    PRIME,
+    SHIFT,
+    SUIT,
+    Way,
+    WaySetter,
+    card_of,
+    flush_ranks,
+)
 
 # The commission of the table as shipped (config/default.toml): 5% rounded up to $0.25.
 DEFAULT_COMMISSION = CommissionPolicy()
@@ -174,12 +186,19 @@ def legal_settings(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> l
 
 
 @cache
-def dealer_setter(way: str, rules: HandRules) -> WaySetter:
+def dealer_setter(way: HouseWay, rules: HandRules) -> WaySetter:
     """The dealer's House Way settings, kept between calls (the station asks often)."""
     return WaySetter(way, rules)
 
 
-def advise(cards: Sequence[Card], *, way: str = "standard", dealer_way: str | None = None,
+def _card(way: Way) -> HouseWay:
+    try:
+        return card_of(way)
+    except KeyError as e:
+        raise AdviceError(str(e.args[0])) from None
+
+
+def advise(cards: Sequence[Card], *, way: Way = "standard", dealer_way: Way | None = None,
            rules: HandRules = DEFAULT_RULES, policy: CommissionPolicy = DEFAULT_COMMISSION,
            wager: int = 500, error: float = 0.01, samples: int | None = None, seed: int = 0,
            setter: WaySetter | None = None) -> Advice:
@@ -192,10 +211,8 @@ def advise(cards: Sequence[Card], *, way: str = "standard", dealer_way: str | No
     seven = tuple(cards)
     if len(seven) != 7 or len(set(seven)) != 7:
         raise CardError(f"advice is for 7 different cards, not {len(set(seven))}")
-    dealer = way if dealer_way is None else dealer_way
-    for name in (way, dealer):
-        if name not in WAYS:
-            raise AdviceError(f"no House Way called {name!r}; the cards are: {', '.join(WAYS)}")
+    card = _card(way)
+    dealer = card if dealer_way is None else _card(dealer_way)
     if samples is None and not error > 0:
         raise AdviceError(f"the error must be above 0, not {error}")
     if samples is not None and samples < 2:
@@ -203,15 +220,15 @@ def advise(cards: Sequence[Card], *, way: str = "standard", dealer_way: str | No
     if wager <= 0:
         raise AdviceError(f"the wager must be above $0.00, not {money(wager)}")
     start = time.perf_counter()
-    ours = house_way(way).set(seven, rules)
+    ours = card.set(seven, rules)
     settings = legal_settings(seven, rules)
     r = ranker(rules)
     strengths = [(r.rank2(s.low), r.rank5(s.high)) for s in settings]
     distinct = sorted(set(strengths))
     hw = distinct.index((r.rank2(ours.low), r.rank5(ours.high)))
     bank = setter if setter is not None else dealer_setter(dealer, rules)
-    if bank.way != dealer or bank.rules != rules:
-        raise AdviceError(f"the dealer's setter is for {bank.way}, not {dealer}")
+    if bank.way != dealer.name or bank.rules != rules:
+        raise AdviceError(f"the dealer's setter is for {bank.way}, not {dealer.name}")
     rng = random.Random(f"paigow.advise/{seed}/{sorted(c.index for c in seven)}")
     paid = (wager - policy.on(wager)) / wager
     counts = _draw(seven, distinct, hw, bank, rng, paid, error, samples)
@@ -225,8 +242,18 @@ def advise(cards: Sequence[Card], *, way: str = "standard", dealer_way: str | No
                                   house_way=(set(s.low) == set(ours.low))))
     table.sort(key=lambda v: (-v.ev, not v.house_way, str(v.setting)))
     table[0] = _replace_best(table[0])
-    return Advice(seven, way, dealer, ours, tuple(table), n, wager, policy.on(wager), policy,
-                  rules, seed, time.perf_counter() - start)
+    return Advice(seven, card.name, dealer.name, ours, tuple(table), n, wager,
+                  policy.on(wager), policy, rules, seed, time.perf_counter() - start)
+
+
+def advise_under(rules: RoundRules, cards: Sequence[Card], *, wager: int | None = None,
+                 error: float = 0.01, samples: int | None = None, seed: int = 0) -> Advice:
+    """Advice on a hand under one round's rules: its House Way card, its joker and wheel,
+    its commission; the wager, unless given, its table minimum. The pit asks about a past
+    round with the rules that round was played by, never today's."""
+    return advise(cards, way=rules.house_way, rules=rules.hands, policy=rules.commission,
+                  wager=rules.limits.minimum if wager is None else wager, error=error,
+                  samples=samples, seed=seed)
 
 
 def _replace_best(v: SettingValue) -> SettingValue:

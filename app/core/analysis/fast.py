@@ -22,7 +22,7 @@ from math import prod
 
 from ..cards import DECK
 from ..hands import DEFAULT_RULES, HandRules, ranker
-from ..house_way import house_way
+from ..house_way import HouseWay, house_way
 
 SHIFT = 24  # every strength is below 1 << 24: category (at most 9) << 20 | tiebreak
 MASK = (1 << SHIFT) - 1
@@ -66,6 +66,14 @@ def flush_ranks(hand: Sequence[int], suits: int) -> int:
     return bits
 
 
+Way = HouseWay | str  # a rule card, or its name (found as the config finds it)
+
+
+def card_of(way: Way) -> HouseWay:
+    """The rule card itself; a name is looked up (KeyError lists the cards there are)."""
+    return way if isinstance(way, HouseWay) else house_way(way)
+
+
 class WaySetter:
     """One House Way card's settings as packed strengths, each distinct key set once.
 
@@ -75,11 +83,11 @@ class WaySetter:
 
     __slots__ = ("way", "rules", "cache", "_card", "_rank2", "_rank5")
 
-    def __init__(self, way: str, rules: HandRules = DEFAULT_RULES) -> None:
-        self.way = way
+    def __init__(self, way: Way, rules: HandRules = DEFAULT_RULES) -> None:
+        self._card = card_of(way)
+        self.way = self._card.name
         self.rules = rules
         self.cache: dict[int, int] = {}
-        self._card = house_way(way)
         r = ranker(rules)
         self._rank2 = r.rank2
         self._rank5 = r.rank5

@@ -27,9 +27,19 @@ from math import prod
 from typing import Any
 
 from ..hands import DEFAULT_RULES, HandRules
-from ..house_way import WAYS
 from ..settlement import CommissionPolicy, Outcome, money
-from .fast import DECK_SIZE, FIVE_OF_A_SUIT, MASK, PLUS_THREE, PRIME, SHIFT, SUIT, WaySetter
+from .fast import (
+    DECK_SIZE,
+    FIVE_OF_A_SUIT,
+    MASK,
+    PLUS_THREE,
+    PRIME,
+    SHIFT,
+    SUIT,
+    Way,
+    WaySetter,
+    card_of,
+)
 from .fast import flush_ranks as _flush_ranks
 
 # The commission of the table as shipped (config/default.toml): 5% rounded up to $0.25.
@@ -294,7 +304,7 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def simulate(rounds: int, *, way: str = "standard", dealer_way: str | None = None,
+def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = None,
              seed: int = 0, workers: int | None = None,
              policy: CommissionPolicy = DEFAULT_COMMISSION, wager: int = 500,
              rules: HandRules = DEFAULT_RULES, progress: Progress | None = None) -> Simulation:
@@ -303,12 +313,13 @@ def simulate(rounds: int, *, way: str = "standard", dealer_way: str | None = Non
     `progress` is called in this process with the rounds just finished. One worker plays
     in this process; the same seed and worker count always give the same tally.
     """
-    dealer = way if dealer_way is None else dealer_way
+    try:
+        # Cards travel to the workers by name: a worker finds the same card the same way.
+        player = card_of(way).name
+        dealer = player if dealer_way is None else card_of(dealer_way).name
+    except KeyError as e:
+        raise SimulationError(str(e.args[0])) from None
     k = cores() if workers is None else workers
-    for name in (way, dealer):
-        if name not in WAYS:
-            raise SimulationError(f"no House Way called {name!r}; the cards are: "
-                                  f"{', '.join(WAYS)}")
     if rounds < 0:
         raise SimulationError(f"the number of rounds is 0 or more, not {rounds}")
     if k < 1:
@@ -317,10 +328,10 @@ def simulate(rounds: int, *, way: str = "standard", dealer_way: str | None = Non
         raise SimulationError(f"the wager must be above $0.00, not {money(wager)}")
     start = time.perf_counter()
     if k == 1:
-        tally = play(rounds, seed, 0, way, dealer, rules, progress)
+        tally = play(rounds, seed, 0, player, dealer, rules, progress)
     else:
-        tally = _in_processes(rounds, seed, k, way, dealer, rules, progress)
-    return Simulation(way, dealer, seed, k, wager, policy.on(wager), policy, rules, tally,
+        tally = _in_processes(rounds, seed, k, player, dealer, rules, progress)
+    return Simulation(player, dealer, seed, k, wager, policy.on(wager), policy, rules, tally,
                       time.perf_counter() - start)
 
 

@@ -87,17 +87,18 @@ def house_way(name: str) -> HouseWay:
     return load_card(path, name)
 
 
-def hand_rules_for(way: str, rules: HandRules = DEFAULT_RULES) -> HandRules:
+def hand_rules_for(way: str | HouseWay, rules: HandRules = DEFAULT_RULES) -> HandRules:
     """The rules a card's settings are played (and judged) under: the table's, except
     that a card written for one joker (`fully-wild`) always plays that joker."""
-    card = house_way(way)
+    card = house_way(way) if isinstance(way, str) else way
     played_under = getattr(card, "played_under", None)
     return rules if played_under is None else cast(HandRules, played_under(rules))
 
 
-def set_house_way(cards: Iterable[Card], way: str = "standard",
+def set_house_way(cards: Iterable[Card], way: str | HouseWay = "standard",
                   rules: HandRules = DEFAULT_RULES) -> HouseWaySetting:
-    return house_way(way).set(cards, rules)
+    card = house_way(way) if isinstance(way, str) else way
+    return card.set(cards, rules)
 
 
 __all__ = ["SHIPPED_CARDS", "WAYS", "CardFileError", "HouseWay", "HouseWayError",

@@ -1,0 +1,109 @@
+"""`paigow house-way`, `advise`, `simulate` and `settle` read the table's config (`--config`,
+else $PAIGOW_CONFIG): with no --way they set hands by the table's House Way card and its
+hand rules; an option names what differs."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HAND = "JK 9H 9C 5S 4D 2C KS"  # the bug is an ace here; fully wild it pairs the nines
+
+
+def paigow(*args, env=None):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PAIGOW_")}
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
+                          text=True, timeout=120, env={**clean, **(env or {})})
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    path = tmp_path / "site.toml"
+    path.write_text('[rules]\nhouse_way = "delaware-park"\njoker = "fully-wild"\n\n'
+                    '[commission]\nrate = "4%"\n')
+    return path
+
+
+def _set(*args, env=None):
+    proc = paigow("house-way", "--json", *args, *HAND.split(), env=env)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site):
+    table = _set("--config", str(site))
+    assert table["rule"].startswith("DP-")  # Delaware Park's card, not the standard one
+    fully_wild = _set("--way", "delaware-park", "--joker", "fully-wild")
+    assert (table["low"], table["high"]) == (fully_wild["low"], fully_wild["high"])
+    assert _set("--way", "delaware-park", "--joker", "bug")["low"] != table["low"]
+
+
+def test_house_way_reads_the_table_from_paigow_config_too(site):
+    assert _set(env={"PAIGOW_CONFIG": str(site)})["rule"].startswith("DP-")
+
+
+def test_house_way_options_name_what_differs_from_the_table(site):
+    standard = _set("--config", str(site), "--way", "standard")
+    assert not standard["rule"].startswith("DP-")
+    assert standard == _set("--way", "standard", "--joker", "fully-wild")  # the table's joker
+    bug = _set("--config", str(site), "--joker", "bug")
+    assert bug == _set("--way", "delaware-park", "--joker", "bug")
+
+
+def test_house_way_without_a_config_is_the_shipped_tables_standard_card():
+    assert _set()["rule"] == "PR-1"
+
+
+def test_house_way_list_prints_the_tables_card(site):
+    proc = paigow("house-way", "--list", "--config", str(site))
+    assert proc.stdout.startswith("Delaware Park House Way")
+
+
+def test_house_way_refuses_a_bad_config_naming_the_file_and_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[rules]\nhouse_way = "caesars"\n')
+    proc = paigow("house-way", "--config", str(bad), *HAND.split())
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"config: {bad}: rules.house_way: " in proc.stderr
+    assert "no House Way called 'caesars': the rule cards are standard" in proc.stderr
+    assert "standard, delaware-park, trump-plaza" in proc.stderr
+
+
+def test_house_way_refuses_an_unknown_card_listing_the_cards():
+    proc = paigow("house-way", "--way", "caesars", *HAND.split())
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "no House Way called 'caesars': the cards are standard" in proc.stderr
+
+
+def test_advise_uses_the_tables_card_joker_and_commission(site):
+    proc = paigow("advise", "--json", "--samples", "200", "--config", str(site),
+                  *HAND.split())
+    assert proc.returncode == 0, proc.stderr
+    advice = json.loads(proc.stdout)
+    assert advice["way"] == advice["dealer_way"] == "delaware-park"
+    assert advice["rules"]["joker"] == "fully-wild"
+    assert advice["commission"]["policy"].startswith("4%")
+
+
+def test_simulate_uses_the_tables_card_and_commission(site):
+    proc = paigow("simulate", "--json", "--hands", "200", "--workers", "1", "--config",
+                  str(site))
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["way"] == "delaware-park" and result["rules"]["joker"] == "fully-wild"
+    assert result["commission"]["policy"].startswith("4%")
+
+
+def test_house_way_reads_no_config_when_the_options_say_everything():
+    """A fully given command starts as fast as before: the config (and pydantic) only when
+    the table's card or hand rules are needed."""
+    code = ("import sys\nfrom app.cli import main\n"
+            "main(['house-way', '--way', 'standard', '--joker', 'bug', '--wheel', 'second',\n"
+            "      'AS', 'KD', '9C', '7H', '5S', '3D', '2C'])\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('pydantic', 'app.settings'))))\n")
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert ran.stdout.splitlines()[-1] == "[]"
