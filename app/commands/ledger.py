@@ -1,9 +1,10 @@
-"""`paigow ledger history|slip|totals|shifts|export|status|migrate`: read the ledger back.
+"""`paigow ledger history|slip|totals|shifts|export|status|migrate|verify`: read the ledger
+back, and check that no record of it was changed.
 
 The database is `--database-url`, else the config's `ledger.database_url` (config/default.toml,
 `--config FILE` or $PAIGOW_CONFIG, PAIGOW_LEDGER__DATABASE_URL), else the station's own
 SQLite file in its data directory. Exit 2: refused (a bad id, date or option) with why;
-exit 4: the database cannot be reached.
+exit 4: the database cannot be reached; exit 1 (verify): a chain does not match.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 from app.settings import ConfigError, load_config
 
 NAME = "ledger"
-HELP = "read the ledger: round history, a past slip, shift totals, CSV export"
+HELP = ("read the ledger: round history, a past slip, shift totals, CSV export; verify "
+        "that no record was changed")
 
 EXIT_REFUSED = 2
 EXIT_UNREACHABLE = 4
+EXIT_BROKEN = 1  # verify: a chain does not match
 
 
 def _day(text: str) -> date:
@@ -118,6 +121,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--station", help="the station's name (default: this machine's)")
     p.add_argument("--send", action="store_true", help="send what waits now")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("verify", help="check the hash chains: name the first row that was "
+                                      "changed, removed or added behind the ledger's back")
+    _common(p)
+    p.add_argument("--table", help="only this table's chain (default: every table's, and "
+                                   "the people's)")
+    p.add_argument("--json", action="store_true", help="one JSON object per chain")
 
     p = sub.add_parser("migrate", help="create the ledger or bring it to the newest schema")
     _common(p)
@@ -246,6 +256,21 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        reports = store.verify(args.table)
+    if not reports:
+        print("the ledger holds no rows yet: nothing to check", file=sys.stderr)
+    for report in reports:
+        print(json.dumps(report.to_dict()) if args.json else report.text())
+    if all(r.intact for r in reports):
+        return 0
+    if not args.json:
+        print("paigow ledger: the ledger was changed outside the stations: keep this copy "
+              "as it is and call the auditor", file=sys.stderr)
+    return EXIT_BROKEN
+
+
 def _quiet(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
@@ -279,4 +304,5 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
     "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
     "export": _export, "status": _status, "migrate": _migrate,
+    "verify": _verify,
 }

@@ -40,8 +40,9 @@ from sqlalchemy.orm import Session
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 
-from . import reads
+from . import chain, reads
 from .apply import CORRECTION, apply_op, derived_id
+from .chain import LedgerSession
 from .codec import (
     decode_rotation,
     decode_rules,
@@ -221,7 +222,7 @@ class Store:
     def _read(self, fn: Callable[[Session], T], *, writes: bool = False) -> T:
         try:
             self._ensure_migrated()
-            with Session(self._writes if writes else self.engine) as s:
+            with LedgerSession(self._writes if writes else self.engine) as s:
                 return fn(s)
         except LedgerError:
             raise
@@ -519,7 +520,7 @@ class Store:
     def _send(self, op: Op) -> None:
         for attempt in (1, 2):
             try:
-                with Session(self._writes) as s, s.begin():
+                with LedgerSession(self._writes) as s, s.begin():
                     apply_op(s, op)
                 return
             except IntegrityError:
@@ -658,6 +659,16 @@ class Store:
         except IntegrityError:
             raise LedgerError("someone corrected that position at the same moment: read the "
                               "round again and decide") from None
+
+    def verify(self, table: str | None = None) -> list[chain.ChainReport]:
+        """Walk the hash chain of `table` (every chain when None): each report says how
+        many rows were checked and the first that does not match (docs/ledger.md)."""
+        def walk(s: Session) -> list[chain.ChainReport]:
+            conn = s.connection()
+            names = [table] if table else chain.chains(conn)
+            return [chain.verify(conn, name) for name in names]
+
+        return self._read(walk)
 
     def station_row(self) -> Station | None:
         return self._read(lambda s: s.get(Station, uuid.UUID(self.station_id)))
