@@ -251,6 +251,8 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
               + (f", schema {revision}" if revision else "") + ")")
         print(f"kept on this station, not yet sent: {status.pending}"
               + (f" (oldest {status.oldest})" if status.oldest else ""))
+        if status.held:
+            print(f"held, never sent (changed after the station wrote them): {status.held}")
         if status.banner:
             print(status.banner)
     return 0
