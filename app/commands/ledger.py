@@ -129,6 +129,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                    "the people's)")
     p.add_argument("--json", action="store_true", help="one JSON object per chain")
 
+    p = sub.add_parser("setup-roles", help="PostgreSQL: give the stations' role read and "
+                                           "insert only (run as the owner of the tables)")
+    _common(p)
+    p.add_argument("--station-role", metavar="ROLE", default="paigow_station",
+                   help="the role the stations connect as (default paigow_station; a DBA "
+                        "creates it)")
+    p.add_argument("--sql", action="store_true", help="print the grants instead of running "
+                                                      "them")
+
     p = sub.add_parser("migrate", help="create the ledger or bring it to the newest schema")
     _common(p)
     p.add_argument("--sql", action="store_true",
@@ -273,6 +282,39 @@ def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return EXIT_BROKEN
 
 
+def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    from app.ledger.database import make_engine, mask, migrate, parse_url
+    from app.ledger.errors import LedgerError, LedgerUnavailable
+    from app.ledger.roles import grants, setup
+    from app.ledger.store import reason, unreachable
+
+    if not url or parse_url(url).get_backend_name() != "postgresql":
+        raise LedgerError("setup-roles is for a PostgreSQL ledger: give the owner's "
+                          "--database-url postgresql://OWNER@host/paigow")
+    if args.sql:
+        database = parse_url(url).database or "paigow"
+        print(";\n".join(grants(args.station_role, database)) + ";")
+        return 0
+    engine = make_engine(url)
+    try:
+        revision = migrate(engine)
+        with engine.begin() as conn:
+            done = setup(conn, args.station_role)
+    except LedgerError:
+        raise
+    except Exception as e:
+        if unreachable(e):
+            raise LedgerUnavailable(f"the ledger's database ({mask(engine.url)}) cannot be "
+                                    f"reached: {reason(e)}") from None
+        raise LedgerError(f"the database refused: {reason(e)}") from None
+    finally:
+        engine.dispose()
+    print(f"{mask(engine.url)}: schema {revision}; {len(done)} grant(s) to "
+          f"{args.station_role}: it may read, add rows and fill in the round in play; "
+          f"no UPDATE of a record, DELETE, TRUNCATE, DROP or ALTER")
+    return 0
+
+
 def _quiet(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
@@ -306,5 +348,5 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
     "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
     "export": _export, "status": _status, "migrate": _migrate,
-    "verify": _verify,
+    "verify": _verify, "setup-roles": _setup_roles,
 }

@@ -82,6 +82,12 @@ def unreachable(error: BaseException) -> bool:
     return isinstance(error, OSError | TimeoutError)
 
 
+def forbidden(error: BaseException) -> bool:
+    """The database refused for want of a privilege (PostgreSQL's 42501): the login is a
+    station's, which may only read and add rows."""
+    return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", None) == "42501"
+
+
 def reason(error: BaseException) -> str:
     """What went wrong, in one line (the driver's message, not a traceback)."""
     if isinstance(error, DBAPIError):
@@ -242,6 +248,11 @@ class Store:
             if unreachable(e):
                 raise LedgerUnavailable(f"the ledger's database ({self.database}) cannot be "
                                         f"reached: {reason(e)}") from None
+            if forbidden(e):
+                raise LedgerError(f"the ledger's database refused this login "
+                                  f"({self.url.username}): {reason(e)}. A station's login "
+                                  f"reads and adds rows only: people are changed, and the "
+                                  f"schema migrated, with the owner's login") from None
             raise
 
     def revision(self) -> str | None:
