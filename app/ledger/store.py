@@ -21,6 +21,7 @@ Reading (any station, the pit, the `paigow ledger` command): `history`, `slip`, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -424,8 +425,18 @@ class Store:
         wager (from the journal; from the database if the journal is gone), or None."""
         with self._lock:
             round_id = self.journal.meta("open_round")
+            ops = self.journal.round_ops(round_id) if round_id is not None else []
+            changed = [op for op in ops if op.fault is not None or op.held is not None]
+            if changed:
+                # the round's record was changed after the station wrote it: it is not
+                # replayed (nor sent); the alert goes to the ledger, the round stays open
+                # there for a supervisor to void, and the table starts a new one
+                for op in changed:
+                    if op.held is None and op.fault is not None:
+                        self.journal.hold(op, op.fault)
+                self.journal.append([], {"open_round": None})
+                round_id = None
             if round_id is not None:
-                ops = self.journal.round_ops(round_id)
                 begin = next(op for op in ops if op.kind == "round_begin")
                 records = [r for op in ops if op.kind == "records"
                            for r in op.payload["records"]]
@@ -615,20 +626,23 @@ class Store:
         journal = self.journal
         try:
             self._ensure_migrated()
-            self._send_alerts()
+            self._send_alerts(quiet=True)
             while batch := journal.pending():
                 for op in batch:
                     if op.fault is not None:  # never applied, never dropped: held
                         journal.hold(op, op.fault)
-                        self._send_alerts()
+                        self._send_alerts(quiet=True)
                         continue
                     self._send(op)
                     journal.delivered(op)
+            self._send_alerts()
         except Exception as e:
             if unreachable(e):
                 self._went_offline(e)
             elif isinstance(e, LedgerError | IntegrityError):
                 self._refused = reason(e)
+                with contextlib.suppress(Exception):  # the refusal is what the status says
+                    self._send_alerts(quiet=True)  # an alert never waits behind a refusal
             else:
                 raise
         else:
@@ -636,18 +650,28 @@ class Store:
             self._offline_since = self._error = self._refused = None
         return self.status()
 
-    def _send_alerts(self) -> None:
+    def _send_alerts(self, quiet: bool = False) -> None:
         """Record in the ledger each op held back since the last time, as an alert event
         (what it was, its number, why; never what it held), outside the queue so that
-        nothing waiting in it holds the alert up."""
+        nothing waiting in it holds the alert up. `quiet`: a refusal (the station itself
+        not yet in the ledger, say) leaves it for after the queue."""
         for held in self.journal.unalerted():
-            self._send(Op(f"{held.op_id}/held", "note", None, {
-                "id": str(derived_id(held.op_id, "held")), "station_id": self.station_id,
-                "shift_id": None, "round_id": None, "kind": JOURNAL_REFUSED, "actor": None,
-                "payload": {"op": held.seq, "op_id": held.op_id, "op_kind": held.kind,
-                            "round_id": held.round_id, "why": held.held},
-                "at": now().isoformat()}, now().isoformat()))
-            self.journal.alerted(held)
+            try:
+                self._send_alert(held)
+            except (IntegrityError, LedgerError):
+                if quiet:
+                    return
+                raise
+
+    def _send_alert(self, held: Op) -> None:
+        at = now().isoformat()
+        self._send(Op(f"{held.op_id}/held", "note", None, {
+            "id": str(derived_id(held.op_id, "held")), "station_id": self.station_id,
+            "shift_id": None, "round_id": None, "kind": JOURNAL_REFUSED, "actor": None,
+            "payload": {"op": held.seq, "op_id": held.op_id, "op_kind": held.kind,
+                        "round_id": held.round_id, "why": held.held},
+            "at": at}, at))
+        self.journal.alerted(held)
 
     def _send(self, op: Op) -> None:
         for attempt in (1, 2):

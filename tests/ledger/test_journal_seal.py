@@ -151,3 +151,28 @@ def test_a_journal_from_before_the_seals_sends_its_old_operations_and_seals_the_
     assert journal.pending()[-1].fault == ("it has no seal: it was written into the journal "
                                            "by something other than the station")
     journal.close()
+
+
+def test_a_round_in_play_whose_journal_was_edited_is_not_replayed_on_restart(
+        database_url: str) -> None:
+    """A killed station comes back: the round in play is rebuilt from the journal only if
+    its records are as the station wrote them."""
+    store = Store(database_url, table=TABLE, station="killed", send_on_save=False)
+    store.open_shift("Kim")
+    game = Round(RoundRules(), store.rotation())
+    rec = store.begin(game)
+    from .play import bets
+    bets(game, random.Random("killed"), rec.save)
+    seq, _, payload = next(op for op in _ops(store) if op[1] == "records")
+    records = payload["records"]
+    assert isinstance(records, list)
+    records[0]["wager_cents"] = 100_000
+    _edit(store, seq, payload)
+    store.close()  # killed; started again:
+    again = Store(database_url, table=TABLE, station="killed")
+    assert again.resume() is None
+    status = again.status()
+    assert status.held == 1 and again.journal.meta("open_round") is None
+    with Session(again.engine) as s:
+        assert s.scalars(select(Event).where(Event.kind == "journal_refused")).one()
+    again.close()
