@@ -179,11 +179,15 @@ class Journal:
         except (TypeError, ValueError):
             payload = {}
         return Op(op_id, kind, round_id, payload, at, seq, bool(delivered),
-                  self._fault(seq, op_id, kind, round_id, at, text, prev_hash, sealed), held)
+                  self._fault(seq, op_id, kind, round_id, at, text, prev_hash, sealed,
+                              linked=not delivered), held)
 
     def _fault(self, seq: int, op_id: str, kind: str, round_id: str | None, at: str,
-               text: Any, prev_hash: str | None, sealed: str | None) -> str | None:
-        """Why this op is not as it was kept, or None."""
+               text: Any, prev_hash: str | None, sealed: str | None, linked: bool = True
+               ) -> str | None:
+        """Why this op is not as it was kept, or None. `linked`: its link to the op before
+        is checked too (only for an op still to send: once sent, the ops before it may
+        have been dropped)."""
         sealed_from = self.meta("sealed_from") or 0
         if sealed is None:
             return None if seq <= sealed_from else "it has no seal: it was written into the " \
@@ -191,6 +195,8 @@ class Journal:
         if not isinstance(text, str) or not isinstance(prev_hash, str) or seal(
                 op_id, kind, round_id, at, text, prev_hash) != sealed:
             return "it was changed after the station wrote it"
+        if not linked:
+            return None
         if seq - 1 <= sealed_from:  # the first op sealed
             return None if prev_hash == GENESIS else "it does not follow the operation " \
                                                      "before it: the journal was reordered"
