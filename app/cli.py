@@ -16,6 +16,7 @@ COMMANDS = (
     "shoe_sim",
     "settle",
     "ledger",
+    "users",
     "print_slip",
     "simulate",
     "advise",

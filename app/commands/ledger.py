@@ -1,9 +1,10 @@
-"""`paigow ledger history|slip|totals|shifts|export|status|migrate`: read the ledger back.
+"""`paigow ledger history|slip|totals|shifts|export|status|migrate|verify`: read the ledger
+back, and check that no record of it was changed.
 
 The database is `--database-url`, else the config's `ledger.database_url` (config/default.toml,
 `--config FILE` or $PAIGOW_CONFIG, PAIGOW_LEDGER__DATABASE_URL), else the station's own
 SQLite file in its data directory. Exit 2: refused (a bad id, date or option) with why;
-exit 4: the database cannot be reached.
+exit 4: the database cannot be reached; exit 1 (verify): a chain does not match.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from typing import Any
 from app.settings import ConfigError, load_config
 
 NAME = "ledger"
-HELP = "read the ledger: round history, a past slip, shift totals, CSV export"
+HELP = ("read the ledger: round history, a past slip, shift totals, CSV export; verify "
+        "that no record was changed")
 
 EXIT_REFUSED = 2
 EXIT_UNREACHABLE = 4
+EXIT_BROKEN = 1  # verify: a chain does not match
 
 
 def _day(text: str) -> date:
@@ -118,6 +121,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--station", help="the station's name (default: this machine's)")
     p.add_argument("--send", action="store_true", help="send what waits now")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("verify", help="check the hash chains: name the first row that was "
+                                      "changed, removed or added behind the ledger's back")
+    _common(p)
+    p.add_argument("--table", help="only this table's chain (default: every table's, and "
+                                   "the people's)")
+    p.add_argument("--json", action="store_true", help="one JSON object per chain")
+
+    p = sub.add_parser("setup-roles", help="PostgreSQL: give the stations' role read and "
+                                           "insert only (run as the owner of the tables)")
+    _common(p)
+    p.add_argument("--station-role", metavar="ROLE", default="paigow_station",
+                   help="the role the stations connect as (default paigow_station; a DBA "
+                        "creates it)")
+    p.add_argument("--sql", action="store_true", help="print the grants instead of running "
+                                                      "them")
 
     p = sub.add_parser("migrate", help="create the ledger or bring it to the newest schema")
     _common(p)
@@ -241,8 +260,58 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
               + (f", schema {revision}" if revision else "") + ")")
         print(f"kept on this station, not yet sent: {status.pending}"
               + (f" (oldest {status.oldest})" if status.oldest else ""))
+        if status.held:
+            print(f"held, never sent (changed after the station wrote them): {status.held}")
         if status.banner:
             print(status.banner)
+    return 0
+
+
+def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        reports = store.verify(args.table)
+    if not reports:
+        print("the ledger holds no rows yet: nothing to check", file=sys.stderr)
+    for report in reports:
+        print(json.dumps(report.to_dict()) if args.json else report.text())
+    if all(r.intact for r in reports):
+        return 0
+    if not args.json:
+        print("paigow ledger: the ledger was changed outside the stations: keep this copy "
+              "as it is and call the auditor", file=sys.stderr)
+    return EXIT_BROKEN
+
+
+def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    from app.ledger.database import make_engine, mask, migrate, parse_url
+    from app.ledger.errors import LedgerError, LedgerUnavailable
+    from app.ledger.roles import grants, setup
+    from app.ledger.store import reason, unreachable
+
+    if not url or parse_url(url).get_backend_name() != "postgresql":
+        raise LedgerError("setup-roles is for a PostgreSQL ledger: give the owner's "
+                          "--database-url postgresql://OWNER@host/paigow")
+    if args.sql:
+        database = parse_url(url).database or "paigow"
+        print(";\n".join(grants(args.station_role, database)) + ";")
+        return 0
+    engine = make_engine(url)
+    try:
+        revision = migrate(engine)
+        with engine.begin() as conn:
+            done = setup(conn, args.station_role)
+    except LedgerError:
+        raise
+    except Exception as e:
+        if unreachable(e):
+            raise LedgerUnavailable(f"the ledger's database ({mask(engine.url)}) cannot be "
+                                    f"reached: {reason(e)}") from None
+        raise LedgerError(f"the database refused: {reason(e)}") from None
+    finally:
+        engine.dispose()
+    print(f"{mask(engine.url)}: schema {revision}; {len(done)} grant(s) to "
+          f"{args.station_role}: it may read, add rows and fill in the round in play; "
+          f"no UPDATE of a record, DELETE, TRUNCATE, DROP or ALTER")
     return 0
 
 
@@ -279,4 +348,5 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
     "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
     "export": _export, "status": _status, "migrate": _migrate,
+    "verify": _verify, "setup-roles": _setup_roles,
 }

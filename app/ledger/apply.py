@@ -340,7 +340,9 @@ def _round_void(s: Session, p: dict[str, Any]) -> bool:
     rnd.status, rnd.void_reason = "void", p["reason"]
     _event(s, id=derived_id(rnd.id, "void"), station_id=str(rnd.station_id),
            shift_id=str(rnd.shift_id), round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
-           actor=p.get("actor"), at=p["at"], payload={"reason": p["reason"]})
+           actor=p.get("actor"), at=p["at"],
+           payload={"reason": p["reason"],
+                    **({"authorised": p["authorised"]} if "authorised" in p else {})})
     return True
 
 

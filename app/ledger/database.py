@@ -192,9 +192,17 @@ def migrate(engine: Engine, revision: str = "head") -> str:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, target)
-    except Exception:
-        if current_revision(engine) != target:  # not another station's migration: a failure
-            raise
+    except Exception as e:
+        now_at = current_revision(engine)
+        if now_at == target:  # another station's migration did it
+            return target
+        orig = getattr(e, "orig", None)
+        if getattr(orig, "sqlstate", None) == "42501":  # a station's login: no DDL
+            raise LedgerError(f"the ledger's schema is at {now_at or 'nothing'}, this station "
+                              f"needs {target}, and its login may not change the schema: "
+                              f"the owner runs `paigow ledger migrate --database-url "
+                              f"postgresql://OWNER@...`") from None
+        raise
     return target
 
 

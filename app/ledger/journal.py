@@ -4,11 +4,19 @@ database. It is the outbox: what the database has not taken yet waits here, in o
 sent again until it is taken. It is also how a killed station finds its round again: the
 records of the round in play stay here until the round is finished and delivered.
 
+Every op is sealed when it is kept: `hash` = SHA-256 of the JSON array
+["paigow.journal/1", op_id, kind, round_id, at, payload as stored, prev_hash], and
+`prev_hash` is the hash of the op kept before it (64 zeros for the first). Before an op is
+sent, `fault` recomputes its seal and its link: an op changed after it was written (with
+sqlite3, say), or one whose predecessor is gone, is held (`held` says why): never sent,
+never dropped, and the store records an alert in the ledger.
+
 One file per station in the station's data directory; standard library only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -27,7 +35,11 @@ CREATE TABLE IF NOT EXISTS ops (
     kind TEXT NOT NULL,
     payload TEXT NOT NULL,
     at TEXT NOT NULL,
-    delivered INTEGER NOT NULL DEFAULT 0
+    delivered INTEGER NOT NULL DEFAULT 0,
+    prev_hash TEXT,
+    hash TEXT,
+    held TEXT,
+    alerted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS ops_round ON ops (round_id, seq);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,6 +57,22 @@ class Op:
     at: str
     seq: int = 0
     delivered: bool = False
+    fault: str | None = None  # why the op is not as it was kept (None: it is)
+    held: str | None = None  # why the op was held back, not sent
+
+
+FORMAT = "paigow.journal/1"
+GENESIS = "0" * 64
+SEAL_COLUMNS = (("prev_hash", "TEXT"), ("hash", "TEXT"), ("held", "TEXT"),
+                ("alerted", "INTEGER NOT NULL DEFAULT 0"))
+
+
+def seal(op_id: str, kind: str, round_id: str | None, at: str, payload: str,
+         prev_hash: str) -> str:
+    """The SHA-256 an op is kept with (module docstring)."""
+    text = json.dumps([FORMAT, op_id, kind, round_id, at, payload, prev_hash],
+                      separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Journal:
@@ -59,6 +87,7 @@ class Journal:
             self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.executescript(SCHEMA)
+            self._add_seals()
             # Marks of what the database took need not reach the disk before the call
             # returns: one lost to a power cut is only sent again, and the database knows it.
             self._marks = sqlite3.connect(path, timeout=30, isolation_level=None,
@@ -68,6 +97,20 @@ class Journal:
             raise LedgerError(f"the station's journal {path} cannot be opened ({e}): check "
                               f"the disk and the data directory's permissions") from None
         self._lock = threading.RLock()
+
+    def _add_seals(self) -> None:
+        """A journal kept by an older station has no seals: its ops up to now are sent as
+        they are (`sealed_from` marks where the seals begin), every later op is sealed."""
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(ops)")}
+        if "hash" in columns:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        for name, kind in SEAL_COLUMNS:
+            self._db.execute(f"ALTER TABLE ops ADD COLUMN {name} {kind}")
+        last = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM ops").fetchone()[0]
+        self._db.execute("INSERT INTO meta (key, value) VALUES ('sealed_from', ?) ON CONFLICT "
+                         "(key) DO UPDATE SET value = excluded.value", (json.dumps(last),))
+        self._db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
@@ -93,9 +136,21 @@ class Journal:
 
     def append(self, ops: Iterable[Op], meta: Mapping[str, Any] | None = None) -> None:
         """Keep these ops (and set these meta values, None deletes) in one durable write."""
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            ("INSERT INTO ops (op_id, round_id, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-             (op.op_id, op.round_id, op.kind, json.dumps(op.payload), op.at)) for op in ops]
+        with self._lock:
+            self._append(ops, meta)
+
+    def _append(self, ops: Iterable[Op], meta: Mapping[str, Any] | None) -> None:
+        prev = self.meta("head") or GENESIS
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        for op in ops:
+            payload = json.dumps(op.payload)
+            sealed = seal(op.op_id, op.kind, op.round_id, op.at, payload, prev)
+            statements.append((
+                "INSERT INTO ops (op_id, round_id, kind, payload, at, prev_hash, hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (op.op_id, op.round_id, op.kind, payload, op.at, prev, sealed)))
+            prev = sealed
+        meta = {**(meta or {}), "head": prev}
         for key, value in (meta or {}).items():
             if value is None:
                 statements.append(("DELETE FROM meta WHERE key = ?", (key,)))
@@ -113,13 +168,63 @@ class Journal:
     def _ops(self, where: str, args: tuple[Any, ...], limit: int = -1) -> list[Op]:
         with self._lock:
             rows = self._db.execute(
-                f"SELECT op_id, kind, round_id, payload, at, seq, delivered FROM ops "
-                f"WHERE {where} ORDER BY seq LIMIT ?", (*args, limit)).fetchall()
-        return [Op(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], bool(r[6])) for r in rows]
+                f"SELECT op_id, kind, round_id, payload, at, seq, delivered, prev_hash, hash, "
+                f"held FROM ops WHERE {where} ORDER BY seq LIMIT ?", (*args, limit)).fetchall()
+            return [self._op(r) for r in rows]
+
+    def _op(self, r: tuple[Any, ...]) -> Op:
+        op_id, kind, round_id, text, at, seq, delivered, prev_hash, sealed, held = r
+        try:
+            payload = json.loads(text)
+        except (TypeError, ValueError):
+            payload = {}
+        return Op(op_id, kind, round_id, payload, at, seq, bool(delivered),
+                  self._fault(seq, op_id, kind, round_id, at, text, prev_hash, sealed,
+                              linked=not delivered), held)
+
+    def _fault(self, seq: int, op_id: str, kind: str, round_id: str | None, at: str,
+               text: Any, prev_hash: str | None, sealed: str | None, linked: bool = True
+               ) -> str | None:
+        """Why this op is not as it was kept, or None. `linked`: its link to the op before
+        is checked too (only for an op still to send: once sent, the ops before it may
+        have been dropped)."""
+        sealed_from = self.meta("sealed_from") or 0
+        if sealed is None:
+            return None if seq <= sealed_from else "it has no seal: it was written into the " \
+                                                    "journal by something other than the station"
+        if not isinstance(text, str) or not isinstance(prev_hash, str) or seal(
+                op_id, kind, round_id, at, text, prev_hash) != sealed:
+            return "it was changed after the station wrote it"
+        if not linked:
+            return None
+        if seq - 1 <= sealed_from:  # the first op sealed
+            return None if prev_hash == GENESIS else "it does not follow the operation " \
+                                                     "before it: the journal was reordered"
+        row = self._db.execute("SELECT hash FROM ops WHERE seq = ?", (seq - 1,)).fetchone()
+        before = row[0] if row is not None else (self.meta("sent") or {}).get(str(seq - 1))
+        if before is None:
+            return f"the operation before it ({seq - 1}) is missing from the journal"
+        if before != prev_hash:
+            return f"it does not follow operation {seq - 1}: the journal was reordered"
+        return None
 
     def pending(self, limit: int = 500) -> list[Op]:
-        """What the database has not taken yet, oldest first."""
-        return self._ops("delivered = 0", (), limit)
+        """What the database has not taken yet, oldest first (not what is held)."""
+        return self._ops("delivered = 0 AND held IS NULL", (), limit)
+
+    def hold(self, op: Op, why: str) -> None:
+        """Keep `op` and never send it: it is not as the station wrote it."""
+        self._write([("UPDATE ops SET held = ? WHERE seq = ?", (why, op.seq))])
+
+    def unalerted(self) -> list[Op]:
+        """Held ops whose alert the ledger has not taken yet."""
+        return self._ops("held IS NOT NULL AND alerted = 0", ())
+
+    def alerted(self, op: Op) -> None:
+        self._write([("UPDATE ops SET alerted = 1 WHERE seq = ?", (op.seq,))])
+
+    def held(self) -> list[Op]:
+        return self._ops("held IS NOT NULL", ())
 
     def round_ops(self, round_id: str) -> list[Op]:
         return self._ops("round_id = ?", (round_id,))
@@ -129,10 +234,15 @@ class Journal:
         play (`open_round` in meta), which stay until it is finished: they rebuild it."""
         with self._lock:
             open_round = self.meta("open_round")
+            row = self._db.execute("SELECT hash FROM ops WHERE seq = ?", (op.seq,)).fetchone()
+            # the seal of the op sent last, for the link of the op after it once it is gone
+            sent = json.dumps({str(op.seq): row[0] if row else None})
             self._write([
                 ("UPDATE ops SET delivered = 1 WHERE seq = ?", (op.seq,)),
-                ("DELETE FROM ops WHERE delivered = 1 AND (round_id IS NULL OR round_id IS NOT ?)",
-                 (open_round,)),
+                ("DELETE FROM ops WHERE delivered = 1 AND held IS NULL AND (round_id IS NULL "
+                 "OR round_id IS NOT ?)", (open_round,)),
+                ("INSERT INTO meta (key, value) VALUES ('sent', ?) ON CONFLICT (key) DO UPDATE "
+                 "SET value = excluded.value", (sent,)),
             ], self._marks)
 
     def has_round_ops(self) -> bool:
@@ -146,5 +256,6 @@ class Journal:
         """How many ops wait, and when the oldest was made."""
         with self._lock:
             n, oldest = self._db.execute(
-                "SELECT COUNT(*), MIN(at) FROM ops WHERE delivered = 0").fetchone()
+                "SELECT COUNT(*), MIN(at) FROM ops WHERE delivered = 0 AND held IS NULL"
+            ).fetchone()
         return int(n), oldest

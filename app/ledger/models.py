@@ -269,5 +269,63 @@ class Event(Base):
     payload: Mapped[str] = mapped_column(Text)
 
 
+class ChainEntry(Base):
+    """One link of a table's hash chain (app/ledger/chain.py, docs/ledger.md): a row the
+    ledger wrote (or the new state of a round or shift it filled in), the SHA-256 of that
+    row's canonical content, and the hash that ties it to the link before it. One chain per
+    casino table (`chain` is its name, e.g. "PG-1"), plus "people" for the users."""
+
+    __tablename__ = "chain"
+    __table_args__ = (Index(None, "row_table", "row_id"),)
+
+    chain: Mapped[str] = mapped_column(String(40), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    row_table: Mapped[str] = mapped_column(String(20))
+    row_id: Mapped[str] = mapped_column(String(36))
+    row_hash: Mapped[str] = mapped_column(String(64))
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    entry_hash: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime]
+
+
+class User(Base):
+    """A person who may do a supervisor's action, as one version of their account: every
+    change (added, disabled, enabled, reset) is a new row, so the table only grows and says
+    who changed what and when. The secret is kept only as an argon2 hash."""
+
+    __tablename__ = "users"
+    __table_args__ = (
+        UniqueConstraint("name", "version"),
+        CheckConstraint("role IN ('pit supervisor', 'supervisor', 'shift manager', "
+                        "'auditor')", name="role"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    version: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(20))
+    secret_hash: Mapped[str] = mapped_column(Text)
+    disabled: Mapped[bool] = mapped_column(Boolean)
+    change: Mapped[str] = mapped_column(String(10))
+    changed_by: Mapped[str] = mapped_column(String(100))
+    at: Mapped[datetime]
+
+
+class SignIn(Base):
+    """A try of a person's secret for an action: right or wrong, where, never the secret.
+    Wrong tries in a row lock the person (counted from these rows, so a restart of a
+    station does not clear it)."""
+
+    __tablename__ = "sign_ins"
+    __table_args__ = (Index(None, "name", "at"),)
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(24))
+    ok: Mapped[bool] = mapped_column(Boolean)
+    station: Mapped[str | None] = mapped_column(String(100))
+    at: Mapped[datetime]
+
+
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-          "bank_decisions", "events")
+          "bank_decisions", "events", "chain", "users", "sign_ins")

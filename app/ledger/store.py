@@ -21,6 +21,7 @@ Reading (any station, the pit, the `paigow ledger` command): `history`, `slip`, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -40,8 +41,9 @@ from sqlalchemy.orm import Session
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 
-from . import reads
+from . import chain, people, reads
 from .apply import CORRECTION, apply_op, derived_id
+from .chain import LedgerSession
 from .codec import (
     decode_rotation,
     decode_rules,
@@ -55,9 +57,11 @@ from .database import WRITE, default_url, make_engine, mask, migrate, parse_url
 from .database import data_dir as station_data_dir
 from .errors import LedgerError, LedgerUnavailable, RoundSettled
 from .journal import Journal, Op
-from .models import Event, RoundRow, SettlementRow, Shift, Station, now
+from .models import Event, RoundRow, SettlementRow, Shift, Station, User, now
+from .people import NotAuthorised, Person
 
 T = TypeVar("T")
+JOURNAL_REFUSED = "journal_refused"  # the alert: an op of the journal was changed
 STATION_SPACE = uuid.UUID("0c9e3b8a-5f0d-5b5e-8d61-3f7e7f1c2a10")
 BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
 
@@ -77,6 +81,12 @@ def unreachable(error: BaseException) -> bool:
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return True
     return isinstance(error, OSError | TimeoutError)
+
+
+def forbidden(error: BaseException) -> bool:
+    """The database refused for want of a privilege (PostgreSQL's 42501): the login is a
+    station's, which may only read and add rows."""
+    return isinstance(error, DBAPIError) and getattr(error.orig, "sqlstate", None) == "42501"
 
 
 def reason(error: BaseException) -> str:
@@ -105,9 +115,15 @@ class LedgerStatus:
     offline_since: str | None
     error: str | None  # why the database could not be reached
     refused: str | None  # why the database refused a write (a supervisor must look)
+    held: int = 0  # writes changed after the station kept them: held, never sent
+    held_why: str | None = None  # why the first of them was held
 
     @property
     def banner(self) -> str | None:
+        if self.held:
+            return (f"Ledger: {self.held} record(s) kept on this station were changed after "
+                    f"they were written ({self.held_why}): held, not sent; the ledger has "
+                    f"the alert. Call a supervisor.")
         if self.refused:
             return (f"Ledger: the database refused a record ({self.refused}). Nothing is lost: "
                     f"{self.pending} kept on this station. Call a supervisor.")
@@ -122,7 +138,8 @@ class LedgerStatus:
     def to_dict(self) -> dict[str, Any]:
         return {"database": self.database, "online": self.online, "pending": self.pending,
                 "oldest": self.oldest, "offline_since": self.offline_since,
-                "error": self.error, "refused": self.refused, "banner": self.banner}
+                "error": self.error, "refused": self.refused, "held": self.held,
+                "held_why": self.held_why, "banner": self.banner}
 
 
 class Recording:
@@ -144,10 +161,13 @@ class Recording:
         """Record a decision on who may bank this round (the pit asked), with its reasons."""
         self.store.record_eligibility(verdict, round_id=self.round_id, by=by)
 
-    def void(self, reason: str, by: str | None = None) -> None:
+    def void(self, reason: str, by: str | Person | None = None,
+             secret: str | None = None) -> None:
         """The round is abandoned unsettled (e.g. the table closes mid-round): it stays in
-        the ledger as void, with why, and the next round begins from the same rotation."""
-        self.store._void(self, reason, by)
+        the ledger as void, with why and who, and the next round begins from the same
+        rotation. A supervisor's action: `by` is the Person `Store.authorise` gave, or their
+        name with `secret` (a ledger with no people yet takes a name alone)."""
+        self.store._void(self, reason, by, secret)
 
 
 class Store:
@@ -221,7 +241,7 @@ class Store:
     def _read(self, fn: Callable[[Session], T], *, writes: bool = False) -> T:
         try:
             self._ensure_migrated()
-            with Session(self._writes if writes else self.engine) as s:
+            with LedgerSession(self._writes if writes else self.engine) as s:
                 return fn(s)
         except LedgerError:
             raise
@@ -229,6 +249,11 @@ class Store:
             if unreachable(e):
                 raise LedgerUnavailable(f"the ledger's database ({self.database}) cannot be "
                                         f"reached: {reason(e)}") from None
+            if forbidden(e):
+                raise LedgerError(f"the ledger's database refused this login "
+                                  f"({self.url.username}): {reason(e)}. A station's login "
+                                  f"reads and adds rows only: people are changed, and the "
+                                  f"schema migrated, with the owner's login") from None
             raise
 
     def revision(self) -> str | None:
@@ -377,16 +402,22 @@ class Store:
         self._deliver()
         return len(new)
 
-    def _void(self, rec: Recording, reason: str, by: str | None) -> None:
+    def _void(self, rec: Recording, reason: str, by: str | Person | None,
+              secret: str | None) -> None:
         if rec.game.phase is Phase.SETTLED:
             raise RoundSettled(f"round {rec.round_id[:8]} is settled: it cannot be voided; "
                                f"record a correction")
-        self._save(rec, by)
+        person = self._supervisor(by, secret, "void")
+        if person is not None:
+            self._read(lambda s: people.confirm(s, person, "void"))
+        name = person.name if person is not None else by if isinstance(by, str) else None
+        self._save(rec, name)
         with self._lock:
             shift = self.shift
             self.journal.append([self._op("round_void", rec.round_id, {
                 "round_id": rec.round_id, "reason": reason,
-                "actor": by or (shift.dealer if shift else None)})], {"open_round": None})
+                "actor": name or (shift.dealer if shift else None),
+                "authorised": _authorised(person)})], {"open_round": None})
         self._deliver()
 
     def resume(self) -> Recording | None:
@@ -394,8 +425,18 @@ class Store:
         wager (from the journal; from the database if the journal is gone), or None."""
         with self._lock:
             round_id = self.journal.meta("open_round")
+            ops = self.journal.round_ops(round_id) if round_id is not None else []
+            changed = [op for op in ops if op.fault is not None or op.held is not None]
+            if changed:
+                # the round's record was changed after the station wrote it: it is not
+                # replayed (nor sent); the alert goes to the ledger, the round stays open
+                # there for a supervisor to void, and the table starts a new one
+                for op in changed:
+                    if op.held is None and op.fault is not None:
+                        self.journal.hold(op, op.fault)
+                self.journal.append([], {"open_round": None})
+                round_id = None
             if round_id is not None:
-                ops = self.journal.round_ops(round_id)
                 begin = next(op for op in ops if op.kind == "round_begin")
                 records = [r for op in ops if op.kind == "records"
                            for r in op.payload["records"]]
@@ -477,6 +518,91 @@ class Store:
                 "kind": kind, "actor": by, "payload": payload})])
         self._deliver()
 
+    # --- people ------------------------------------------------------------------------
+
+    def authorise(self, name: str, secret: str, action: str) -> Person:
+        """The person, if `secret` is theirs and their role may do `action` (void, correct,
+        misdeal, override, close, manage users, read); else NotAuthorised, saying why. Every
+        try is recorded (never the secret); wrong tries in a row lock the person."""
+        # the slow hash is checked first, so that no writing transaction (on SQLite, the
+        # whole file) waits on it
+        checked = self._read(lambda s: people.precheck(s, name, secret))
+
+        def run(s: Session) -> Person:
+            with s.begin():
+                got = people.authorise(s, name, secret, action, self.station, checked)
+            if isinstance(got, NotAuthorised):
+                raise got
+            return got
+
+        person = self._read(run, writes=True)
+        self._remember_people()
+        return person
+
+    def _remember_people(self) -> None:
+        with self._lock:
+            if not self.journal.meta("people"):
+                self.journal.append([], {"people": True})
+
+    def has_people(self) -> bool:
+        """Whether the ledger has named people (then a name alone authorises nothing). The
+        station remembers having seen them, for when the database is away."""
+        try:
+            found = self._read(people.anyone)
+        except LedgerUnavailable:
+            return bool(self.journal.meta("people"))
+        if found:
+            self._remember_people()
+        return found
+
+    def _supervisor(self, by: str | Person | None, secret: str | None,
+                    action: str) -> Person | None:
+        """Who does a supervisor's action: the Person, or None for a ledger that has no
+        people yet (the station's own PIN check, in the window, is all there is)."""
+        if isinstance(by, Person):
+            return by
+        if secret is not None:
+            return self.authorise(by or "", secret, action)
+        if self.has_people():
+            raise NotAuthorised(f"this ledger has named supervisors: a {action} needs the "
+                                f"supervisor's name and their own secret. Nothing was done.")
+        return None
+
+    def add_person(self, name: str, role: str, secret: str, *, by: Person | None,
+                   first: bool = False) -> people.Account:
+        """A new person (by a shift manager; `first`: the first shift manager, only while
+        the ledger has nobody)."""
+        return self._people_change(lambda s: people.add(s, name, role, secret, by, first),
+                                   by)
+
+    def disable_person(self, name: str, *, by: Person) -> people.Account:
+        return self._people_change(lambda s: people.disable(s, name, by), by)
+
+    def enable_person(self, name: str, *, by: Person) -> people.Account:
+        return self._people_change(lambda s: people.enable(s, name, by), by)
+
+    def reset_person(self, name: str, secret: str, *, by: Person) -> people.Account:
+        """A new secret for the person; their lock is lifted."""
+        return self._people_change(lambda s: people.reset(s, name, secret, by), by)
+
+    def _people_change(self, change: Callable[[Session], User],
+                       by: Person | None) -> people.Account:
+        def run(s: Session) -> people.Account:
+            with s.begin():
+                if by is not None:
+                    people.confirm(s, by, "manage users")
+                row = change(s)
+                name = row.name
+            return next(a for a in people.accounts(s) if a.name == name)
+
+        account = self._read(run, writes=True)
+        self._remember_people()
+        return account
+
+    def accounts(self) -> list[people.Account]:
+        """Everyone in the ledger as they stand now."""
+        return self._read(people.accounts)
+
     # --- delivery ----------------------------------------------------------------------
 
     def _deliver(self) -> None:
@@ -500,15 +626,23 @@ class Store:
         journal = self.journal
         try:
             self._ensure_migrated()
+            self._send_alerts(quiet=True)
             while batch := journal.pending():
                 for op in batch:
+                    if op.fault is not None:  # never applied, never dropped: held
+                        journal.hold(op, op.fault)
+                        self._send_alerts(quiet=True)
+                        continue
                     self._send(op)
                     journal.delivered(op)
+            self._send_alerts()
         except Exception as e:
             if unreachable(e):
                 self._went_offline(e)
             elif isinstance(e, LedgerError | IntegrityError):
                 self._refused = reason(e)
+                with contextlib.suppress(Exception):  # the refusal is what the status says
+                    self._send_alerts(quiet=True)  # an alert never waits behind a refusal
             else:
                 raise
         else:
@@ -516,10 +650,33 @@ class Store:
             self._offline_since = self._error = self._refused = None
         return self.status()
 
+    def _send_alerts(self, quiet: bool = False) -> None:
+        """Record in the ledger each op held back since the last time, as an alert event
+        (what it was, its number, why; never what it held), outside the queue so that
+        nothing waiting in it holds the alert up. `quiet`: a refusal (the station itself
+        not yet in the ledger, say) leaves it for after the queue."""
+        for held in self.journal.unalerted():
+            try:
+                self._send_alert(held)
+            except (IntegrityError, LedgerError):
+                if quiet:
+                    return
+                raise
+
+    def _send_alert(self, held: Op) -> None:
+        at = now().isoformat()
+        self._send(Op(f"{held.op_id}/held", "note", None, {
+            "id": str(derived_id(held.op_id, "held")), "station_id": self.station_id,
+            "shift_id": None, "round_id": None, "kind": JOURNAL_REFUSED, "actor": None,
+            "payload": {"op": held.seq, "op_id": held.op_id, "op_kind": held.kind,
+                        "round_id": held.round_id, "why": held.held},
+            "at": at}, at))
+        self.journal.alerted(held)
+
     def _send(self, op: Op) -> None:
         for attempt in (1, 2):
             try:
-                with Session(self._writes) as s, s.begin():
+                with LedgerSession(self._writes) as s, s.begin():
                     apply_op(s, op)
                 return
             except IntegrityError:
@@ -538,9 +695,11 @@ class Store:
         with self._lock:
             exists = self._journal is not None or self.journal_path.exists()
             pending, oldest = self.journal.counts() if exists else (0, None)
+            held = self.journal.held() if exists else []
             online = self._offline_since is None
             return LedgerStatus(self.database, online, pending, oldest, self._offline_since,
-                                self._error, self._refused)
+                                self._error, self._refused, len(held),
+                                held[0].held if held else None)
 
     def start_retrying(self, every: float = 2.0) -> None:
         """Send what the journal holds every `every` seconds in the background (a window can
@@ -602,17 +761,26 @@ class Store:
         f = reads.Filters(table, shift, seat, day, since, until, None)
         return self._read(lambda s: reads.export_csv(s, out, what, f))
 
-    def correct(self, ref: str, position: int, *, net_cents: int, reason: str, by: str,
-                outcome: str | None = None, win_cents: int | None = None,
-                commission_cents: int | None = None) -> reads.Correction:
+    def correct(self, ref: str, position: int, *, net_cents: int, reason: str,
+                by: str | Person, secret: str | None = None, outcome: str | None = None,
+                win_cents: int | None = None, commission_cents: int | None = None
+                ) -> reads.Correction:
         """Correct a settled round's result at one position: a row that reverses the
-        current one and a row with the corrected amounts. The round itself never changes."""
-        reason, by = reason.strip(), by.strip()
-        if not reason or not by:
+        current one and a row with the corrected amounts. The round itself never changes.
+        A supervisor's action: `by` is the Person `authorise` gave, or their name with
+        `secret` (a ledger with no people yet takes a name alone)."""
+        reason = reason.strip()
+        name = by.name if isinstance(by, Person) else by.strip()
+        if not reason or not name:
             raise LedgerError("a correction says why and who made it")
+        person = self._supervisor(name if not isinstance(by, Person) else by, secret,
+                                  "correct")
+        by = name
 
         def write(s: Session) -> reads.Correction:
             with s.begin():
+                if person is not None:
+                    people.confirm(s, person, "correct")
                 rnd = reads.find_round(s, ref)
                 if rnd.status != "settled":
                     raise LedgerError(f"round {str(rnd.id)[:8]} is {rnd.status}: only a "
@@ -650,7 +818,8 @@ class Store:
                             payload=json.dumps({
                                 "position": position, "reverses": str(cur.id),
                                 "correction": str(new.id), "net_cents": net_cents,
-                                "was_net_cents": cur.net_cents, "reason": reason})))
+                                "was_net_cents": cur.net_cents, "reason": reason,
+                                "authorised": _authorised(person)})))
                 return reads.correction_of(rnd, back, new)
 
         try:
@@ -659,8 +828,26 @@ class Store:
             raise LedgerError("someone corrected that position at the same moment: read the "
                               "round again and decide") from None
 
+    def verify(self, table: str | None = None) -> list[chain.ChainReport]:
+        """Walk the hash chain of `table` (every chain when None): each report says how
+        many rows were checked and the first that does not match (docs/ledger.md)."""
+        def walk(s: Session) -> list[chain.ChainReport]:
+            conn = s.connection()
+            names = [table] if table else chain.chains(conn)
+            return [chain.verify(conn, name) for name in names]
+
+        return self._read(walk)
+
     def station_row(self) -> Station | None:
         return self._read(lambda s: s.get(Station, uuid.UUID(self.station_id)))
+
+
+def _authorised(person: Person | None) -> dict[str, Any]:
+    """How a supervisor's action was authorised, as its event records it (never a secret)."""
+    if person is None:
+        return {"by": "the station's PIN (the ledger has no named people yet)"}
+    return {"by": "the person's own secret", "role": person.role,
+            "sign_in": str(person.sign_in)}
 
 
 def _config_dump(config: Any) -> Any:

@@ -1,0 +1,387 @@
+"""Records that prove themselves: every row the ledger writes is a link in its table's hash
+chain, so a row changed, removed or slipped in behind the ledger's back is found.
+
+One chain per casino table (its name, "PG-1"), in the side table `chain`, numbered 1, 2, 3
+... across every kind of row of that table: stations, shifts, rounds, hands, wagers,
+settlements (originals, reversals, corrections), bank decisions and events (voids,
+corrections, notes and alerts are events). The users and their sign-in tries are the chain
+"people". A link holds:
+
+    row_hash   = SHA-256 of the row's canonical content (below)
+    entry_hash = SHA-256 of "paigow.chain/1|chain|seq|row_table|row_id|row_hash|prev_hash"
+    prev_hash  = the entry_hash of the link before (64 zeros for the first)
+
+The canonical content of a row is the JSON text of {"table": name, "row": {column: value}}
+with every column of the row that is not null (so a later migration that adds a column,
+empty in the old rows, leaves their hashes as they were), keys sorted, no spaces
+(separators "," and ":"), non-ASCII kept as UTF-8; values: text as is, integers,
+true/false, UUIDs as 36-character lower-case text, times in UTC as
+"YYYY-MM-DDTHH:MM:SS.ffffffZ". So anyone can recompute it
+from an export with a few lines of any language.
+
+A round's row and a shift's row are filled in as the round goes (and a shift is closed):
+each transaction that changes one adds a link with its new content, and the row must match
+its newest link. Every other row gets one link, when it is written.
+
+The links are written by `LedgerSession` just before a transaction commits, in the same
+transaction as the rows, so a row is never there without its link. `verify` walks a chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Table, event, insert, select, text
+from sqlalchemy.orm import Session
+
+from .models import (
+    BankDecision,
+    ChainEntry,
+    Event,
+    HandRow,
+    RoundRow,
+    SettlementRow,
+    Shift,
+    SignIn,
+    Station,
+    User,
+    WagerRow,
+    now,
+)
+
+FORMAT = "paigow.chain/1"
+GENESIS = "0" * 64
+PEOPLE = "people"  # the chain of the users and their sign-in tries
+
+MODELS: dict[str, Any] = {m.__tablename__: m for m in (
+    Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BankDecision, Event, User,
+    SignIn)}
+CHAINED = tuple(MODELS)
+"""Every table whose rows are chained, in the order a chain is checked."""
+
+BY_ROUND = ("hands", "wagers", "settlements")
+BY_STATION = ("shifts", "events", "bank_decisions")
+
+
+# --- hashing ---------------------------------------------------------------------------------
+
+def _value(v: Any) -> Any:
+    if isinstance(v, datetime):
+        if v.tzinfo is None:  # the ledger keeps UTC; a naive time read back is UTC
+            v = v.replace(tzinfo=UTC)
+        return v.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    if v is None or isinstance(v, bool | int | str):
+        return v
+    raise TypeError(f"the chain has no canonical form for {type(v).__name__}")
+
+
+def canonical(table: str, row: Mapping[str, Any]) -> bytes:
+    """The row's canonical content (module docstring): what its hash is taken of."""
+    content = {"table": table,
+               "row": {k: _value(v) for k, v in row.items() if v is not None}}
+    return json.dumps(content, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def row_hash(table: str, row: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical(table, row)).hexdigest()
+
+
+def link_hash(chain: str, seq: int, row_table: str, row_id: str, rhash: str,
+              prev_hash: str) -> str:
+    text_ = "|".join((FORMAT, chain, str(seq), row_table, row_id, rhash, prev_hash))
+    return hashlib.sha256(text_.encode("utf-8")).hexdigest()
+
+
+# --- writing links -----------------------------------------------------------------------
+
+def _table(name: str) -> Table:
+    table: Table = MODELS[name].__table__
+    return table
+
+
+def _chain_table() -> Table:
+    table: Table = ChainEntry.__table__  # type: ignore[assignment]
+    return table
+
+
+def _row(conn: Connection, table: str, row_id: str) -> Mapping[str, Any] | None:
+    t = _table(table)
+    found = conn.execute(select(t).where(t.c.id == uuid.UUID(row_id))).mappings().first()
+    return None if found is None else dict(found)
+
+
+def chain_of(conn: Connection, table: str, row: Mapping[str, Any]) -> str:
+    """Which chain a row belongs to: its casino table's name (or "people")."""
+    if table in ("users", "sign_ins"):
+        return PEOPLE
+    if table in ("stations", "rounds"):
+        return str(row["table_name"])
+    if table in BY_ROUND:
+        r = _table("rounds")
+        name = conn.scalar(select(r.c.table_name).where(r.c.id == row["round_id"]))
+    else:
+        s = _table("stations")
+        name = conn.scalar(select(s.c.table_name).where(s.c.id == row["station_id"]))
+    if name is None:
+        raise LookupError(f"{table} row {row['id']} belongs to no table")
+    return str(name)
+
+
+def _lock(conn: Connection, chain: str) -> None:
+    """One writer at a time per chain: on PostgreSQL a lock for the transaction (SQLite's
+    writing transactions hold the whole file already)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                     {"key": f"paigow-chain:{chain}"})
+
+
+def append(conn: Connection, touched: Iterable[tuple[str, str]]) -> int:
+    """Add a link for each (table, row id), with the row's content as it is now in this
+    transaction; returns how many links were added."""
+    rows: list[tuple[str, str, str, Mapping[str, Any]]] = []
+    for table, row_id in touched:
+        row = _row(conn, table, row_id)
+        if row is not None:
+            rows.append((chain_of(conn, table, row), table, row_id, row))
+    heads: dict[str, tuple[int, str]] = {}
+    c = _chain_table()
+    at = now()
+    for chain, table, row_id, row in rows:
+        if chain not in heads:
+            _lock(conn, chain)
+            last = conn.execute(select(c.c.seq, c.c.entry_hash).where(c.c.chain == chain)
+                                .order_by(c.c.seq.desc()).limit(1)).first()
+            heads[chain] = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
+        seq, prev = heads[chain]
+        seq += 1
+        rhash = row_hash(table, row)
+        entry = link_hash(chain, seq, table, row_id, rhash, prev)
+        conn.execute(insert(c).values(chain=chain, seq=seq, row_table=table, row_id=row_id,
+                                      row_hash=rhash, prev_hash=prev, entry_hash=entry,
+                                      at=at))
+        heads[chain] = (seq, entry)
+    return len(rows)
+
+
+TOUCHED = "paigow_chain_touched"
+
+
+class LedgerSession(Session):
+    """A session whose commits link every row it added or changed into its chain."""
+
+
+@event.listens_for(LedgerSession, "after_flush")
+def _note_touched(session: Session, _context: Any) -> None:
+    touched: dict[tuple[str, str], None] = session.info.setdefault(TOUCHED, {})
+    for obj in (*session.new, *session.dirty):
+        name = getattr(obj, "__tablename__", None)
+        if name in MODELS and (obj in session.new or session.is_modified(obj)):
+            touched[(name, str(obj.id))] = None
+
+
+@event.listens_for(LedgerSession, "before_commit")
+def _link_touched(session: Session) -> None:
+    session.flush()
+    touched = session.info.pop(TOUCHED, {})
+    if touched:
+        append(session.connection(), sorted(touched, key=lambda k: (CHAINED.index(k[0]),
+                                                                    k[1])))
+
+
+@event.listens_for(LedgerSession, "after_rollback")
+def _forget_touched(session: Session) -> None:
+    session.info.pop(TOUCHED, None)
+
+
+def seal_existing(conn: Connection) -> int:
+    """Link every row that has no link yet (the rows a ledger held before it had chains),
+    in the order they were written; returns how many."""
+    c = ChainEntry.__table__
+    linked = {(t, i) for t, i in conn.execute(select(c.c.row_table, c.c.row_id))}
+    todo: list[tuple[Any, str, str]] = []
+    for table in CHAINED:
+        t = _table(table)
+        when = next(col for col in ("at", "first_seen", "opened_at", "started_at")
+                    if col in t.c)
+        for row_id, at in conn.execute(select(t.c.id, t.c[when])):
+            if (table, str(row_id)) not in linked:
+                todo.append((_value(at), table, str(row_id)))
+    todo.sort(key=lambda x: (x[0], CHAINED.index(x[1]), x[2]))
+    return append(conn, [(table, row_id) for _, table, row_id in todo])
+
+
+# --- checking a chain --------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in a chain that does not match: `kind` is edited, missing, out of order
+    or unchained (a row written behind the ledger's back)."""
+
+    chain: str
+    kind: str
+    table: str
+    row_id: str
+    detail: str
+    seq: int | None = None
+
+    def text(self) -> str:
+        return f"{self.chain}: {self.detail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chain": self.chain, "kind": self.kind, "table": self.table,
+                "row_id": self.row_id, "seq": self.seq, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class ChainReport:
+    chain: str
+    rows: int  # rows of the ledger checked against their links
+    links: int
+    problems: list[Problem] = field(default_factory=list)
+    head: str = GENESIS  # the last link's entry_hash: what an auditor keeps day by day
+
+    @property
+    def intact(self) -> bool:
+        return not self.problems
+
+    def text(self) -> str:
+        if self.intact:
+            return f"{self.chain}: {self.rows} rows checked, chain intact"
+        more = len(self.problems) - 1
+        return (self.problems[0].text() + (f" ({more} more problem(s) after it)" if more
+                                           else "")
+                + f"; {self.rows} rows checked")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chain": self.chain, "rows": self.rows, "links": self.links,
+                "intact": self.intact, "head": self.head,
+                "problems": [p.to_dict() for p in self.problems]}
+
+
+def chains(conn: Connection) -> list[str]:
+    """Every chain the database has: each casino table's, and "people" if any."""
+    c = ChainEntry.__table__
+    names = {str(n) for n in conn.scalars(select(c.c.chain).distinct())}
+    for table in ("stations", "rounds"):
+        t = _table(table)
+        names |= {str(n) for n in conn.scalars(select(t.c.table_name).distinct())}
+    for table in ("users", "sign_ins"):
+        if conn.scalar(select(_table(table).c.id).limit(1)) is not None:
+            names.add(PEOPLE)
+    return sorted(names)
+
+
+def _rows_of(conn: Connection, chain: str, table: str) -> Iterator[Mapping[str, Any]]:
+    t = _table(table)
+    if chain == PEOPLE:
+        query = select(t) if table in ("users", "sign_ins") else None
+    elif table in ("users", "sign_ins"):
+        query = None
+    elif table in ("stations", "rounds"):
+        query = select(t).where(t.c.table_name == chain)
+    elif table in BY_ROUND:
+        r = _table("rounds")
+        query = select(t).join(r, t.c.round_id == r.c.id).where(r.c.table_name == chain)
+    else:
+        s = _table("stations")
+        query = select(t).join(s, t.c.station_id == s.c.id).where(s.c.table_name == chain)
+    if query is None:
+        return iter(())
+    return (dict(m) for m in conn.execute(query).mappings())
+
+
+def describe(conn: Connection, table: str, row_id: str,
+             row: Mapping[str, Any] | None = None) -> str:
+    """A row as an auditor would look for it: its table, its id and what it is."""
+    what = f"{table} row {row_id}"
+    if row is None:
+        return what
+    round_no = None
+    if table == "rounds":
+        round_no = row.get("round_no")
+    elif row.get("round_id") is not None:
+        r = _table("rounds")
+        round_no = conn.scalar(select(r.c.round_no).where(r.c.id == row["round_id"]))
+    parts = [f"round {round_no}"] if round_no is not None else []
+    if table in ("hands", "wagers", "settlements"):
+        parts.append(f"position {row['position']}")
+    if table == "settlements":
+        parts.append(f"{row['entry']} entry {row['entry_no']}")
+    if table == "events":
+        parts.append(f"event {row['kind']}" + (f" #{row['seq']}" if row["seq"] is not None
+                                               else ""))
+    if table in ("users", "sign_ins"):
+        parts.append(str(row["name"]))
+    return what + (f" ({', '.join(parts)})" if parts else "")
+
+
+def verify(conn: Connection, chain: str) -> ChainReport:
+    """Walk one chain: every link in order and unaltered, every row matching its newest
+    link, no link without its row and no row without a link."""
+    c = ChainEntry.__table__
+    problems: list[Problem] = []
+    latest: dict[tuple[str, str], tuple[int, str]] = {}
+    prev, expected = GENESIS, 1
+    entries = list(conn.execute(select(c).where(c.c.chain == chain).order_by(c.c.seq))
+                   .mappings())
+    by_hash = {str(e["entry_hash"]): int(e["seq"]) for e in entries}
+    for e in entries:
+        seq = int(e["seq"])
+        where = f"link {seq} ({e['row_table']} row {e['row_id']})"
+        if seq > expected:
+            problems.append(Problem(chain, "missing", "chain", str(expected),
+                                    f"link {expected} of the chain is missing (deleted): "
+                                    f"{where} follows link {expected - 1}", expected))
+        elif e["prev_hash"] != prev:
+            follows = by_hash.get(str(e["prev_hash"]))
+            detail = (f"{where} is out of order: it was written after the link now "
+                      f"numbered {follows}, not after link {seq - 1}" if follows is not None else
+                      f"{where} is out of order: the link before it is not the one it was "
+                      f"written after")
+            problems.append(Problem(chain, "out of order", "chain", str(seq), detail, seq))
+        if link_hash(chain, seq, str(e["row_table"]), str(e["row_id"]), str(e["row_hash"]),
+                     str(e["prev_hash"])) != e["entry_hash"]:
+            problems.append(Problem(chain, "edited", "chain", str(seq),
+                                    f"{where} was edited: its hash does not match what it "
+                                    f"holds", seq))
+        prev, expected = str(e["entry_hash"]), seq + 1
+        latest[(str(e["row_table"]), str(e["row_id"]))] = (seq, str(e["row_hash"]))
+    rows = 0
+    seen: set[tuple[str, str]] = set()
+    unlinked: list[tuple[str, Problem]] = []
+    for table in CHAINED:
+        for row in _rows_of(conn, chain, table):
+            rows += 1
+            key = (table, str(row["id"]))
+            seen.add(key)
+            link = latest.get(key)
+            if link is None:
+                name = describe(conn, table, key[1], row)
+                at = next((_value(row[k]) for k in ("at", "first_seen", "opened_at",
+                                                    "started_at") if k in row), "")
+                unlinked.append((str(at), Problem(
+                    chain, "unchained", table, key[1],
+                    f"{name} is not in the chain: it was written behind the ledger's back "
+                    f"(not by a station)")))
+            elif row_hash(table, row) != link[1]:
+                problems.append(Problem(
+                    chain, "edited", table, key[1],
+                    f"{describe(conn, table, key[1], row)} was edited: it does not match "
+                    f"the hash its link {link[0]} holds", link[0]))
+    for key, (seq, _) in latest.items():
+        if key not in seen:
+            problems.append(Problem(chain, "missing", key[0], key[1],
+                                    f"{key[0]} row {key[1]} is missing (deleted): link {seq} "
+                                    f"of the chain names it", seq))
+    problems.sort(key=lambda p: p.seq or 0)
+    problems.extend(p for _, p in sorted(unlinked, key=lambda x: x[0]))
+    return ChainReport(chain, rows, len(entries), problems, prev)

@@ -1,0 +1,87 @@
+"""PostgreSQL roles: the schema and its migrations belong to an owner role; the stations
+connect as a role that may read, add rows, and fill in the round in play - nothing else.
+
+What the station role may do, table by table (`grants`):
+
+- SELECT on every table of the ledger (and on the tables later migrations add: default
+  privileges of the owner);
+- INSERT on the tables a station writes: stations, shifts, rounds, hands, wagers,
+  settlements, bank_decisions, events, chain, sign_ins;
+- UPDATE only of the columns a round is filled in with as it goes (never its id, station,
+  shift, table, number, start, rules or rotation) and of a shift's `closed_at`; the
+  triggers still refuse any change of a settled or void round and of a closed shift;
+- nothing on `users` but SELECT: people are added, disabled and reset with the owner's login
+  (`paigow users ... --database-url postgresql://OWNER@...`), so a station's login cannot
+  make anyone a supervisor.
+
+No DELETE, TRUNCATE, DROP or ALTER (so it cannot switch the triggers off): those belong to
+the owner of the tables alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import Connection, text
+
+from .errors import LedgerError
+from .models import RoundRow
+
+STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
+                   "bank_decisions", "events", "chain", "sign_ins")
+FIXED_ROUND_COLUMNS = frozenset({"id", "station_id", "shift_id", "table_name", "round_no",
+                                 "started_at", "config", "house_way", "rotation"})
+ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns
+                        if c.name not in FIXED_ROUND_COLUMNS)
+_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def role_name(name: str) -> str:
+    """A role's name as SQL writes it; plain lower-case names only (no quoting games)."""
+    if not _NAME.match(name):
+        raise LedgerError(f"{name!r} is not a role name this command takes: lower-case "
+                          f"letters, digits and _ (e.g. paigow_station)")
+    return name
+
+
+def grants(station: str, database: str) -> list[str]:
+    """The statements, run by the owner of the ledger's tables, that give `station` its
+    rights and nothing more."""
+    station = role_name(station)
+    db = '"' + database.replace('"', '""') + '"'
+    return [
+        f"GRANT CONNECT ON DATABASE {db} TO {station}",
+        f"GRANT USAGE ON SCHEMA public TO {station}",
+        f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {station}",
+        f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {station}",
+        f"GRANT INSERT ON {', '.join(STATION_INSERTS)} TO {station}",
+        f"GRANT UPDATE ({', '.join(ROUND_FILLED_IN)}) ON rounds TO {station}",
+        f"GRANT UPDATE (closed_at) ON shifts TO {station}",
+        "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+        f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {station}",
+    ]
+
+
+def setup(conn: Connection, station: str) -> list[str]:
+    """Give `station` its rights, connected as the owner of the ledger's tables (after the
+    migrations); returns the statements run."""
+    if conn.dialect.name != "postgresql":
+        raise LedgerError("roles are PostgreSQL's: a SQLite ledger is a file, guarded by the "
+                          "station user's own permissions (docs/install.md)")
+    station = role_name(station)
+    me = conn.scalar(text("SELECT current_user"))
+    if me == station:
+        raise LedgerError(f"connected as {station}: give the owner's login (--database-url "
+                          f"postgresql://OWNER@...), not the station's")
+    owner = conn.scalar(text("SELECT tableowner FROM pg_tables WHERE tablename = 'rounds' "
+                             "AND schemaname = 'public'"))
+    if owner != me:
+        raise LedgerError(f"the ledger's tables belong to {owner}, not {me}: connect as "
+                          f"{owner} (the owner runs the migrations and the grants)")
+    if conn.scalar(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": station}) is None:
+        raise LedgerError(f"there is no role {station}: a DBA makes it first: CREATE ROLE "
+                          f"{station} LOGIN PASSWORD '...';")
+    statements = grants(station, str(conn.scalar(text("SELECT current_database()"))))
+    for sql in statements:
+        conn.execute(text(sql))
+    return statements

@@ -1,0 +1,221 @@
+"""Records that prove themselves (issue 15): every row the ledger writes is a link of its
+table's SHA-256 chain, and `paigow ledger verify` names the first row that does not match.
+"Tests edit, delete and reorder rows with plain SQL and see verify catch each one", on
+SQLite and on PostgreSQL, with the append-only triggers switched off first (as the owner of
+the tables could); "one hand-written INSERT of a 'correction' row (no PIN, no event)" is
+caught with the triggers on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select, text
+from sqlalchemy.orm import Session
+
+from app.cli import main
+from app.ledger import Recording, Store
+from app.ledger.chain import CHAINED, GENESIS, MODELS, link_hash, row_hash
+from app.ledger.models import ChainEntry, SettlementRow
+
+from .conftest import TABLE
+from .play import record_rounds
+from .tamper import forged_correction, tamper
+
+
+@pytest.fixture()
+def shift(store: Store) -> list[Recording]:
+    """Three rounds, a correction, a bank check and a note: every kind of row."""
+    recs = [r for r in record_rounds(store, 3, "chain") if isinstance(r, Recording)]
+    slip = recs[0].game.slip
+    assert slip is not None
+    line = next(ln for ln in slip.lines if ln.outcome is not None)
+    store.correct(recs[0].round_id, line.position, net_cents=line.net + 100,
+                  reason="a dollar short", by="Lee")
+    store.note("pin_refused", {"why": "wrong"}, by="Pat")
+    store.close_shift()
+    return recs
+
+
+def _verify(capsys: pytest.CaptureFixture[str], url: str, *args: str
+            ) -> tuple[int, str, str]:
+    code = main(["ledger", "verify", "--database-url", url, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _only(store: Store) -> tuple[bool, str, str, str]:
+    (report,) = store.verify(TABLE)
+    first = report.problems[0] if report.problems else None
+    return (report.intact, first.kind if first else "", first.table if first else "",
+            first.row_id if first else "")
+
+
+def test_every_row_the_ledger_writes_is_linked_and_the_chain_verifies_intact(
+        store: Store, shift: list[Recording], capsys: pytest.CaptureFixture[str]) -> None:
+    with Session(store.engine) as s:
+        rows = sum(s.scalar(select(func.count()).select_from(MODELS[t])) or 0
+                   for t in CHAINED)
+        linked = s.scalar(select(func.count(func.distinct(ChainEntry.row_id)))
+                          .where(ChainEntry.chain == TABLE))
+    assert rows == linked  # each row has its link, one table's chain holds them all
+    (report,) = store.verify()
+    assert report.intact and report.rows == rows
+    code, out, _ = _verify(capsys, store.url.render_as_string(hide_password=False))
+    assert code == 0
+    assert out == f"{TABLE}: {rows} rows checked, chain intact\n"
+    code, out, _ = _verify(capsys, store.url.render_as_string(hide_password=False), "--json")
+    with Session(store.engine) as s:
+        head = s.scalars(select(ChainEntry.entry_hash).where(ChainEntry.chain == TABLE)
+                         .order_by(ChainEntry.seq.desc())).first()
+    assert code == 0 and json.loads(out)["head"] == head and json.loads(out)["intact"]
+
+
+def test_a_link_is_the_sha256_of_the_documented_canonical_json(store: Store,
+                                                                shift: list[Recording]
+                                                                ) -> None:
+    """docs/ledger.md: row_hash = SHA-256 of {"table":..,"row":{..}} (keys sorted, no
+    spaces, nulls left out); entry_hash = SHA-256 of "paigow.chain/1|chain|seq|table|id|
+    row_hash|prev_hash"; the first link follows 64 zeros."""
+    with Session(store.engine) as s:
+        first = s.scalars(select(ChainEntry).where(ChainEntry.chain == TABLE)
+                          .order_by(ChainEntry.seq)).first()
+        assert first is not None and first.row_table == "stations"
+        station = s.execute(text("SELECT * FROM stations")).mappings().one()
+    assert first.prev_hash == GENESIS
+    expected = json.dumps({"table": "stations", "row": {
+        "first_seen": first_seen(station["first_seen"]), "id": first.row_id,
+        "name": "station-a", "table_name": TABLE}}, sort_keys=True, separators=(",", ":"))
+    assert first.row_hash == hashlib.sha256(expected.encode()).hexdigest()
+    assert first.entry_hash == hashlib.sha256(
+        f"paigow.chain/1|{TABLE}|1|stations|{first.row_id}|{first.row_hash}|{GENESIS}"
+        .encode()).hexdigest()
+    assert link_hash(TABLE, 1, "stations", first.row_id, first.row_hash, GENESIS) == \
+        first.entry_hash
+
+
+def first_seen(value: object) -> str:
+    """A time as the canonical form writes it: UTC, microseconds, Z."""
+    from datetime import UTC, datetime
+    if isinstance(value, str):  # SQLite hands the text back
+        value = datetime.fromisoformat(value)
+    assert isinstance(value, datetime)
+    value = value if value.tzinfo else value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def test_an_edited_settlement_is_named_with_its_round_and_position(
+        store: Store, shift: list[Recording], database_url: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The audit turned a played $52.25 into a $1,000.00 player win."""
+    with Session(store.engine) as s:
+        row = s.scalars(select(SettlementRow).where(SettlementRow.entry == "original")
+                        .order_by(SettlementRow.at, SettlementRow.position)).first()
+        assert row is not None
+    tamper(database_url, "UPDATE settlements SET net_cents = 100000, win_cents = 100000 "
+                         "WHERE id = :id", id=row.id)
+    assert _only(store) == (False, "edited", "settlements", str(row.id))
+    code, out, err = _verify(capsys, database_url)
+    assert code == 1
+    assert out.startswith(f"{TABLE}: settlements row {row.id} (round ")
+    assert f"position {row.position}, original entry 0) was edited" in out
+    assert "call the auditor" in err
+
+
+def test_a_deleted_event_is_found_missing(store: Store, shift: list[Recording],
+                                          database_url: str) -> None:
+    event_id = store.engine.connect().execute(text(
+        "SELECT id FROM events WHERE kind = 'wager_placed' ORDER BY at LIMIT 1")).scalar_one()
+    tamper(database_url, "DELETE FROM events WHERE id = :id", id=event_id)
+    intact, kind, table, _ = _only(store)
+    assert (intact, kind, table) == (False, "missing", "events")
+    (report,) = store.verify(TABLE)
+    assert "is missing (deleted)" in report.problems[0].detail
+
+
+def test_a_deleted_link_is_found_missing(store: Store, shift: list[Recording],
+                                         database_url: str) -> None:
+    tamper(database_url, "DELETE FROM chain WHERE seq = 7")
+    (report,) = store.verify(TABLE)
+    first = report.problems[0]
+    assert (first.kind, first.seq) == ("missing", 7)
+    assert first.detail.startswith("link 7 of the chain is missing (deleted)")
+
+
+def test_links_swapped_are_found_out_of_order(store: Store, shift: list[Recording],
+                                              database_url: str) -> None:
+    tamper(database_url, "UPDATE chain SET seq = -1 WHERE seq = 5",
+           "UPDATE chain SET seq = 5 WHERE seq = 6", "UPDATE chain SET seq = 6 WHERE seq = -1")
+    (report,) = store.verify(TABLE)
+    first = report.problems[0]
+    assert (first.kind, first.seq) == ("out of order", 5)
+    assert ("is out of order: it was written after the link now numbered 6, not after "
+            "link 4") in first.detail
+
+
+def test_a_round_s_records_reordered_are_found_edited(store: Store, shift: list[Recording],
+                                                     database_url: str) -> None:
+    """Swapping two records' numbers changes what each row says: both fail their hash."""
+    with store.engine.connect() as conn:
+        ids = list(conn.execute(text(
+            "SELECT id FROM events WHERE seq IN (1, 2) AND round_id = (SELECT round_id FROM "
+            "events WHERE seq = 2 ORDER BY at LIMIT 1) ORDER BY seq")).scalars())
+    tamper(database_url, "UPDATE events SET seq = -1 WHERE id = :a",
+           "UPDATE events SET seq = 1 WHERE id = :b", "UPDATE events SET seq = 2 WHERE id = :a",
+           a=ids[0], b=ids[1])
+    (report,) = store.verify(TABLE)
+    assert [(p.kind, p.table) for p in report.problems[:2]] == [("edited", "events")] * 2
+
+
+def test_a_hand_written_correction_is_caught_with_the_triggers_on(
+        store: Store, shift: list[Recording], database_url: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(text(forged_correction(database_url)))
+    intact, kind, table, _ = _only(store)
+    assert (intact, kind, table) == (False, "unchained", "settlements")
+    code, out, _ = _verify(capsys, database_url, "--table", TABLE)
+    assert code == 1
+    assert "correction entry 99) is not in the chain: it was written behind the ledger's " \
+           "back" in out
+
+
+def test_a_ledger_from_before_the_chains_is_sealed_at_the_upgrade(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.ledger import store as store_module
+    from app.ledger.database import make_engine, migrate
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    engine = make_engine(url)
+    migrate(engine, "0002_append_only")
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d",
+               migrate_now=False) as old:
+        old._migrated = True  # a station of before: it writes no links
+        with monkeypatch.context() as m:
+            m.setattr(store_module, "LedgerSession", Session)
+            old.open_shift("Kim")
+            record_rounds(old, 2, "old")
+            assert old.status().pending == 0
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d") as store:
+        (report,) = store.verify()
+        assert report.intact and report.rows > 10
+
+
+def test_verify_of_an_empty_ledger_says_there_is_nothing_to_check(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
+    assert main(["ledger", "migrate", "--create", "--database-url", url]) == 0
+    capsys.readouterr()
+    code, out, err = _verify(capsys, url)
+    assert (code, out) == (0, "") and "nothing to check" in err
+
+
+def test_a_row_s_hash_leaves_out_empty_columns() -> None:
+    """A later migration that adds a column (empty in old rows) leaves old hashes alone."""
+    assert row_hash("events", {"a": 1}) == row_hash("events", {"a": 1, "b": None})
+    assert row_hash("events", {"a": 1}) != row_hash("events", {"a": 2})
