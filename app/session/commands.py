@@ -128,6 +128,9 @@ COMMANDS: tuple[Command, ...] = (
             direct=lambda s: len(s.picks) == 2),
     Command("house_way", (("H", ""),), "H", "House Way for the selected position",
             lambda s, _t, _d: steps.house_way(s), "house_way", "House Way"),
+    Command("show_house_way", (("A", ""),), "A",
+            "the player asks the house: show the House Way, without setting it",
+            lambda s, _t, _d: steps.show_house_way(s), "show_house_way", "Show House Way"),
     Command("settle", (("S", ""),), "S", "settle",
             lambda s, _t, _d: steps.settle(s), "settle", "Settle"),
     Command("print", (("P", ""),), "P",
@@ -223,10 +226,15 @@ def next_line(s: DealerSession) -> str:
             if offered is not None:
                 return (f"Next: the dragon is offered to seat {offered}: G and Enter to take "
                         f"it, Q to pass (Shift+Q: no one takes it).")
+            piles = rnd.piles()
             if rnd.can_settle():
-                return "Next: S settles (the dealer's hand is set the House Way)."
+                return ("Next: S settles (the dealer's hand is set the House Way"
+                        + (", then the hands in one pile" if piles else "") + ").")
+            pile_words = (" In one pile, set after the bank: " + ", ".join(
+                position_name(p) for p in piles) + ".") if piles else ""
             return ("Next: set " + ", ".join(position_name(p) for p in steps.to_set(s))
-                    + ": click two front cards then F, or H for the House Way.")
+                    + ": click two front cards then F, or H for the House Way (A shows it "
+                      "first)." + pile_words)
         case Phase.MISDEAL:
             return f"Next: misdeal - take action again: {s.action_key(rnd)}."
     if (s.printer is not None and s.printer.attached and rnd.slip is not None
