@@ -451,11 +451,14 @@ def toggle_shoe(s: DealerSession) -> None:
     verify(s, "shoe")
     going = not s.shoe_online
     s.shoe_online = going  # the demo shoe obeys at once; its status follows as an event
-    s.ask_shoe("online" if going else "offline")
     if going:
+        s.ask_shoe("online")
         s.say("The demo shoe is plugged back in: it deals the next deal.", "info")
     else:
+        # The deal stops first: a shoe that stops by dropping what it was asked would
+        # otherwise drop the unplugging too.
         s.ask_shoe("stop_deal")
+        s.ask_shoe("offline")
         s.say("The demo shoe is unplugged: cards are entered by hand (C).", "warn")
 
 

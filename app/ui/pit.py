@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -38,14 +38,19 @@ from app.ledger import (
     LedgerUnavailable,
     RoundSummary,
     ShiftSummary,
+    Store,
     StoredSlip,
     Totals,
 )
+from app.session import DealerSession, SupervisorCommand
 from app.settings import DEFAULT_PIN
 
 from . import present
-from .controller import DealerController
-from .services import pin_matches
+from .services import Ledger, PrintJob, pin_matches
+from .view import house_way_name
+
+if TYPE_CHECKING:
+    from .window import MainWindow
 
 T = TypeVar("T")
 TRIES = 3  # wrong PINs in a row before the lock
@@ -90,11 +95,11 @@ class RoundInPlay:
 class PitController(QObject):
     changed = Signal()
 
-    def __init__(self, dealer: DealerController, *, pin: str = DEFAULT_PIN,
+    def __init__(self, station: MainWindow, *, pin: str = DEFAULT_PIN,
                  clock: Callable[[], float] = time.monotonic,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.dealer = dealer
+        self.station = station  # the dealer's window: its session, ledger and printer
         self._pin = pin
         self.clock = clock
         self.wrong = 0
@@ -109,19 +114,32 @@ class PitController(QObject):
         return self._pin == DEFAULT_PIN
 
     @property
-    def ledger(self) -> Any:
-        return self.dealer.ledger
+    def session(self) -> DealerSession:
+        session = self.station.session
+        assert session is not None
+        return session
+
+    @property
+    def ledger(self) -> Ledger | None:
+        port = self.station.ledger
+        return port.ledger if port is not None else None
+
+    @property
+    def dealer_name(self) -> str | None:
+        ledger = self.session.ledger
+        return ledger.dealer if ledger is not None else None
 
     def _say(self, text: str, level: str = "info") -> None:
         self.message, self.level = text, level
         self.changed.emit()
 
-    def _read(self, what: str, read: Callable[[], T]) -> T | None:
+    def _read(self, what: str, read: Callable[[Store], T]) -> T | None:
         """A read of the ledger; a database away or a bad reference is said, not raised."""
-        if self.ledger is None:
+        ledger = self.ledger
+        if ledger is None:
             self._say("This station keeps no ledger: there is no history to read.", "warn")
             return None
-        status = self.ledger.store.status()
+        status = ledger.store.status()
         if not status.online and status.offline_since:
             # Known away: say so at once instead of freezing the view on a connect timeout,
             # and ask again in the background, so the next try reads once it is back.
@@ -132,7 +150,7 @@ class PitController(QObject):
                       f"station; try again when the database is back.", "error")
             return None
         try:
-            return read()
+            return read(ledger.store)
         except LedgerUnavailable as e:
             self._say(f"{what}: {e}. The round in play is kept on this station; try again "
                       f"when the database is back.", "error")
@@ -151,11 +169,12 @@ class PitController(QObject):
 
     def _game(self) -> tuple[Round, bool]:
         """The round in play, or (when none is) the next round as it would open."""
-        rnd = self.dealer.round
+        s = self.session
+        rnd = s.round
         if rnd is not None and rnd.phase is not Phase.SETTLED:
             return rnd, True
-        rotation = rnd.next_rotation() if rnd is not None else self.dealer.rotation
-        return Round(self.dealer.rules, rotation), False
+        rotation = rnd.next_rotation() if rnd is not None else s.rotation
+        return Round(s.rules, rotation), False
 
     def round_in_play(self) -> RoundInPlay:
         game, live = self._game()
@@ -166,7 +185,7 @@ class PitController(QObject):
             action = (f" - action {game.action.action} -> "
                       f"{position_name(game.action.position)}" if game.action else "")
             heading = (f"Round {no} in play: {phase}{action} - "
-                       f"{present.bank_words(game, self.dealer.bank_offered())}")
+                       f"{present.bank_words(game, self.session.bank_offered())}")
         else:
             heading = (f"No round in play. Round {no} opens next (N): who may bank in it, "
                        f"as the table stands")
@@ -204,22 +223,15 @@ class PitController(QObject):
         except (MoneyError, BankError, RoundError) as e:
             self._say(str(e), "error")
             return None
-        recorded = ""
-        rec = self.dealer.recording
-        if live and rec is not None:
-            try:
-                rec.note_eligibility(verdict, by="pit")
-                recorded = " Recorded in the ledger."
-            except LedgerError as e:
-                recorded = f" Not recorded ({e})."
-        elif self.ledger is not None:
-            try:
-                self.ledger.store.record_eligibility(verdict, by="pit")
-                recorded = " Recorded in the ledger."
-            except LedgerError as e:
-                recorded = f" Not recorded ({e})."
-        self._say(f"{str(verdict)[0].upper()}{str(verdict)[1:]}.{recorded}",
-                  "ok" if verdict.eligible else "warn")
+        said = f"{str(verdict)[0].upper()}{str(verdict)[1:]}."
+        level = "ok" if verdict.eligible else "warn"
+        port = self.station.ledger
+        if port is None:
+            self._say(said, level)
+            return verdict
+        # Written on the worker, with the round in play when there is one; said when done.
+        self._say(f"{said} Recording in the ledger...", level)
+        port.note_eligibility(verdict, lambda recorded: self._say(f"{said}{recorded}", level))
         return verdict
 
     # --- the PIN ------------------------------------------------------------------------
@@ -269,7 +281,7 @@ class PitController(QObject):
 
     def void(self, pin: str, by: str, reason: str) -> bool:
         """Void the round in play (the PIN first); the ledger logs who, when and why."""
-        rnd = self.dealer.round
+        rnd = self.session.round
         if rnd is None or rnd.phase is Phase.SETTLED:
             self._say("There is no round in play to void (a settled round is corrected, not "
                       "voided).", "error")
@@ -277,8 +289,9 @@ class PitController(QObject):
         if not self._authorised(pin, by, reason):
             return False
         no = rnd.rotation.round_no
-        if not self.dealer.void_round(reason, by):
-            self._say(f"Round {no} was not voided: {self.dealer.message}", "error")
+        changes = self.station.handle(SupervisorCommand("void", by, reason))
+        if not changes.done:
+            self._say(f"Round {no} was not voided: {changes.message}", "error")
             return False
         self._say(f"Round {no} is void, logged in the ledger: by {by.strip()}, "
                   f"{reason.strip()}.", "ok")
@@ -298,7 +311,7 @@ class PitController(QObject):
         if self.ledger is None:
             self._say("This station keeps no ledger: there is nothing to correct.", "error")
             return False
-        done = self._read("Correction", lambda: self.ledger.store.correct(
+        done = self._read("Correction", lambda store: store.correct(
             round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()))
         if done is None:
             return False
@@ -308,37 +321,46 @@ class PitController(QObject):
     # --- history, slips, totals ------------------------------------------------------------
 
     def shifts(self) -> list[ShiftSummary]:
-        table = self.dealer.rules.table.name
-        return self._read("Shifts", lambda: self.ledger.store.shifts(table=table)) or []
+        table = self.session.rules.table.name
+        return self._read("Shifts", lambda store: store.shifts(table=table)) or []
 
     def history(self, shift: str | None = None, seat: int | None = None,
                 day: date | None = None, limit: int = 500) -> list[RoundSummary]:
-        table = self.dealer.rules.table.name
-        found = self._read("History", lambda: self.ledger.store.history(
+        table = self.session.rules.table.name
+        found = self._read("History", lambda store: store.history(
             table=table, shift=shift, seat=seat, day=day, limit=limit))
         return found or []
 
     def slip(self, round_id: str) -> StoredSlip | None:
-        return self._read("Slip", lambda: self.ledger.store.slip(round_id))
+        return self._read("Slip", lambda store: store.slip(round_id))
 
     def totals(self, shift: str | None = None, day: date | None = None) -> Totals | None:
-        table = self.dealer.rules.table.name
-        return self._read("Totals", lambda: self.ledger.store.totals(table=table, shift=shift,
-                                                                     day=day))
+        table = self.session.rules.table.name
+        return self._read("Totals", lambda store: store.totals(table=table, shift=shift,
+                                                               day=day))
 
     def reprint(self, stored: StoredSlip) -> bool:
         """Print a past round's slip again from the ledger, marked REPRINT."""
-        if self.dealer.reprint_past(stored.data(), stored.round_id):
-            self._say(f"Round {stored.round_no}'s slip is printing again, marked REPRINT.",
-                      "ok")
-            return True
-        self._say(self.dealer.message, "error")
-        return False
+        printer = self.station.printer
+        port = self.session.printer
+        why = ("no slip printer is set up at this station ([printer] kind = \"none\"): read "
+               "the slip on screen; the ledger keeps it" if printer is None or port is None
+               or not port.attached else port.problem())
+        if why is not None:
+            self._say(f"{why[0].upper()}{why[1:]}.", "error")
+            return False
+        assert printer is not None
+        data = stored.data()
+        printer.print_slip(data, PrintJob("duplicate", str(data.get("table", "")),
+                                          int(data.get("round", 0)), stored.round_id))
+        self.station.paint_devices()
+        self._say(f"Round {stored.round_no}'s slip is printing again, marked REPRINT.", "ok")
+        return True
 
     # --- advice ----------------------------------------------------------------------------
 
     def slip_hands(self, stored: StoredSlip) -> tuple[HandChoice, ...]:
-        minimum = self.dealer.rules.limits.minimum
+        minimum = self.session.rules.limits.minimum
         out = []
         for line in stored.data().get("positions", []):
             cards = parse_cards(line["cards"])
@@ -353,7 +375,7 @@ class PitController(QObject):
         """A past round's slip as the printer lays it out (its columns), from the ledger."""
         from drivers.printer import slip_text
 
-        printer = self.dealer.printer
+        printer = self.station.printer
         columns = printer.config.columns if printer is not None else 42
         return slip_text(stored.data(), columns, time=stored.settled_at.astimezone())
 
@@ -361,8 +383,8 @@ class PitController(QObject):
                ) -> Advice | None:
         """Every legal setting of the hand with its value, the House Way's marked. `rules`:
         a past round's (its slip's), else the table's now."""
-        table = self.dealer.rules
-        way = (rules or {}).get("house_way", table.house_way)
+        table = self.session.rules
+        way = (rules or {}).get("house_way", house_way_name(table))
         hand_rules = HandRules(joker=(rules or {}).get("joker", table.hands.joker),
                                wheel=(rules or {}).get("wheel", table.hands.wheel))
         policy: CommissionPolicy = table.commission

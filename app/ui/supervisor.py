@@ -304,7 +304,7 @@ class SupervisorWindow(QDialog):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.activated.connect(self.close)
         pit.changed.connect(self.show_message)
-        pit.dealer.changed.connect(self.refresh_round)
+        pit.station.changed.connect(self._round_changed)
         self.resize(1240, 760)
 
     # --- the round in play ----------------------------------------------------------------
@@ -366,10 +366,10 @@ class SupervisorWindow(QDialog):
         self.pit.check_bank(int(self.check_seat.currentData()), self.check_chips.text())
 
     def _advise_live(self) -> None:
-        self.open_advice(self._live_hands, None, self.pit.dealer.selected)
+        self.open_advice(self._live_hands, None, self.pit.session.selected)
 
     def open_void(self) -> ActionDialog:
-        rnd = self.pit.dealer.round
+        rnd = self.pit.session.round
         no = rnd.rotation.round_no if rnd is not None else "?"
         d = ActionDialog("Void the round", f"Void round {no}, in play: the wagers go back to "
                          f"the players and the round stays in the ledger as void, with who "
@@ -605,6 +605,10 @@ class SupervisorWindow(QDialog):
             self.dialog = None
         self.refresh_round()
 
+    def _round_changed(self) -> None:
+        if self.isVisible():  # hidden, it is brought up to date when it opens
+            self.refresh_round()
+
     def show_message(self) -> None:
         self.message.setText(self.pit.message)
         restyle(self.message, "level", self.pit.level)
@@ -612,9 +616,8 @@ class SupervisorWindow(QDialog):
 
     def refresh(self) -> None:
         """Everything again (the window is opened)."""
-        c = self.pit.dealer
-        dealer = c.ledger.dealer if c.ledger is not None else None
-        self.title.setText(f"PIT SUPERVISOR - table {c.rules.table.name}"
+        dealer = self.pit.dealer_name
+        self.title.setText(f"PIT SUPERVISOR - table {self.pit.session.rules.table.name}"
                            + (f" - dealer {dealer}" if dealer else ""))
         self.fill_shifts()
         self.refresh_round()
