@@ -316,6 +316,7 @@ class Printer(QObject):
                 result: object = work()
             except Exception as e:  # noqa: BLE001 - shown to the dealer, never a traceback
                 result = e
+            self.refresh()  # the kept slips counted here, off the GUI thread
             self._done.emit(job, result)
 
         self._thread = threading.Thread(target=run, name="slip-printer", daemon=True)
@@ -339,7 +340,6 @@ class Printer(QObject):
                 self.last = f"{len(result.printed)} kept slip(s) printed at {now}."
         else:
             self.problem, self.message = "stopped", f"The slip could not be printed: {result}"
-        self.refresh()
         self.finished.emit(job, result)
 
     def wait(self, timeout: float = 10.0) -> None:

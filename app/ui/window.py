@@ -19,7 +19,15 @@ while the database is away. F2 opens the pit supervisor's view over it.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
+from PySide6.QtGui import (
+    QCloseEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -39,7 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.cards import Card
+from app.core.cards import DECK, Card
 from app.core.table import DEALER
 from app.session import (
     CardPicked,
@@ -78,6 +86,8 @@ from .worker import Worker
 
 PANEL_WIDTH = 510
 POLL_MS = 1000  # the status bar asks the printer and the ledger (on the worker) this often
+WARM_EACH = 4  # cards drawn ahead per idle turn of the event loop
+WARM_AFTER_MS = 150  # after the window's last resize
 KEEP_FOCUS = ("wager", "cards")  # Enter in these leaves the field open for the next one
 
 
@@ -181,7 +191,12 @@ class MainWindow(QMainWindow):
         self._shown_slip: tuple[object, str] | None = None
         self._polling = False
         self._poll_again = False
+        self._shown_writing = 0  # the ledger writes the status bar last counted
         self._closed = False
+        self._warm = QTimer(self)  # the deck drawn ahead once the window has its size
+        self._warm.setSingleShot(True)
+        self._warm.setInterval(WARM_AFTER_MS)
+        self._warm.timeout.connect(lambda: self.warm_cards())
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self.poll_devices)
@@ -371,7 +386,8 @@ class MainWindow(QMainWindow):
         elif changes.log:
             p.add_log(changes.log)
         self.paint_slip()
-        if changes is None or changes.devices or changes.prints:
+        writing = self.ledger.pending if self.ledger is not None else 0
+        if changes is None or changes.devices or changes.prints or writing != self._shown_writing:
             self.paint_devices()
         if self.help is not None and self.help.isVisible():
             self.help.show_rows(help_rows(s))
@@ -398,6 +414,7 @@ class MainWindow(QMainWindow):
             printer = Device("Printer: printing", "ok", "Printing a slip.")
         database = view.NO_LEDGER
         banner = None
+        self._shown_writing = self.ledger.pending if self.ledger is not None else 0
         if self.ledger is not None:
             database = view.recording_device(self.ledger_shown.device, self.ledger.pending,
                                              self.ledger.failed)
@@ -414,6 +431,30 @@ class MainWindow(QMainWindow):
         info = view.table_info(s)
         self.table_info.setText(info)
         self.table_info.setToolTip(info)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._warm.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._warm.start()
+
+    def warm_cards(self, left: list[Card] | None = None) -> None:
+        """Draw the deck at each seat's card size while the window is idle, a few cards at a
+        time, so no dealt card waits for its first drawing."""
+        if self._closed:
+            return
+        todo = list(DECK) if left is None else left
+        sizes = {}
+        for seat in self.felt.seats.values():
+            for cw in seat.cards:
+                if cw.width() > 0 and cw.height() > 0:
+                    sizes.setdefault((cw.width(), cw.height()), cw)
+        for cw in sizes.values():
+            cw.warm(todo[:WARM_EACH])
+        if todo[WARM_EACH:]:
+            QTimer.singleShot(0, lambda: self.warm_cards(todo[WARM_EACH:]))
 
     # --- the worker: the ledger's writes, the status bar's polls ---------------------------
 

@@ -305,6 +305,7 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     assert opened == [str(printer_dir / "lp0")]
     text = printed_text(printer_dir / "lp0")
     assert "PRINTED LATE" in text and "(first try: printer not connected)" in text
+    s.polled()  # the status bar asks the printer on the worker
     assert s.window.devices[1].text() == "Printer: ready"
     # P does not print it again; Shift+P is the dealer's own reprint, marked REPRINT.
     s.key("P")
