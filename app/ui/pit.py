@@ -34,7 +34,9 @@ from app.core.round import Phase, Round, RoundError
 from app.core.settlement import CommissionPolicy, MoneyError, money, parse_money
 from app.core.table import DEALER, position_name
 from app.ledger import (
+    Correction,
     LedgerError,
+    LedgerStatus,
     LedgerUnavailable,
     RoundSummary,
     ShiftSummary,
@@ -48,6 +50,7 @@ from app.settings import DEFAULT_PIN
 from . import present
 from .services import Ledger, PrintJob, pin_matches
 from .view import house_way_name
+from .worker import Worker
 
 if TYPE_CHECKING:
     from .window import MainWindow
@@ -106,6 +109,8 @@ class PitController(QObject):
         self.locked_until = 0.0
         self.message = ""
         self.level = "info"
+        self._reads: Worker | None = None  # the pit's reads, on a thread of their own
+        self.reading = 0  # reads asked for and not yet answered
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -133,30 +138,50 @@ class PitController(QObject):
         self.message, self.level = text, level
         self.changed.emit()
 
-    def _read(self, what: str, read: Callable[[Store], T]) -> T | None:
-        """A read of the ledger; a database away or a bad reference is said, not raised."""
+    def _read(self, what: str, read: Callable[[Store], T],
+              then: Callable[[T | None], None]) -> None:
+        """A read of the ledger on the pit's own worker thread (a database that is slow to
+        answer holds up neither the window nor the journal's writes); `then(answer)` on the
+        GUI thread, None when it failed: a database away or a bad reference is said, not
+        raised."""
         ledger = self.ledger
         if ledger is None:
             self._say("This station keeps no ledger: there is no history to read.", "warn")
-            return None
-        status = ledger.store.status()
-        if not status.online and status.offline_since:
-            # Known away: say so at once instead of freezing the view on a connect timeout,
-            # and ask again in the background, so the next try reads once it is back.
-            threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
-            self._say(f"{what}: the ledger's database is away (since "
-                      f"{status.offline_since[11:19]} UTC; "
-                      f"{status.error or 'no answer'}). The round in play is kept on this "
-                      f"station; try again when the database is back.", "error")
-            return None
-        try:
-            return read(ledger.store)
-        except LedgerUnavailable as e:
-            self._say(f"{what}: {e}. The round in play is kept on this station; try again "
-                      f"when the database is back.", "error")
-        except LedgerError as e:
-            self._say(f"{what}: {e}", "error")
-        return None
+            then(None)
+            return
+        store = ledger.store
+
+        def work() -> object:
+            status = store.status()
+            if not status.online and status.offline_since:
+                return status  # known away: said at once, not a connect timeout
+            return read(store)
+
+        def done(result: object, error: BaseException | None) -> None:
+            self.reading -= 1
+            answer: T | None = None
+            if isinstance(error, LedgerUnavailable):
+                self._say(f"{what}: {error}. The round in play is kept on this station; try "
+                          f"again when the database is back.", "error")
+            elif isinstance(error, LedgerError):
+                self._say(f"{what}: {error}", "error")
+            elif error is not None:
+                self._say(f"{what}: the ledger could not be read ({error}).", "error")
+            elif isinstance(result, LedgerStatus):
+                # Ask again in the background, so the next try reads once it is back.
+                threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
+                since = result.offline_since or ""
+                self._say(f"{what}: the ledger's database is away (since {since[11:19]} UTC; "
+                          f"{result.error or 'no answer'}). The round in play is kept on this "
+                          f"station; try again when the database is back.", "error")
+            else:
+                answer = result  # type: ignore[assignment]
+            then(answer)
+
+        if self._reads is None:
+            self._reads = Worker(self, name="pit-reads")
+        self.reading += 1
+        self._reads.submit(work, done)
 
     def _probe(self) -> None:
         if self.ledger is not None:
@@ -298,9 +323,10 @@ class PitController(QObject):
         return True
 
     def correct(self, round_id: str, position: int, net_text: str, *, pin: str, by: str,
-                reason: str) -> bool:
+                reason: str, then: Callable[[bool], None] | None = None) -> bool:
         """Correct a settled round's result at one position (the PIN first): the ledger
-        adds a reversal and a corrected row, with who, when and why."""
+        adds a reversal and a corrected row, with who, when and why. True: the PIN was right
+        and the correction is on its way; `then(written)` once the ledger answered."""
         try:
             net = parse_money(net_text.strip().lstrip("+"))
         except MoneyError as e:
@@ -311,33 +337,40 @@ class PitController(QObject):
         if self.ledger is None:
             self._say("This station keeps no ledger: there is nothing to correct.", "error")
             return False
-        done = self._read("Correction", lambda store: store.correct(
-            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()))
-        if done is None:
-            return False
-        self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
+        def corrected(done: Correction | None) -> None:
+            if done is not None:
+                self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
+            if then is not None:
+                then(done is not None)
+
+        self._say("Correcting...", "info")
+        self._read("Correction", lambda store: store.correct(
+            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()),
+            corrected)
         return True
 
     # --- history, slips, totals ------------------------------------------------------------
 
-    def shifts(self) -> list[ShiftSummary]:
+    def shifts(self, then: Callable[[list[ShiftSummary]], None]) -> None:
         table = self.session.rules.table.name
-        return self._read("Shifts", lambda store: store.shifts(table=table)) or []
+        self._read("Shifts", lambda store: store.shifts(table=table),
+                   lambda found: then(found or []))
 
-    def history(self, shift: str | None = None, seat: int | None = None,
-                day: date | None = None, limit: int = 500) -> list[RoundSummary]:
+    def history(self, shift: str | None, seat: int | None, day: date | None,
+                then: Callable[[list[RoundSummary]], None], limit: int = 500) -> None:
         table = self.session.rules.table.name
-        found = self._read("History", lambda store: store.history(
-            table=table, shift=shift, seat=seat, day=day, limit=limit))
-        return found or []
+        self._read("History", lambda store: store.history(
+            table=table, shift=shift, seat=seat, day=day, limit=limit),
+            lambda found: then(found or []))
 
-    def slip(self, round_id: str) -> StoredSlip | None:
-        return self._read("Slip", lambda store: store.slip(round_id))
+    def slip(self, round_id: str, then: Callable[[StoredSlip | None], None]) -> None:
+        self._read("Slip", lambda store: store.slip(round_id), then)
 
-    def totals(self, shift: str | None = None, day: date | None = None) -> Totals | None:
+    def totals(self, shift: str | None, then: Callable[[Totals | None], None],
+               day: date | None = None) -> None:
         table = self.session.rules.table.name
-        return self._read("Totals", lambda store: store.totals(table=table, shift=shift,
-                                                               day=day))
+        self._read("Totals", lambda store: store.totals(table=table, shift=shift, day=day),
+                   then)
 
     def reprint(self, stored: StoredSlip) -> bool:
         """Print a past round's slip again from the ledger, marked REPRINT."""

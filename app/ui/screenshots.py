@@ -326,8 +326,10 @@ def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> Non
     assert pit is not None
     pit.tabs.setCurrentIndex(1)
     pit.refresh()
+    pump(lambda: pit.pit.reading == 0)
     last = len(pit.shown) - 1  # the first round: newest first
     pit.rounds.selectRow(last)
+    pump(lambda: pit.pit.reading == 0)
     shoot(window, out, "19-pit-history-slip", saved, screen=True)
     assert pit.stored is not None
     advice = pit.open_advice(pit.pit.slip_hands(pit.stored), pit.stored.data().get("rules"),
@@ -336,6 +338,7 @@ def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> Non
     advice.accept()
     pit.tabs.setCurrentIndex(2)
     pit.refresh_totals()
+    pump(lambda: pit.pit.reading == 0)
     shoot(window, out, "21-pit-shift-totals", saved, screen=True)
     window.toggle_pit()
 

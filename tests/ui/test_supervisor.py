@@ -42,7 +42,13 @@ def open_pit(s: Station) -> SupervisorWindow:
     s.key(Qt.Key.Key_F2)
     pit = s.window.supervisor
     assert pit is not None and pit.isVisible()
+    answered(s, pit)
     return pit
+
+
+def answered(s: Station, pit: SupervisorWindow) -> None:
+    """Until the pit's reads of the ledger (on its worker) have all come back."""
+    s.qtbot.waitUntil(lambda: pit.pit.reading == 0, timeout=10000)
 
 
 def test_f2_opens_the_pit_view_with_every_seats_banking_and_why(make_station, tmp_path,
@@ -169,6 +175,7 @@ def test_a_correction_needs_the_pin_and_the_ledger_keeps_who_why_and_both_rows(
     pit.tabs.setCurrentIndex(1)
     assert [r.id for r in pit.shown] == [rec.round_id]
     pit.rounds.selectRow(0)
+    answered(s, pit)
     assert pit.stored is not None and pit.stored.round_id == rec.round_id
     receipt = pit.slip_text.toPlainText()
     assert "PAI GOW POKER SETTLEMENT" in receipt and "Seat 3" in receipt
@@ -189,6 +196,7 @@ def test_a_correction_needs_the_pin_and_the_ledger_keeps_who_why_and_both_rows(
     fix.form.pin.setText(PIN)
     fix.ok.click()
     assert not fix.isVisible()
+    answered(s, pit)
     assert pit.message.text().startswith("Corrected, logged in the ledger: correction ")
     assert "by Pat Lee: commission taken twice" in pit.message.text()
     with Session(ledger.store.engine) as db:
@@ -236,6 +244,7 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
     assert [pit.rounds.item(r, 3).text() for r in range(2)] == ["Robin", "Kim"]
     pit.seat.setCurrentIndex(pit.seat.findData(4))
     pit.refresh_history()
+    answered(s, pit)
     assert [r.id for r in pit.shown] == [second]
     pit.seat.setCurrentIndex(0)
     shifts = [pit.shift.itemText(i) for i in range(pit.shift.count())]
@@ -243,8 +252,10 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
         and shifts[2].startswith("Kim - ")
     pit.shift.setCurrentIndex(2)
     pit.refresh_history()
+    answered(s, pit)
     assert [r.id for r in pit.shown] == [first]
     pit.rounds.selectRow(0)
+    answered(s, pit)
     pit.reprint.click()
     qtbot.waitUntil(lambda: printer.busy is None and "REPRINT" in printed_text(
         tmp_path / "lp0"), timeout=10000)
@@ -266,6 +277,7 @@ def test_advice_on_a_past_hand_lists_every_legal_setting_and_marks_the_house_way
     pit = open_pit(s)
     pit.tabs.setCurrentIndex(1)
     pit.rounds.selectRow(0)
+    answered(s, pit)
     pit.advise_past.click()
     dialog = pit.dialog
     assert dialog is not None and dialog.isVisible()
@@ -359,7 +371,10 @@ def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_stat
     assert not ledger.store.status().online
     pit = PitController(s.window, pin=PIN)
     started = time.monotonic()
-    assert pit.history() == []
+    found: list[object] = []
+    pit.history(None, None, None, found.append)
+    s.qtbot.waitUntil(lambda: bool(found), timeout=5000)
+    assert found == [[]]
     assert time.monotonic() - started < 1.0
     assert pit.message.startswith("History: the ledger's database is away (since ")
     assert pit.level == "error"
