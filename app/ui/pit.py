@@ -183,6 +183,11 @@ class PitController(QObject):
         self.reading += 1
         self._reads.submit(work, done)
 
+    def close(self) -> None:
+        """The station closes: the reads under way finish, the pit's worker stops."""
+        if self._reads is not None:
+            self._reads.close()
+
     def _probe(self) -> None:
         if self.ledger is not None:
             try:

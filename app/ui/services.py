@@ -445,6 +445,8 @@ class StationLedger:
         self.worker.submit(work, done)
 
     def _write(self, work: Callable[[], object]) -> None:
+        if self.worker.closed:
+            raise PortError("the station is closing: the ledger takes no more changes")
         self.pending += 1
         self.worker.submit(work, self._written)
 

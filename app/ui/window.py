@@ -566,6 +566,8 @@ class MainWindow(QMainWindow):
             self.shoe.close()
         if self.printer is not None:
             self.printer.wait()
+        if self.pit is not None:
+            self.pit.close()
         if self.worker is not None:
             self.worker.close()
         if self.ledger is not None:

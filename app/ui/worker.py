@@ -33,6 +33,10 @@ class Worker(QObject):
         self._thread.start()
         self._closed = False
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def submit(self, work: Callable[[], Any], then: Done | None = None) -> None:
         if self._closed:
             raise RuntimeError("the worker is closed")
