@@ -480,10 +480,13 @@ class MainWindow(QMainWindow):
         printer = self.printer
 
         def ask() -> tuple[LedgerView | None, Device | None]:
-            if printer is not None:
+            # A printer printing says so itself (the window sees it busy); asked then, its
+            # answer would outlive the print.
+            idle = printer is not None and printer.busy is None
+            if idle:
                 printer.refresh()
             return (ledger.view() if ledger is not None else None,
-                    printer.device() if printer is not None else None)
+                    printer.device() if idle else None)
 
         def answered(result: object, _error: BaseException | None) -> None:
             self._polling = False

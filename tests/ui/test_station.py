@@ -291,6 +291,7 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
                          f"slip of round {slip.round} is kept: once the printer is ready, press "
                          f"Reprint (or run `paigow print-slip --reprint`).")
     assert s.window.panel.message.property("level") == "error"
+    s.polled()  # the status bar asks the printer on the worker
     assert s.window.devices[1].text() == "Printer: not connected"
     assert printer.kept_count == 1 and opened == []
     assert s.window.panel.stack_title.text() == "Settlement slip: KEPT, P prints it"
@@ -486,9 +487,13 @@ def test_a_station_with_no_dealer_named_asks_and_opens_the_shift(make_station, t
     assert prompt is not None and prompt.isVisible()
     prompt.setTextValue("Robin")
     prompt.accept()
-    assert ledger.dealer == "Robin" and ledger.store.shift.dealer == "Robin"
+    assert ledger.dealer == "Robin"
+    s.recorded()  # the shift is journalled on the worker
+    assert ledger.store.shift.dealer == "Robin"
     assert s.message.startswith("Robin's shift is open")
     assert b.isEnabled()
+    s.window.activateWindow()  # the dealer back at the window once the prompt is gone
+    s.qtbot.waitUntil(s.window.isActiveWindow, timeout=3000)
     s.key("N")
     assert s.recording is not None
 
