@@ -398,7 +398,7 @@ class Store:
                 meta = {"open_round": None, "rotation": rotation}
             ops = [self._op("records", rec.round_id, payload)]
             self.journal.append(ops, meta)
-            rec.saved = len(game.log)
+            rec.saved += len(new)  # not len(game.log): the round may have moved on meanwhile
         self._deliver()
         return len(new)
 

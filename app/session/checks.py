@@ -39,6 +39,9 @@ def why_no_dragon_offer(s: DealerSession, rnd: Round) -> str:
                 f"{rnd.phase.value}")
     if len(rnd.dragons) >= dragon.per_round:
         return f"this round's dragon hands are taken ({dragon.per_round} a round)"
+    if rnd.dragon_hands() and not rnd.dragon_order():
+        return (f"every seated player has the dragon hands a player may take here "
+                f"({dragon.max_per_player} each)")
     if not rnd.dragon_hands():
         return "every hand is in play: there is no unused hand to offer as a dragon"
     if any(h.setting is not None for h in rnd.hands.values()):
@@ -109,6 +112,10 @@ def _verify_deal_done(s: DealerSession, rnd: Round) -> None:
     if s.manual:
         raise TableError("cards typed by hand complete the deal by themselves: type every "
                          "position's seven")
+    lost = s.stream[:DEALT].count(None)
+    if lost:
+        raise TableError(f"the shoe lost {lost} card(s) of this deal: type each for its "
+                         f"position (C), or call a misdeal")
     read = min(len(s.stream), DEALT)
     if read < DEALT:
         raise TableError(f"the shoe has read {read} of the {DEALT} cards dealt: the deal is "
@@ -166,7 +173,12 @@ def verify(s: DealerSession, action: str) -> None:
             _verify_deal_done(s, rnd)
         case "house_way":
             verify_no_offer_open(s, "the hands are set")
-            rnd.verify_set_hand(s.need_position("position"))
+            position = s.need_position("position")
+            if not rnd.can_ask_house_way(position):  # else: one pile, after the bank
+                rnd.verify_set_hand(position)
+        case "show_house_way":
+            verify_no_offer_open(s, "the house shows a hand")
+            rnd.verify_show_house_way(s.need_position("position"))
         case "front":
             verify_no_offer_open(s, "the hands are set")
             position = s.need_position("position")

@@ -105,14 +105,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("co_bank", (("K", ""),), "K", "co-bank with the house on / off (tables that "
             "co-bank)", lambda s, _t, _d: steps.toggle_co_bank(s), "co_bank", "Co-bank"),
     Command("wager", (("W", ""),), "W", "type the selected seat's wager, Enter",
-            lambda s, t, _d: steps.place_wager(s, t), "wager", "Wager", "wager"),
+            lambda s, t, _d: steps.place_wager(s, t), "wager", "Place wager", "wager"),
     Command("withdraw", (("X", ""),), "X", "take back the selected seat's wager",
             lambda s, _t, _d: steps.withdraw_wager(s), "withdraw", "Take back"),
     Command("rng", (("R", ""),), "R",
             "action from the station's RNG, or the action the shuffler sent",
-            lambda s, _t, d: steps.rng_action(s, d), "rng", "Action (RNG)"),
+            lambda s, _t, d: steps.rng_action(s, d), "rng", "RNG action"),
     Command("dice", (("D", ""),), "D", "type the three dice, Enter",
-            lambda s, t, _d: steps.dice_action(s, t), "dice", "Dice", "dice"),
+            lambda s, t, _d: steps.dice_action(s, t), "dice", "Dice action", "dice"),
     Command("cards", (("C", ""),), "C",
             "shoe offline: type the selected position's cards, Enter",
             lambda s, t, _d: steps.enter_cards(s, t), "cards", "Enter cards", "cards"),
@@ -128,6 +128,9 @@ COMMANDS: tuple[Command, ...] = (
             direct=lambda s: len(s.picks) == 2),
     Command("house_way", (("H", ""),), "H", "House Way for the selected position",
             lambda s, _t, _d: steps.house_way(s), "house_way", "House Way"),
+    Command("show_house_way", (("A", ""),), "A",
+            "the player asks the house: show the House Way, without setting it",
+            lambda s, _t, _d: steps.show_house_way(s), "show_house_way", "Show House Way"),
     Command("settle", (("S", ""),), "S", "settle",
             lambda s, _t, _d: steps.settle(s), "settle", "Settle"),
     Command("print", (("P", ""),), "P",
@@ -223,10 +226,15 @@ def next_line(s: DealerSession) -> str:
             if offered is not None:
                 return (f"Next: the dragon is offered to seat {offered}: G and Enter to take "
                         f"it, Q to pass (Shift+Q: no one takes it).")
+            piles = rnd.piles()
             if rnd.can_settle():
-                return "Next: S settles (the dealer's hand is set the House Way)."
+                return ("Next: S settles (the dealer's hand is set the House Way"
+                        + (", then the hands in one pile" if piles else "") + ").")
+            pile_words = (" In one pile, set after the bank: " + ", ".join(
+                position_name(p) for p in piles) + ".") if piles else ""
             return ("Next: set " + ", ".join(position_name(p) for p in steps.to_set(s))
-                    + ": click two front cards then F, or H for the House Way.")
+                    + ": click two front cards then F, or H for the House Way (A shows it "
+                      "first)." + pile_words)
         case Phase.MISDEAL:
             return f"Next: misdeal - take action again: {s.action_key(rnd)}."
     if (s.printer is not None and s.printer.attached and rnd.slip is not None

@@ -48,10 +48,13 @@ class PrintOutcome:
 
 @dataclass(frozen=True, slots=True)
 class CardRead:
-    """One card read by the shoe, in dealt order; `seq` is the shoe's message number."""
+    """One card read by the shoe; `seq` is the shoe's message number. With `first` (the
+    number of the deal's first card) the card goes to its own place in the dealing order,
+    so a card lost on the line leaves a hole; without it, cards go in the order read."""
 
     card: Card
     seq: int | None = None
+    first: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +165,11 @@ def _job(job: PrintJob) -> Json:
 def event_to_dict(event: Event) -> Json:
     """The event as a JSON-able dict; `kind` names it."""
     match event:
-        case CardRead(card=c, seq=seq):
-            return {"kind": "card", "card": str(c), "seq": seq}
+        case CardRead(card=c, seq=seq, first=first):
+            placed: Json = {"kind": "card", "card": str(c), "seq": seq}
+            if first is not None:  # written only when given: older recordings stay as they are
+                placed["first"] = first
+            return placed
         case LeftoversRead(cards=cards):
             return {"kind": "leftovers", "cards": cards_text(cards)}
         case Shuffled():
@@ -206,7 +212,7 @@ def _printed(d: Mapping[str, Any]) -> Printed:
 
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
-    "card": lambda d: CardRead(card(d["card"]), d.get("seq")),
+    "card": lambda d: CardRead(card(d["card"]), d.get("seq"), d.get("first")),
     "leftovers": lambda d: LeftoversRead(parse_cards(d["cards"])),
     "shuffle": lambda d: Shuffled(),
     "shoe_status": lambda d: ShoeStatus(bool(d["online"]), str(d["status"]), str(d["short"]),

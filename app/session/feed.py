@@ -17,9 +17,12 @@ from app.core.table import (
     DealMode,
     Misdeal,
     TableError,
+    holes_in,
+    place_of_seq,
     position_name,
 )
 from drivers.action import ActionInput, Origin
+from drivers.shoe.protocol import SEQ_MAX
 
 from . import words
 
@@ -103,6 +106,45 @@ def on_card(s: DealerSession, c: Card) -> bool:
     return s.run(lambda: try_finish(s))
 
 
+def on_card_at(s: DealerSession, c: Card, first_seq: int, seq: int) -> bool:
+    """A card the shoe numbered: it goes to its own place in the dealing order, counted
+    from the deal's first card, so a card lost on the line leaves a hole there."""
+    rnd = s.round
+    if rnd is None or rnd.phase in (Phase.SETTING, Phase.SETTLED):
+        return on_card(s, c)
+    action = rnd.action.position if rnd.action is not None else DEALER
+    try:
+        index = place_of_seq(rnd.table, action, first_seq, seq, SEQ_MAX).index
+    except TableError as e:
+        s.say(f"The shoe read {c}, which is not in this deal ({e}): the card is not used.",
+              "warn")
+        return False
+    before = holes_in(i for i, held in enumerate(s.stream) if held is not None)
+    s.stream.extend([None] * (index + 1 - len(s.stream)))
+    held = s.stream[index]
+    if held is not None:
+        s.say(f"The shoe read {c} for the place of {held}: the card is not used.", "warn")
+        return False
+    s.stream[index] = c
+    new = [i for i in holes_in(i for i, held in enumerate(s.stream) if held is not None)
+           if i not in before]
+    if new:
+        s.say(hole_words(s, new), "warn")
+    return s.run(lambda: try_finish(s))
+
+
+def hole_words(s: DealerSession, holes: list[int]) -> str:
+    rnd = s.round
+    assert rnd is not None
+    where = [f"card {i + 1} of the deal" for i in holes]
+    if rnd.action is not None:
+        where = [f"{w} ({position_name(p)}'s hand)" if p is not None else f"{w} (left over)"
+                 for w, p in zip(where, (rnd.table.position_of_card(rnd.action.position, i)
+                                         for i in holes), strict=True)]
+    return (f"The shoe lost {', '.join(where)}: the later cards are in their places. Type "
+            f"the missing card for its position (C), or call a misdeal.")
+
+
 def on_shuffled(s: DealerSession) -> None:
     """A new deck: the cards read before it and a device's action for it are void."""
     rnd = s.round
@@ -119,10 +161,12 @@ def try_finish(s: DealerSession, complete: bool = False) -> None:
     rnd = s.round
     if rnd is None or rnd.phase is not Phase.DEALING:
         return
+    read = [c for c in s.stream[:DECK_SIZE] if c is not None]
+    whole = len(read) == len(s.stream[:DECK_SIZE])  # no card lost on the line
     try:
-        if not s.manual and (len(s.stream) >= DECK_SIZE or (
-                len(s.stream) >= DEALT and (s.leftovers is not None or complete))):
-            cards = s.stream[:DECK_SIZE]
+        if not s.manual and whole and (len(read) >= DECK_SIZE or (
+                len(read) >= DEALT and (s.leftovers is not None or complete))):
+            cards = read
             rest: list[Card] | None = (list(s.leftovers) if s.leftovers is not None
                                        else cards[DEALT:] or None)
             if rnd.table.deal_mode is DealMode.STACKS:
@@ -134,8 +178,10 @@ def try_finish(s: DealerSession, complete: bool = False) -> None:
             hands = s.dealing()
             if len(hands) < HANDS or any(len(h) < CARDS_PER_HAND for h in hands.values()):
                 return
-            rest_read = s.stream[DEALT:DECK_SIZE] if len(s.stream) >= DECK_SIZE \
-                else s.leftovers
+            tail = s.stream[DEALT:DECK_SIZE]
+            rest_read = ([c for c in tail if c is not None]
+                         if len(tail) == DECK_SIZE - DEALT and None not in tail
+                         else s.leftovers)
             s.do("deal_by_position", hands, list(rest_read) if rest_read else None)
         else:
             return

@@ -24,7 +24,15 @@ from typing import Any
 from app.core.banker import BankRotation
 from app.core.cards import DECK, Card, CardError
 from app.core.house_way import HouseWayError
-from app.core.round import BankPassed, HandSet, Phase, Record, Round, RoundRules
+from app.core.round import (
+    BankPassed,
+    HandReturned,
+    HandSet,
+    Phase,
+    Record,
+    Round,
+    RoundRules,
+)
 from app.core.settlement import Slip
 from app.core.table import Table, TableError
 from drivers.action import ActionError, ActionInput
@@ -77,10 +85,10 @@ class DealerSession:
         self.opened_with = self.rotation
         self.selected: int | None = None
         self.picks: list[Card] = []
-        self.preview: HandSet | None = None
+        self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
         self.front_text = ""
-        self.stream: list[Card] = []
+        self.stream: list[Card | None] = []  # by place in the dealing order; None: a hole
         self.manual: dict[int, list[Card]] = {}
         self.leftovers: tuple[Card, ...] | None = None
         self.action_input: ActionInput | None = None  # the round's action and its source
@@ -155,7 +163,9 @@ class DealerSession:
                     self.say(f"there is no dealer's command {name!r}", "error")
                     return False
                 return self.run(lambda: command.do(self, text, draw))
-            case CardRead(card=c):
+            case CardRead(card=c, seq=seq, first=first):
+                if seq is not None and first is not None:
+                    return feed.on_card_at(self, c, first, seq)
                 return feed.on_card(self, c)
             case LeftoversRead(cards=cards):
                 self.leftovers = cards
@@ -344,7 +354,7 @@ class DealerSession:
         if rnd is not None and rnd.action is not None and rnd.phase is Phase.DEALING:
             for i, c in enumerate(self.stream[:DEALT]):
                 p = rnd.table.position_of_card(rnd.action.position, i)
-                if p is not None:
+                if p is not None and c is not None:  # None: a card the shoe lost
                     out.setdefault(p, []).append(c)
         for p, cards in self.manual.items():
             out.setdefault(p, []).extend(cards)

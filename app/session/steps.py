@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.core.cards import Card, CardError, cards_text, parse_cards
-from app.core.round import DragonSetting, DragonWager, Phase, Round
+from app.core.round import DragonSetting, DragonWager, HandReturned, Phase, Round
 from app.core.settlement import MoneyError, Role, Slip, money, parse_money
 from app.core.table import CARDS_PER_HAND, DEALER, TableError, position_name
 from drivers.action import dice, draw_rng
@@ -270,12 +270,30 @@ def after_dragon(s: DealerSession, said: str) -> None:
 
 
 def house_way(s: DealerSession) -> None:
-    s.need_round()
+    rnd = s.need_round()
     verify_no_offer_open(s, "the hands are set")
     position = s.need_position("position")
+    if not rnd.can_set_hand(position) and rnd.can_ask_house_way(position):
+        s.do("ask_house_way", position)
+        s.say(f"{words.name(position)} asks for the House Way: leave the seven cards in one "
+              f"pile; the dealer sets them the House Way after the bank hand is opened and "
+              f"set.", "ok")
+        after_set(s)
+        return
     hand = s.do("house_way", position).hand
     s.say(f"{words.name(position)} set the House Way, rule {hand.rule}: {hand.rule_says}", "ok")
     after_set(s)
+
+
+def show_house_way(s: DealerSession) -> None:
+    """The player asks the house for help: show the House Way, set nothing."""
+    s.need_round()
+    verify(s, "show_house_way")
+    position = s.need_position("position")
+    shown = s.do("show_house_way", position)
+    s.say(f"House Way for {words.name(position)}: {cards_text(shown.setting.low)} in front, "
+          f"{cards_text(shown.setting.high)} behind (rule {shown.rule_id}: {shown.says}). Not "
+          f"set: the player sets it (F), or H for the House Way.", "info")
 
 
 def pick_card(s: DealerSession, position: int, card: Card) -> None:
@@ -322,7 +340,8 @@ def update_preview(s: DealerSession, position: int) -> None:
     except DEALER_ERRORS as e:
         s.preview_error = str(e)
     if s.preview is not None and s.preview.hand.foul:
-        s.say(f"{words.name(position)}: if set, " + words.foul_words(s.preview.hand), "warn")
+        s.say(f"{words.name(position)}: if set, " + words.foul_words(s.preview.hand)
+              + words.returned_words(s.preview), "warn")
     elif s.preview is not None:
         s.say(f"{words.name(position)}: {cards_text(s.picks)} in front is legal; press F to "
               f"set it.", "info")
@@ -336,7 +355,14 @@ def set_front(s: DealerSession, text: str) -> None:
     if len(front) != 2:
         raise CardError("click the two cards the player put in front (or press F and type "
                         "them, e.g. KS 9H), then F")
-    hand = s.do("set_hand", position, front).hand
+    record = s.do("set_hand", position, front)
+    hand = record.hand
+    if isinstance(record, HandReturned):
+        s.picks, s.preview, s.preview_error = [], None, None
+        s.front_text = ""
+        s.say(f"{words.name(position)}: {words.foul_words(hand)}"
+              f"{words.returned_words(record)}: the round waits for it.", "error")
+        return
     if hand.foul:
         s.say(f"{words.name(position)}: {words.foul_words(hand)}", "error")
     else:
@@ -425,11 +451,14 @@ def toggle_shoe(s: DealerSession) -> None:
     verify(s, "shoe")
     going = not s.shoe_online
     s.shoe_online = going  # the demo shoe obeys at once; its status follows as an event
-    s.ask_shoe("online" if going else "offline")
     if going:
+        s.ask_shoe("online")
         s.say("The demo shoe is plugged back in: it deals the next deal.", "info")
     else:
+        # The deal stops first: a shoe that stops by dropping what it was asked would
+        # otherwise drop the unplugging too.
         s.ask_shoe("stop_deal")
+        s.ask_shoe("offline")
         s.say("The demo shoe is unplugged: cards are entered by hand (C).", "warn")
 
 

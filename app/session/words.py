@@ -12,7 +12,10 @@ from app.core.round import (
     Dealt,
     DragonPassed,
     DragonTaken,
+    HandReturned,
     HandSet,
+    HouseWayAsked,
+    HouseWayShown,
     Misdealt,
     Record,
     Round,
@@ -56,6 +59,12 @@ def foul_words(hand: Hand) -> str:
     return f"FOUL: {hand.foul}" + (f" - {penalty}" if penalty else "")
 
 
+def returned_words(record: HandSet | HandReturned) -> str:
+    """What a foul costs when the table gives the hand back to be set again."""
+    return (" - it goes back to the player to set again" if isinstance(record, HandReturned)
+            else "")
+
+
 def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
     """Could the seat bank this round with chips enough, the core's reasons that do not
     depend on the chips, and what its chips must cover now (cents)."""
@@ -96,6 +105,17 @@ def record_text(record: Record) -> str:
             setting = (f"{cards_text(hand.setting.low)} | {cards_text(hand.setting.high)}"
                        if hand.setting else "")
             return f"{name(hand.position)}: {setting} - {rule}"
+        case HandReturned(hand=hand):
+            front = cards_text(hand.setting.low) if hand.setting else ""
+            return (f"{name(hand.position)}: {front} in front is a foul ({hand.foul}): "
+                    f"returned to the player to set again")
+        case HouseWayAsked(position=position):
+            return (f"{name(position)} asks for the House Way: the seven cards stay in one "
+                    f"pile, set by the dealer after the bank")
+        case HouseWayShown(position=position, setting=setting, rule_id=rule_id):
+            return (f"House Way shown to {position_name(position)}: "
+                    f"{cards_text(setting.low)} | {cards_text(setting.high)} (rule {rule_id}); "
+                    f"not set")
         case Settled(slip=slip):
             t = slip.totals
             return (f"Settled: players net {money(t.players_net, sign=True)}, commission "

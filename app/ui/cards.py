@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPaintEvent,
     QPen,
+    QPixmap,
     QTransform,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -298,6 +299,11 @@ def paint_slot(painter: QPainter, rect: QRectF) -> None:
     painter.restore()
 
 
+# Cards drawn at a size, by (card, selected, dim, face down, width, height, pixel ratio).
+_RENDERED: dict[tuple[object, ...], QPixmap] = {}
+RENDERED_MOST = 4000  # a deck in every state at a few sizes
+
+
 class CardWidget(QWidget):
     """One card on the felt (or an empty slot). Clicking it emits `clicked(card)`."""
 
@@ -338,13 +344,46 @@ class CardWidget(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        if self.card is None:
-            paint_slot(painter, card_rect(QRectF(self.rect())))
-        elif self.face_down:
-            paint_back(painter, card_rect(QRectF(self.rect())))
-        else:
-            paint_card(painter, self.face_rect(), self.card, self.selected, self.dim)
+        painter.drawPixmap(0, 0, self.rendered())
         painter.end()
+
+    def rendered(self) -> QPixmap:
+        """This card as it looks now at this size, drawn once and kept: a card dealt, and
+        its neighbours it overlaps, are repainted by copying (antialiased rounded and
+        dashed outlines take milliseconds each on a software-rendered screen)."""
+        ratio = self.devicePixelRatioF()
+        key = (self.card, self.selected, self.dim, self.face_down, self.width(),
+               self.height(), ratio)
+        pixmap = _RENDERED.get(key)
+        if pixmap is None and (self.width() <= 0 or self.height() <= 0):
+            return QPixmap()  # not laid out yet: nothing to draw, nothing to keep
+        if pixmap is None:
+            pixmap = QPixmap(self.size() * ratio)
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            if self.card is None:
+                paint_slot(painter, card_rect(QRectF(self.rect())))
+            elif self.face_down:
+                paint_back(painter, card_rect(QRectF(self.rect())))
+            else:
+                paint_card(painter, self.face_rect(), self.card, self.selected, self.dim)
+            painter.end()
+            if len(_RENDERED) >= RENDERED_MOST:  # a resized window: the old sizes go
+                _RENDERED.clear()
+            _RENDERED[key] = pixmap
+        return pixmap
+
+    def warm(self, cards: list[Card]) -> None:
+        """Draw these cards at this widget's size ahead of the deal (the window does it
+        while idle), so the first deal's cards paint as fast as the later ones'."""
+        shown = (self.card, self.selected, self.dim, self.face_down)
+        try:
+            for c in [None, *cards]:
+                self.card, self.selected, self.dim, self.face_down = c, False, False, False
+                self.rendered()
+        finally:
+            self.card, self.selected, self.dim, self.face_down = shown
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if (event.button() == Qt.MouseButton.LeftButton and self.card is not None

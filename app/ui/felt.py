@@ -18,6 +18,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPaintEvent,
     QPen,
+    QPixmap,
     QRadialGradient,
     QResizeEvent,
 )
@@ -93,6 +94,8 @@ class FeltView(QWidget):
             " border: 2px solid white; border-radius: 6px; padding: 2px 6px; }")
         self.no_play.hide()
         self.no_play_between: tuple[int, int] | None = None
+        self._background: QPixmap | None = None
+        self._background_key: object = None
 
     def show_no_play(self, between: tuple[int, int] | None) -> None:
         """Put the NO PLAY button between these two places (None: the table has none)."""
@@ -116,7 +119,27 @@ class FeltView(QWidget):
         self._place_no_play()
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        # The felt is drawn once per size and direction into a pixmap: a card painted in a
+        # seat repaints only its own rectangle of it (a copy), not the whole table's
+        # gradient and ring (tens of milliseconds on a software-rendered screen).
+        key = (self.size(), self.direction, self.devicePixelRatioF())
+        if self._background is None or self._background_key != key:
+            self._background = self._draw_background()
+            self._background_key = key
         p = QPainter(self)
+        rect = event.rect()
+        ratio = self._background.devicePixelRatioF()
+        p.drawPixmap(QRectF(rect), self._background,
+                     QRectF(rect.x() * ratio, rect.y() * ratio, rect.width() * ratio,
+                            rect.height() * ratio))
+        p.end()
+
+    def _draw_background(self) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(self.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pixmap)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         r = QRectF(self.rect()).adjusted(4, 4, -4, -4)
         p.setPen(QPen(theme.FELT_EDGE, 10))
@@ -127,6 +150,7 @@ class FeltView(QWidget):
         p.drawRoundedRect(r, 40, 40)
         self._paint_ring(p, r)
         p.end()
+        return pixmap
 
     def _paint_ring(self, p: QPainter, r: QRectF) -> None:
         """An ellipse through the seats with chevrons pointing the way of the deal."""

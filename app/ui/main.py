@@ -44,14 +44,15 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError
 from app.ledger.database import default_url
+from app.session import DealerSession
 from app.settings import ConfigError, TableConfig, load_config
 
-from .controller import DealerController
 from .pit import PitController
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
-from .services import Ledger, Printer
+from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
+from .worker import Worker
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 SHOWN = "paigow-dealer: main window shown"
@@ -148,9 +149,10 @@ def dealer_of(args: argparse.Namespace, config: TableConfig) -> str | None:
             (DEMO_DEALER if args.demo else "")).strip() or None
 
 
-def build(args: argparse.Namespace) -> tuple[MainWindow, DealerController]:
+def build(args: argparse.Namespace) -> MainWindow:
     """The station: config, ledger (a round left in play taken back, the dealer's shift),
-    printer, shoe, controller and window. Raises ConfigError, CardError, LedgerError."""
+    printer, shoe, the dealer session and the window bound to it. Raises ConfigError,
+    CardError, LedgerError."""
     config = load_config(args.config)
     ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
     try:
@@ -159,16 +161,23 @@ def build(args: argparse.Namespace) -> tuple[MainWindow, DealerController]:
         dealer = dealer_of(args, config)
         if dealer is not None and dealer != ledger.dealer:
             ledger.open_shift(dealer)
-        controller = DealerController(config.round_rules(), make_shoe(args, config),
-                                      ledger=ledger, printer=printer)
+        rotation = ledger.store.rotation()  # what the table remembers
+        shoe = make_shoe(args, config)
     except BaseException:
         ledger.close()
         raise
     window = MainWindow()
-    window.bind(controller, PitController(controller, pin=config.supervisor.pin))
+    worker = Worker(window)
+    port = StationLedger(ledger, worker)
     if resumed is not None:
-        controller.resume(resumed)
-    return window, controller
+        port.adopt(resumed)
+    session = DealerSession(config.round_rules(), ledger=port,
+                            printer=StationPrinter(printer), rotation=rotation)
+    window.bind(session, shoe, printer=printer, worker=worker,
+                pit=PitController(window, pin=config.supervisor.pin))
+    if resumed is not None:
+        window.apply(session.resume(resumed.game))
+    return window
 
 
 def install_excepthook(window: MainWindow) -> None:
@@ -177,11 +186,8 @@ def install_excepthook(window: MainWindow) -> None:
     def hook(kind: type[BaseException], error: BaseException,
              tb: TracebackType | None) -> None:
         traceback.print_exception(kind, error, tb, file=sys.stderr)
-        c = window.controller
-        if c is not None:
-            c._say(f"The station hit a problem it did not expect ({error}). The round is kept; "
-                   f"carry on or call the supervisor.", "error")
-            c.changed.emit()
+        window.panel.show_message(f"The station hit a problem it did not expect ({error}). The "
+                                  f"round is kept; carry on or call the supervisor.", "error")
 
     sys.excepthook = hook
 
@@ -271,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
     """The station's window until it is closed or told to stop; the exit code."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     try:
-        window, controller = build(args)
+        window = build(args)
     except (ConfigError, CardError, LedgerError) as e:
         print(f"paigow-dealer: {e}", file=sys.stderr)
         if QApplication.platformName() not in ("offscreen", "minimal"):
@@ -296,13 +302,13 @@ def run(args: argparse.Namespace) -> int:
             else:
                 window.showMaximized()
             window.felt.setFocus()
-            if controller.ledger is not None and controller.ledger.dealer is None:
+            if window.ledger is not None and window.ledger.dealer is None:
                 QTimer.singleShot(0, window.ask_dealer)
             code = int(app.exec())
     finally:
         app.removeEventFilter(first_paint)
         window.close()
-        controller.close()  # the shoe, the printer's last slip, the ledger's journal
+        window.close_station()  # the shoe, the printer's last slip, the ledger's writes
         # The last window closing posts a Quit of its own; left in the queue it would end
         # every event loop the caller runs after this (a test's, an embedding program's).
         QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)

@@ -21,42 +21,33 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.session.commands import COMMANDS, Command
+
 from . import theme
 from .present import SlipState
 from .seat import restyle
 
-# action -> (button text, key, what it does)
-BUTTONS: dict[str, tuple[str, str, str]] = {
-    "new": ("New round", "N", "Open the next round"),
-    "bank": ("Take bank", "B", "The seat offered the bank takes it: type the chips it puts "
-                               "up (dollars), Enter"),
-    "pass": ("Pass", "Q", "The seat offered the bank (before action) or the dragon (after the "
-                          "deal) passes; Shift+Q: every seat still to be asked passes"),
-    "co_bank": ("Co-bank", "K", "The house co-banks half of the player's bank (tables that "
-                                "co-bank)"),
-    "wager": ("Place wager", "W", "Enter the selected seat's wager (type dollars, Enter)"),
-    "withdraw": ("Take back", "X", "Take back the selected seat's wager"),
-    "rng": ("RNG action", "R", "Draw action 1-7 with the station's RNG (secrets), or take "
-                               "the action a shuffler sent"),
-    "dice": ("Dice action", "D", "Type the three dice as they landed (e.g. 3 5 6), Enter"),
-    "cards": ("Enter cards", "C", "Shoe offline: type the selected position's cards, Enter"),
-    "deal_done": ("Deal complete", "E", "The shoe read the 49 cards dealt and not the 4 left "
-                                        "over: finish the deal (the 4 are the cards not dealt)"),
-    "dragon": ("Take dragon", "G", "The seat offered the dragon takes it: the wager (its main "
-                                   "wager is filled in), Enter"),
-    "front": ("Set front", "F", "Set the two cards the player put in front: click them, or "
-                                "press F and type them"),
-    "house_way": ("House Way", "H", "Set the selected position's hand the House Way (at a "
-                                    "table that sets it after the bank: one pile until then)"),
-    "help": ("Show House Way", "A", "The player asks the house for help: show how the House "
-                                    "Way sets the selected hand, without setting it"),
-    "settle": ("Settle", "S", "Settle every position clockwise from action"),
-    "print": ("Print slip", "P", "Print the settlement slip"),
-    "reprint": ("Reprint", "Shift+P", "Print the slips kept by a printer failure; with none "
-                                      "kept, this round's slip again, marked REPRINT (a past "
-                                      "round's: F2, History)"),
-    "shoe": ("Shoe on/off", "O", "Demo: unplug the shoe or plug it back"),
-}
+# The panel's rows in the order of a round: open, the bank, the wagers, action, the deal,
+# the dragon, the hands, settle ("field": a typed field and its button). Reprint sits over
+# the log.
+ROWS: tuple[tuple[str, ...], ...] = (
+    ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
+    ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
+    ("field", "front"), ("withdraw", "show_house_way", "house_way"), ("settle", "print"))
+PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
+# Each button is a command of the registry (app/session/commands.py): its text, key and
+# tooltip are the command's own.
+BUTTONS = {c.id: c for c in COMMANDS if c.id in PLACED}
+
+
+def button_text(command: Command, label: str | None = None) -> str:
+    return f"{label or command.button}  [{command.label}]"
+
+
+def button_tip(command: Command) -> str:
+    return f"{command.words[0].upper()}{command.words[1:]} [{command.label}]"
+
+
 FIELDS = {"bank": "chips, e.g. 500", "wager": "dollars, e.g. 25",
           "dice": "three dice, e.g. 3 5 6", "cards": "cards, e.g. AS KD 10H 7C 7D 2S JK",
           "dragon": "dragon wager, e.g. 25", "front": "two cards, e.g. KS 9H"}
@@ -118,7 +109,7 @@ class SlipView(QWidget):
 
 
 class ControlPanel(QWidget):
-    """Layout only; the window binds the buttons and fields to the controller."""
+    """Layout only; the window binds the buttons and fields to the dealer session."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -134,8 +125,8 @@ class ControlPanel(QWidget):
         self.selected = _label("sectionTitle")
 
         self.buttons: dict[str, QPushButton] = {}
-        for action, (text, key, _) in BUTTONS.items():
-            b = QPushButton(f"{text}  [{key}]")
+        for action, command in BUTTONS.items():
+            b = QPushButton(button_text(command))
             b.setObjectName("primary" if action in ("new", "settle") else "button")
             b.setCheckable(action == "co_bank")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -154,13 +145,7 @@ class ControlPanel(QWidget):
         self.cards_label = _label("fieldLabel", "Cards")
         labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
                   "dragon": "Dragon", "front": "Front"}
-        # In the order of a round: open, the bank, the wagers, action, the deal, the
-        # dragon, the hands, settle.
-        rows: list[tuple[str, ...]] = [
-            ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
-            ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-            ("field", "front"), ("withdraw", "help", "house_way"), ("settle", "print")]
-        for r, row in enumerate(rows):
+        for r, row in enumerate(ROWS):
             if row[0] == "field":
                 name = row[1]
                 grid.addWidget(self.cards_label if name == "cards"
@@ -212,16 +197,18 @@ class ControlPanel(QWidget):
                           labels: dict[str, str] | None = None) -> None:
         for action, button in self.buttons.items():
             reason = availability.get(action)
-            text, key, does = BUTTONS[action]
-            text = (labels or {}).get(action, text)
-            if button.text() != f"{text}  [{key}]":
-                button.setText(f"{text}  [{key}]")
+            command = BUTTONS[action]
+            text = button_text(command, (labels or {}).get(action))
+            if button.text() != text:
+                button.setText(text)
             button.setEnabled(reason is None)
-            button.setToolTip(f"{does} [{key}]" if reason is None else f"Not now: {reason}")
+            tip = button_tip(command) if reason is None else f"Not now: {reason}"
+            if button.toolTip() != tip:
+                button.setToolTip(tip)
             field = self.fields.get(action)
             if field is not None:
                 field.setEnabled(reason is None)
-                field.setToolTip(button.toolTip())
+                field.setToolTip(tip)
 
     def show_log(self, lines: tuple[str, ...]) -> None:
         if self.log.count() > len(lines):
@@ -230,6 +217,12 @@ class ControlPanel(QWidget):
         for line in added:
             self.log.addItem(line)
         if added:  # once the wrapped lines are laid out
+            QTimer.singleShot(0, self.log.scrollToBottom)
+
+    def add_log(self, lines: tuple[str, ...]) -> None:
+        """New lines of the log, as an event made them."""
+        self.log.addItems(list(lines))
+        if lines:  # once the wrapped lines are laid out
             QTimer.singleShot(0, self.log.scrollToBottom)
 
     def show_slip(self, slip: SlipState | None, printed: str = "") -> None:

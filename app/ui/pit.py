@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -33,18 +33,25 @@ from app.core.round import Phase, Round, RoundError, RoundRules
 from app.core.settlement import MoneyError, money, parse_money
 from app.core.table import DEALER, position_name
 from app.ledger import (
+    Correction,
     LedgerError,
+    LedgerStatus,
     LedgerUnavailable,
     RoundSummary,
     ShiftSummary,
+    Store,
     StoredSlip,
     Totals,
 )
+from app.session import DealerSession, SupervisorCommand
 from app.settings import DEFAULT_PIN
 
 from . import present
-from .controller import DealerController
-from .services import pin_matches
+from .services import Ledger, PrintJob, pin_matches
+from .worker import Worker
+
+if TYPE_CHECKING:
+    from .window import MainWindow
 
 T = TypeVar("T")
 TRIES = 3  # wrong PINs in a row before the lock
@@ -89,17 +96,19 @@ class RoundInPlay:
 class PitController(QObject):
     changed = Signal()
 
-    def __init__(self, dealer: DealerController, *, pin: str = DEFAULT_PIN,
+    def __init__(self, station: MainWindow, *, pin: str = DEFAULT_PIN,
                  clock: Callable[[], float] = time.monotonic,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.dealer = dealer
+        self.station = station  # the dealer's window: its session, ledger and printer
         self._pin = pin
         self.clock = clock
         self.wrong = 0
         self.locked_until = 0.0
         self.message = ""
         self.level = "info"
+        self._reads: Worker | None = None  # the pit's reads, on a thread of their own
+        self.reading = 0  # reads asked for and not yet answered
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -108,36 +117,74 @@ class PitController(QObject):
         return self._pin == DEFAULT_PIN
 
     @property
-    def ledger(self) -> Any:
-        return self.dealer.ledger
+    def session(self) -> DealerSession:
+        session = self.station.session
+        assert session is not None
+        return session
+
+    @property
+    def ledger(self) -> Ledger | None:
+        port = self.station.ledger
+        return port.ledger if port is not None else None
+
+    @property
+    def dealer_name(self) -> str | None:
+        ledger = self.session.ledger
+        return ledger.dealer if ledger is not None else None
 
     def _say(self, text: str, level: str = "info") -> None:
         self.message, self.level = text, level
         self.changed.emit()
 
-    def _read(self, what: str, read: Callable[[], T]) -> T | None:
-        """A read of the ledger; a database away or a bad reference is said, not raised."""
-        if self.ledger is None:
+    def _read(self, what: str, read: Callable[[Store], T],
+              then: Callable[[T | None], None]) -> None:
+        """A read of the ledger on the pit's own worker thread (a database that is slow to
+        answer holds up neither the window nor the journal's writes); `then(answer)` on the
+        GUI thread, None when it failed: a database away or a bad reference is said, not
+        raised."""
+        ledger = self.ledger
+        if ledger is None:
             self._say("This station keeps no ledger: there is no history to read.", "warn")
-            return None
-        status = self.ledger.store.status()
-        if not status.online and status.offline_since:
-            # Known away: say so at once instead of freezing the view on a connect timeout,
-            # and ask again in the background, so the next try reads once it is back.
-            threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
-            self._say(f"{what}: the ledger's database is away (since "
-                      f"{status.offline_since[11:19]} UTC; "
-                      f"{status.error or 'no answer'}). The round in play is kept on this "
-                      f"station; try again when the database is back.", "error")
-            return None
-        try:
-            return read()
-        except LedgerUnavailable as e:
-            self._say(f"{what}: {e}. The round in play is kept on this station; try again "
-                      f"when the database is back.", "error")
-        except LedgerError as e:
-            self._say(f"{what}: {e}", "error")
-        return None
+            then(None)
+            return
+        store = ledger.store
+
+        def work() -> object:
+            status = store.status()
+            if not status.online and status.offline_since:
+                return status  # known away: said at once, not a connect timeout
+            return read(store)
+
+        def done(result: object, error: BaseException | None) -> None:
+            self.reading -= 1
+            answer: T | None = None
+            if isinstance(error, LedgerUnavailable):
+                self._say(f"{what}: {error}. The round in play is kept on this station; try "
+                          f"again when the database is back.", "error")
+            elif isinstance(error, LedgerError):
+                self._say(f"{what}: {error}", "error")
+            elif error is not None:
+                self._say(f"{what}: the ledger could not be read ({error}).", "error")
+            elif isinstance(result, LedgerStatus):
+                # Ask again in the background, so the next try reads once it is back.
+                threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
+                since = result.offline_since or ""
+                self._say(f"{what}: the ledger's database is away (since {since[11:19]} UTC; "
+                          f"{result.error or 'no answer'}). The round in play is kept on this "
+                          f"station; try again when the database is back.", "error")
+            else:
+                answer = result  # type: ignore[assignment]
+            then(answer)
+
+        if self._reads is None:
+            self._reads = Worker(self, name="pit-reads")
+        self.reading += 1
+        self._reads.submit(work, done)
+
+    def close(self) -> None:
+        """The station closes: the reads under way finish, the pit's worker stops."""
+        if self._reads is not None:
+            self._reads.close()
 
     def _probe(self) -> None:
         if self.ledger is not None:
@@ -150,11 +197,12 @@ class PitController(QObject):
 
     def _game(self) -> tuple[Round, bool]:
         """The round in play, or (when none is) the next round as it would open."""
-        rnd = self.dealer.round
+        s = self.session
+        rnd = s.round
         if rnd is not None and rnd.phase is not Phase.SETTLED:
             return rnd, True
-        rotation = rnd.next_rotation() if rnd is not None else self.dealer.rotation
-        return Round(self.dealer.rules, rotation), False
+        rotation = rnd.next_rotation() if rnd is not None else s.rotation
+        return Round(s.rules, rotation), False
 
     def round_in_play(self) -> RoundInPlay:
         game, live = self._game()
@@ -165,7 +213,7 @@ class PitController(QObject):
             action = (f" - action {game.action.action} -> "
                       f"{position_name(game.action.position)}" if game.action else "")
             heading = (f"Round {no} in play: {phase}{action} - "
-                       f"{present.bank_words(game, self.dealer.bank_offered())}")
+                       f"{present.bank_words(game, self.session.bank_offered())}")
         else:
             heading = (f"No round in play. Round {no} opens next (N): who may bank in it, "
                        f"as the table stands")
@@ -203,22 +251,15 @@ class PitController(QObject):
         except (MoneyError, BankError, RoundError) as e:
             self._say(str(e), "error")
             return None
-        recorded = ""
-        rec = self.dealer.recording
-        if live and rec is not None:
-            try:
-                rec.note_eligibility(verdict, by="pit")
-                recorded = " Recorded in the ledger."
-            except LedgerError as e:
-                recorded = f" Not recorded ({e})."
-        elif self.ledger is not None:
-            try:
-                self.ledger.store.record_eligibility(verdict, by="pit")
-                recorded = " Recorded in the ledger."
-            except LedgerError as e:
-                recorded = f" Not recorded ({e})."
-        self._say(f"{str(verdict)[0].upper()}{str(verdict)[1:]}.{recorded}",
-                  "ok" if verdict.eligible else "warn")
+        said = f"{str(verdict)[0].upper()}{str(verdict)[1:]}."
+        level = "ok" if verdict.eligible else "warn"
+        port = self.station.ledger
+        if port is None:
+            self._say(said, level)
+            return verdict
+        # Written on the worker, with the round in play when there is one; said when done.
+        self._say(f"{said} Recording in the ledger...", level)
+        port.note_eligibility(verdict, lambda recorded: self._say(f"{said}{recorded}", level))
         return verdict
 
     # --- the PIN ------------------------------------------------------------------------
@@ -268,7 +309,7 @@ class PitController(QObject):
 
     def void(self, pin: str, by: str, reason: str) -> bool:
         """Void the round in play (the PIN first); the ledger logs who, when and why."""
-        rnd = self.dealer.round
+        rnd = self.session.round
         if rnd is None or rnd.phase is Phase.SETTLED:
             self._say("There is no round in play to void (a settled round is corrected, not "
                       "voided).", "error")
@@ -276,17 +317,19 @@ class PitController(QObject):
         if not self._authorised(pin, by, reason):
             return False
         no = rnd.rotation.round_no
-        if not self.dealer.void_round(reason, by):
-            self._say(f"Round {no} was not voided: {self.dealer.message}", "error")
+        changes = self.station.handle(SupervisorCommand("void", by, reason))
+        if not changes.done:
+            self._say(f"Round {no} was not voided: {changes.message}", "error")
             return False
         self._say(f"Round {no} is void, logged in the ledger: by {by.strip()}, "
                   f"{reason.strip()}.", "ok")
         return True
 
     def correct(self, round_id: str, position: int, net_text: str, *, pin: str, by: str,
-                reason: str) -> bool:
+                reason: str, then: Callable[[bool], None] | None = None) -> bool:
         """Correct a settled round's result at one position (the PIN first): the ledger
-        adds a reversal and a corrected row, with who, when and why."""
+        adds a reversal and a corrected row, with who, when and why. True: the PIN was right
+        and the correction is on its way; `then(written)` once the ledger answered."""
         try:
             net = parse_money(net_text.strip().lstrip("+"))
         except MoneyError as e:
@@ -297,42 +340,58 @@ class PitController(QObject):
         if self.ledger is None:
             self._say("This station keeps no ledger: there is nothing to correct.", "error")
             return False
-        done = self._read("Correction", lambda: self.ledger.store.correct(
-            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()))
-        if done is None:
-            return False
-        self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
+        def corrected(done: Correction | None) -> None:
+            if done is not None:
+                self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
+            if then is not None:
+                then(done is not None)
+
+        self._say("Correcting...", "info")
+        self._read("Correction", lambda store: store.correct(
+            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()),
+            corrected)
         return True
 
     # --- history, slips, totals ------------------------------------------------------------
 
-    def shifts(self) -> list[ShiftSummary]:
-        table = self.dealer.rules.table.name
-        return self._read("Shifts", lambda: self.ledger.store.shifts(table=table)) or []
+    def shifts(self, then: Callable[[list[ShiftSummary]], None]) -> None:
+        table = self.session.rules.table.name
+        self._read("Shifts", lambda store: store.shifts(table=table),
+                   lambda found: then(found or []))
 
-    def history(self, shift: str | None = None, seat: int | None = None,
-                day: date | None = None, limit: int = 500) -> list[RoundSummary]:
-        table = self.dealer.rules.table.name
-        found = self._read("History", lambda: self.ledger.store.history(
-            table=table, shift=shift, seat=seat, day=day, limit=limit))
-        return found or []
+    def history(self, shift: str | None, seat: int | None, day: date | None,
+                then: Callable[[list[RoundSummary]], None], limit: int = 500) -> None:
+        table = self.session.rules.table.name
+        self._read("History", lambda store: store.history(
+            table=table, shift=shift, seat=seat, day=day, limit=limit),
+            lambda found: then(found or []))
 
-    def slip(self, round_id: str) -> StoredSlip | None:
-        return self._read("Slip", lambda: self.ledger.store.slip(round_id))
+    def slip(self, round_id: str, then: Callable[[StoredSlip | None], None]) -> None:
+        self._read("Slip", lambda store: store.slip(round_id), then)
 
-    def totals(self, shift: str | None = None, day: date | None = None) -> Totals | None:
-        table = self.dealer.rules.table.name
-        return self._read("Totals", lambda: self.ledger.store.totals(table=table, shift=shift,
-                                                                     day=day))
+    def totals(self, shift: str | None, then: Callable[[Totals | None], None],
+               day: date | None = None) -> None:
+        table = self.session.rules.table.name
+        self._read("Totals", lambda store: store.totals(table=table, shift=shift, day=day),
+                   then)
 
     def reprint(self, stored: StoredSlip) -> bool:
         """Print a past round's slip again from the ledger, marked REPRINT."""
-        if self.dealer.reprint_past(stored.data(), stored.round_id):
-            self._say(f"Round {stored.round_no}'s slip is printing again, marked REPRINT.",
-                      "ok")
-            return True
-        self._say(self.dealer.message, "error")
-        return False
+        printer = self.station.printer
+        port = self.session.printer
+        why = ("no slip printer is set up at this station ([printer] kind = \"none\"): read "
+               "the slip on screen; the ledger keeps it" if printer is None or port is None
+               or not port.attached else port.problem())
+        if why is not None:
+            self._say(f"{why[0].upper()}{why[1:]}.", "error")
+            return False
+        assert printer is not None
+        data = stored.data()
+        printer.print_slip(data, PrintJob("duplicate", str(data.get("table", "")),
+                                          int(data.get("round", 0)), stored.round_id))
+        self.station.paint_devices()
+        self._say(f"Round {stored.round_no}'s slip is printing again, marked REPRINT.", "ok")
+        return True
 
     # --- advice ----------------------------------------------------------------------------
 
@@ -347,7 +406,7 @@ class PitController(QObject):
 
     def slip_hands(self, stored: StoredSlip, rules: RoundRules | None = None
                    ) -> tuple[HandChoice, ...]:
-        minimum = (rules or self.dealer.rules).limits.minimum
+        minimum = (rules or self.session.rules).limits.minimum
         out = []
         for line in stored.data().get("positions", []):
             cards = parse_cards(line["cards"])
@@ -362,7 +421,7 @@ class PitController(QObject):
         """A past round's slip as the printer lays it out (its columns), from the ledger."""
         from drivers.printer import slip_text
 
-        printer = self.dealer.printer
+        printer = self.station.printer
         columns = printer.config.columns if printer is not None else 42
         return slip_text(stored.data(), columns, time=stored.settled_at.astimezone())
 
@@ -371,7 +430,7 @@ class PitController(QObject):
         """Every legal setting of the hand with its value, the House Way's marked. `rules`:
         a past round's (`round_rules`), else the round in play's."""
         try:
-            return advise_under(rules or self.dealer.rules, hand.cards, wager=hand.wager,
+            return advise_under(rules or self.session.rules, hand.cards, wager=hand.wager,
                                 error=ADVICE_ERROR)
         except (AdviceError, CardError) as e:
             self._say(f"No advice for {hand.title}: {e}", "error")

@@ -1,7 +1,9 @@
 """What the window shows, as plain values built from the core's round (no Qt here).
 
-The controller hands these to the views; the views lay them out. Every fact comes from the
-core (`Round`, its records and its slip); this module only words it for the dealer.
+view.py hands these to the views; the views lay them out. Every fact comes from the core
+(`Round`, its records and its slip); this module only words it for the window's views. The
+sentences the dealer session says too (a foul, a record of the round's log, a seat's
+standing for the bank) are the session's own (app/session/words.py), not a copy.
 """
 
 from __future__ import annotations
@@ -12,27 +14,24 @@ from dataclasses import dataclass, field
 from app.core.cards import Card, cards_text, sort_cards
 from app.core.hands import HandRules, describe, ranker
 from app.core.round import (
-    ActionCounted,
     BankPassed,
-    BankTaken,
-    Dealt,
     DragonPassed,
     DragonSetting,
-    DragonTaken,
     HandReturned,
     HandSet,
-    HouseWayAsked,
-    HouseWayShown,
-    Misdealt,
     Phase,
-    Record,
     Round,
-    Settled,
-    WagerPlaced,
-    WagerWithdrawn,
 )
 from app.core.settlement import Hand, Line, Outcome, Role, SetBy, Slip, money
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
+from app.session.words import (  # noqa: F401 - the session's words, read here by the views
+    RICH,
+    bank_standing,
+    foul_words,
+    name,
+    record_text,
+    returned_words,
+)
 from drivers.action import ActionInput, Origin
 
 SEAT_KEYS = {DEALER: "7", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
@@ -40,12 +39,6 @@ SEAT_KEYS = {DEALER: "7", 1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 
 def title(position: int) -> str:
     return "DEALER" if position == DEALER else f"SEAT {position}"
-
-
-def name(position: int) -> str:
-    """`Seat 3`, `Dealer`: how the window names a position in a sentence's start."""
-    text = position_name(position)
-    return text[0].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -157,86 +150,7 @@ def set_by_words(hand: Hand) -> str:
     return ""
 
 
-def foul_words(hand: Hand) -> str:
-    """A foul with its reason and what it cost, from the hand the round recorded."""
-    if hand.foul is None:
-        return ""
-    if hand.forfeit:
-        penalty = "the hand forfeits"
-    elif hand.set_by is SetBy.RESET:
-        penalty = f"reset the House Way (rule {hand.rule})"
-    else:
-        penalty = ""
-    return f"FOUL: {hand.foul}" + (f" - {penalty}" if penalty else "")
-
-
-def returned_words(record: HandSet | HandReturned) -> str:
-    """What a foul costs when the table gives the hand back to be set again."""
-    return (" - it goes back to the player to set again" if isinstance(record, HandReturned)
-            else "")
-
-
-def record_text(record: Record) -> str:
-    match record:
-        case WagerPlaced(seat=seat, wager=wager):
-            return f"{name(seat)} wagers {money(wager)}"
-        case WagerWithdrawn(seat=seat, wager=wager):
-            return f"{name(seat)} takes back {money(wager)}"
-        case BankPassed(seat=seat):
-            return f"{name(seat)} passes the bank"
-        case BankTaken(position=position, player=player, chips=chips, rule=rule):
-            who = "the dealer" if player is None else f"seat {position}"
-            stake = f" with {money(chips)}" if chips is not None else ""
-            return f"Bank: {who}{stake} ({rule})"
-        case ActionCounted(action=action, bank=bank, position=position, direction=direction):
-            return (f"Action: {action} -> {position_name(position)}, counted "
-                    f"{direction.value} from {position_name(bank)}")
-        case Dealt(deal=deal):
-            counted = "counted" if deal.leftovers_counted else "not read"
-            return (f"Dealt ({deal.mode}) from {position_name(deal.action)}; leftovers "
-                    f"{cards_text(deal.leftovers)} ({counted})")
-        case Misdealt(problems=problems):
-            return "Misdeal: " + "; ".join(problems)
-        case DragonTaken(seat=seat, position=position, wager=wager):
-            return f"{name(seat)} takes {position_name(position)}'s hand as a dragon, " \
-                   f"{money(wager)}"
-        case DragonPassed(seat=seat):
-            return f"{name(seat)} passes the dragon"
-        case HandSet(hand=hand, rule=rule):
-            setting = f"{cards_text(hand.setting.low)} | {cards_text(hand.setting.high)}" \
-                if hand.setting else ""
-            return f"{name(hand.position)}: {setting} - {rule}"
-        case HandReturned(hand=hand):
-            front = cards_text(hand.setting.low) if hand.setting else ""
-            return (f"{name(hand.position)}: {front} in front is a foul ({hand.foul}): "
-                    f"returned to the player to set again")
-        case HouseWayAsked(position=position):
-            return (f"{name(position)} asks for the House Way: the seven cards stay in one "
-                    f"pile, set by the dealer after the bank")
-        case HouseWayShown(position=position, setting=setting, rule_id=rule_id):
-            return (f"House Way shown to {position_name(position)}: "
-                    f"{cards_text(setting.low)} | {cards_text(setting.high)} (rule {rule_id}); "
-                    f"not set")
-        case Settled(slip=slip):
-            t = slip.totals
-            return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
-                    f"{money(t.commission)}, house net {money(t.house_net, sign=True)}")
-    return str(record)
-
-
 # --- the bank and the dragon on offer ----------------------------------------------------
-
-RICH = 10 ** 13  # chips enough to cover any table: what is left is why not
-
-
-def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
-    """Could the seat bank this round with chips enough, the core's reasons that do not
-    depend on the chips, and what its chips must cover now (cents)."""
-    rich = rnd.eligibility(seat, RICH)
-    poor = rnd.eligibility(seat, 0)
-    reasons = [r for r in rich.reasons if r in poor.reasons]
-    return rich.eligible, "; ".join(reasons), poor.cover
-
 
 def _bank_open(rnd: Round) -> bool:
     """The bank is being offered round the table this round (and no one has it yet)."""

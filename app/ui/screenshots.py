@@ -2,7 +2,7 @@
 
     Xvfb :99 -screen 0 1920x1080x24 &  DISPLAY=:99 python -m app.ui.screenshots [OUT_DIR]
 
-Plays rounds with fixed decks through the controller (as the keys and clicks do), the cards
+Plays rounds with fixed decks through the window's keys and commands (its dealer session), the cards
 dealt by the demo shoe (the simulator on a pseudo-terminal, read by the real reader), every
 round recorded in a ledger and every slip printed on a "file" printer (both in a temporary
 directory), and saves a PNG after each step: the house banks (a dragon, a foul, the slip,
@@ -30,12 +30,14 @@ from app.core.cards import DECK, Card, parse_cards
 from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
 from app.ledger import Store
+from app.session import DealerCommand, DealerSession
+from app.session.steps import dragon_suggestion
 
-from .controller import DealerController
 from .pit import PitController
-from .services import Ledger, Printer
+from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import PtyDemoShoe
 from .window import MainWindow
+from .worker import Worker
 
 PIN = "482916"  # the screenshots' station's supervisor PIN
 
@@ -154,14 +156,18 @@ def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
     shoe = PtyDemoShoe([deck, bank_deck, deck, deck], card_delay=0.04, seed=7)
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
     devices = Devices()
-    controller = DealerController(RoundRules(), shoe, randbelow=lambda n: next(numbers),
-                                  ledger=devices.ledger, printer=devices.printer)
     window = MainWindow()
-    window.bind(controller, PitController(controller, pin=PIN))
+    worker = Worker(window)
+    session = DealerSession(RoundRules(), ledger=StationLedger(devices.ledger, worker),
+                            printer=StationPrinter(devices.printer),
+                            rotation=devices.ledger.store.rotation(),
+                            randbelow=lambda n: next(numbers))
+    window.bind(session, shoe, printer=devices.printer, worker=worker,
+                pit=PitController(window, pin=PIN))
     window.resize(*size)
     window.show()
     saved: list[Path] = []
-    c = controller
+    c = Dealer(window)
     try:
         pump(lambda: shoe.online)
         _round_one(window, c, out, saved, size)
@@ -176,60 +182,87 @@ def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
     return saved
 
 
-def _round_one(window: MainWindow, c: DealerController, out: Path, saved: list[Path],
+class Dealer:
+    """The dealer at the window: keys, typed commands, clicks (the session's events)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        assert window.session is not None
+        self.s: DealerSession = window.session
+
+    def key(self, key: str) -> None:
+        self.window.press(key)
+
+    def cmd(self, name: str, text: str = "") -> None:
+        self.window.handle(DealerCommand(name, text))
+
+    def select(self, position: int) -> None:
+        self.window.select(position)
+
+    def pick(self, position: int, text: str) -> None:
+        self.window.pick(position, parse_cards(text)[0])
+
+    def wagers(self, amounts: Sequence[tuple[int, str]]) -> None:
+        for seat, dollars in amounts:
+            self.select(seat)
+            self.cmd("wager", dollars)
+
+    def phase_is(self, phase: Phase) -> bool:
+        return self.s.round is not None and self.s.round.phase is phase
+
+
+def _round_one(window: MainWindow, c: Dealer, out: Path, saved: list[Path],
                size: tuple[int, int]) -> None:
     shoot(window, out, "01-opened", saved)
     if (window.width(), window.height()) != size:
         print(f"screenshots: the window is {window.width()}x{window.height()}, not "
               f"{size[0]}x{size[1]}", file=sys.stderr)
-    c.new_round()
-    for seat, dollars in ((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")):
-        c.select(seat)
-        c.place_wager(dollars)
+    c.key("N")
+    c.wagers(((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")))
     c.select(4)
     shoot(window, out, "02-wagers", saved)
 
-    c.rng_action()
-    pump(lambda: len(c.stream) >= 24)
+    c.key("R")
+    pump(lambda: len(c.s.stream) >= 24)
     shoot(window, out, "03-dealing", saved)
-    assert c.round is not None
-    pump(lambda: c.round is not None and c.round.phase is Phase.SETTING)
+    pump(lambda: c.phase_is(Phase.SETTING))
     shoot(window, out, "04-dealt-dragon-offered", saved)
 
-    c.pass_offer()  # seat 3 passes the dragon; seat 5 takes it for $40
-    window.panel.fields["dragon"].setText(c.dragon_suggestion())
+    c.key("Q")  # seat 3 passes the dragon; seat 5 takes it for $40
+    window.panel.fields["dragon"].setText(dragon_suggestion(c.s))
     shoot(window, out, "05-dragon-offered-to-seat-5", saved)
-    c.take_dragon("40")
+    c.cmd("dragon", "40")
+    window.panel.fields["dragon"].clear()
     c.select(5)
-    c.house_way()
+    c.key("H")
     shoot(window, out, "06-dragon-taken-house-way", saved)
 
-    c.pick_card(3, parse_cards("KS")[0])
-    c.pick_card(3, parse_cards("KD")[0])
+    c.pick(3, "KS")
+    c.pick(3, "KD")
     shoot(window, out, "07-front-picked-foul-preview", saved)
-    c.set_front()
+    c.key("F")
     shoot(window, out, "08-foul", saved)
 
     c.select(1)
-    c.pick_card(1, parse_cards("7S")[0])
-    c.pick_card(1, parse_cards("6C")[0])
-    c.set_front()
+    c.pick(1, "7S")
+    c.pick(1, "6C")
+    c.key("F")
     c.select(2)
-    c.house_way()
+    c.key("H")
     c.select(6)
-    c.house_way()
+    c.key("H")
     shoot(window, out, "09-all-set", saved)
 
-    c.settle()
+    c.key("S")
     shoot(window, out, "10-settled-slip", saved)
-    c.print_slip()
-    pump(lambda: c.slip_printed == "printed")
+    c.key("P")
+    pump(lambda: c.s.slip_printed == "printed")
     shoot(window, out, "11-slip-printed", saved)
 
 
-def _round_two(window: MainWindow, c: DealerController, out: Path,
+def _round_two(window: MainWindow, c: Dealer, out: Path,
                saved: list[Path]) -> None:
-    c.new_round()
+    c.key("N")
     shoot(window, out, "12-bank-offered", saved)
     pit = window.toggle_pit()
     assert pit is not None
@@ -239,69 +272,64 @@ def _round_two(window: MainWindow, c: DealerController, out: Path,
     pit._check()
     shoot(window, out, "13-pit-who-may-bank", saved, screen=True)
     window.toggle_pit()
-    c.pass_offer()
-    c.pass_offer()
-    c.take_bank("100")
-    for seat, dollars in ((1, "40"), (2, "20"), (5, "40")):
-        c.select(seat)
-        c.place_wager(dollars)
-    c.select(6)
-    c.place_wager("5")  # the bank covers no more
+    c.key("Q")
+    c.key("Q")
+    c.cmd("bank", "100")
+    c.wagers(((1, "40"), (2, "20"), (5, "40")))
+    c.wagers(((6, "5"),))  # the bank covers no more
     shoot(window, out, "14-player-bank-covers-no-more", saved)
-    c.rng_action()
-    pump(lambda: c.round is not None and c.round.phase is Phase.SETTING)
-    c.pass_all()
-    rnd = c.round
-    assert rnd is not None
+    c.key("R")
+    pump(lambda: c.phase_is(Phase.SETTING))
+    c.key("Shift+Q")
     for position in (1, 2, 3, 5):
         c.select(position)
-        c.house_way()
+        c.key("H")
     shoot(window, out, "15-player-bank-dealers-hand", saved)
-    c.settle()
+    c.key("S")
     shoot(window, out, "16-player-bank-ran-out-slip", saved)
-    c.print_slip()
-    pump(lambda: c.slip_printed == "printed")
+    c.key("P")
+    pump(lambda: c.s.slip_printed == "printed")
 
 
-def _devices_away(window: MainWindow, c: DealerController, devices: Devices, out: Path,
+def _devices_away(window: MainWindow, c: Dealer, devices: Devices, out: Path,
                   saved: list[Path]) -> None:
     """Round 3: the printer is unplugged and the ledger's database goes away mid-round; play
     goes on, the slip is kept; both come back and the kept slip prints."""
-    c.new_round()
-    c.pass_all()
-    for seat, dollars in ((1, "25"), (3, "50"), (5, "100")):
-        c.select(seat)
-        c.place_wager(dollars)
+    c.key("N")
+    c.key("Shift+Q")
+    c.wagers(((1, "25"), (3, "50"), (5, "100")))
     devices.away()
-    c.rng_action()
-    pump(lambda: c.round is not None and c.round.phase is Phase.SETTING)
-    c.pass_all()
+    c.key("R")
+    pump(lambda: c.phase_is(Phase.SETTING))
+    c.key("Shift+Q")
     for position in (3, 5, 1):
         c.select(position)
-        c.house_way()
-    c.settle()
-    c.print_slip()
-    pump(lambda: c.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
+        c.key("H")
+    c.key("S")
+    c.key("P")
+    pump(lambda: c.s.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
     shoot(window, out, "17-printer-unplugged-database-away", saved)
     devices.back()
-    pump(lambda: c.ledger is not None and c.ledger.status().online
-         and not c.ledger.status().pending and c.printer is not None
-         and c.printer.kept_count == 1, seconds=40)
-    c.poll_devices()
-    c.reprint()
-    pump(lambda: c.slip_printed == "printed")
+    pump(lambda: devices.ledger.status().online and not devices.ledger.status().pending
+         and devices.printer.kept_count == 1, seconds=40)
+    window.poll_devices()
+    pump(lambda: not window._polling)
+    c.key("Shift+P")
+    pump(lambda: c.s.slip_printed == "printed")
     shoot(window, out, "18-back-kept-slip-printed", saved)
 
 
-def _the_pit(window: MainWindow, c: DealerController, out: Path, saved: list[Path]) -> None:
+def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> None:
     """The pit supervisor's view: history and a slip, advice on a hand, shift totals, and a
     void refused for a wrong PIN, then done with the right one."""
     pit = window.toggle_pit()
     assert pit is not None
     pit.tabs.setCurrentIndex(1)
     pit.refresh()
+    pump(lambda: pit.pit.reading == 0)
     last = len(pit.shown) - 1  # the first round: newest first
     pit.rounds.selectRow(last)
+    pump(lambda: pit.pit.reading == 0)
     shoot(window, out, "19-pit-history-slip", saved, screen=True)
     assert pit.stored is not None
     rules = pit.pit.round_rules(pit.stored)
@@ -310,14 +338,13 @@ def _the_pit(window: MainWindow, c: DealerController, out: Path, saved: list[Pat
     advice.accept()
     pit.tabs.setCurrentIndex(2)
     pit.refresh_totals()
+    pump(lambda: pit.pit.reading == 0)
     shoot(window, out, "21-pit-shift-totals", saved, screen=True)
     window.toggle_pit()
 
-    c.new_round()
-    c.pass_all()
-    for seat, dollars in ((2, "25"), (4, "30")):
-        c.select(seat)
-        c.place_wager(dollars)
+    c.key("N")
+    c.key("Shift+Q")
+    c.wagers(((2, "25"), (4, "30")))
     pit = window.toggle_pit()
     assert pit is not None
     pit.tabs.setCurrentIndex(0)
@@ -333,17 +360,16 @@ def _the_pit(window: MainWindow, c: DealerController, out: Path, saved: list[Pat
     shoot(window, out, "23-round-void", saved)
 
 
-def _shoe_offline(window: MainWindow, c: DealerController, out: Path,
+def _shoe_offline(window: MainWindow, c: Dealer, out: Path,
                   saved: list[Path]) -> None:
-    c.new_round()
-    c.pass_all()
-    c.toggle_shoe()
-    pump(lambda: not c.shoe.online)
-    c.select(1)
-    c.place_wager("25")
-    c.rng_action()
-    c.enter_cards("KS KD 9C 7H 5S 3D")
-    c.enter_cards("ZZ")
+    c.key("N")
+    c.key("Shift+Q")
+    c.key("O")
+    pump(lambda: window.shoe is not None and not window.shoe.online)
+    c.wagers(((1, "25"),))
+    c.key("R")
+    c.cmd("cards", "KS KD 9C 7H 5S 3D")
+    c.cmd("cards", "ZZ")
     shoot(window, out, "24-shoe-offline-bad-card", saved)
 
 

@@ -162,6 +162,8 @@ class SeatView(QFrame):
         super().mousePressEvent(event)
 
     def show_state(self, s: SeatState) -> None:
+        if s == self.state:
+            return  # nothing to repaint
         self.state = s
         self.title.setText(f"{s.title}  [{s.key}]")
         self.action_badge.setVisible(s.action)
@@ -184,11 +186,12 @@ class SeatView(QFrame):
         self.hands.setToolTip(s.hands)
         self.note.setText(s.note)
         self.note.setToolTip(s.note_detail or s.note)
-        self.note.setObjectName({"foul": "foul", "preview-foul": "foul",
-                                 "preview-legal": "legal", "offer": "offer",
-                                 "info": "info"}.get(s.note_kind, "rule"))
+        kind = {"foul": "foul", "preview-foul": "foul", "preview-legal": "legal",
+                "offer": "offer", "info": "info"}.get(s.note_kind, "rule")
+        if self.note.objectName() != kind:  # the style sheet reads it: polish once changed
+            self.note.setObjectName(kind)
+            self.note.style().unpolish(self.note)
+            self.note.style().polish(self.note)
         restyle(self.note, "preview", s.note_kind.startswith("preview"))
-        self.note.style().unpolish(self.note)
-        self.note.style().polish(self.note)
         restyle(self, "selected", s.selected)
         restyle(self, "mucked", s.mucked)

@@ -7,9 +7,14 @@
 - `Printer`: the settlement slip printer (drivers/printer, docs/printer.md). A slip prints
   on a thread of its own (a printer that does not answer takes seconds to say so) and the
   result comes back as the `finished` signal; `device()` is the status bar's printer.
+- `StationLedger` and `StationPrinter`: the two as the dealer session's ports
+  (app/session/ports.py). Every ledger write goes to the window's worker thread
+  (app/ui/worker.py): the journal has it on disk when the worker confirms, and until then
+  the status bar says "recording...". A printer's answer comes back as the session's
+  `Printed` event (`outcome_of`).
 - `pin_matches`: the supervisor's PIN, compared in constant time.
 
-None of this holds a rule of the game: the controller calls it after the core has decided.
+None of this holds a rule of the game: the session calls it after the core has decided.
 """
 
 from __future__ import annotations
@@ -27,11 +32,15 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.core.round import Round
-from app.ledger import LedgerStatus, Recording, Store
+from app.core.settlement import Slip
+from app.ledger import LedgerError, LedgerStatus, Recording, Store
+from app.session import PortError, PrintOutcome
+from app.session import PrintJob as SessionJob
 from drivers.printer import PrintResult, ReprintResult, SlipPrinter
 from drivers.printer.config import PrinterConfig
 
 from .present import Device
+from .worker import Worker
 
 # The parts of the table config that are not the table's rules: kept out of each round's
 # config snapshot in the ledger (where the ledger is, who deals, and the PIN above all).
@@ -103,6 +112,11 @@ class Ledger:
     def dealer(self) -> str | None:
         """The dealer whose shift is open, or None."""
         return self._dealer
+
+    def expect_shift(self, dealer: str) -> None:
+        """The dealer named is at the table from now (the journal write follows on the
+        worker)."""
+        self._dealer, self._since = dealer, datetime.now(UTC).isoformat()
 
     def open_shift(self, dealer: str) -> str:
         info = self.store.open_shift(dealer)
@@ -302,6 +316,7 @@ class Printer(QObject):
                 result: object = work()
             except Exception as e:  # noqa: BLE001 - shown to the dealer, never a traceback
                 result = e
+            self.refresh()  # the kept slips counted here, off the GUI thread
             self._done.emit(job, result)
 
         self._thread = threading.Thread(target=run, name="slip-printer", daemon=True)
@@ -325,10 +340,145 @@ class Printer(QObject):
                 self.last = f"{len(result.printed)} kept slip(s) printed at {now}."
         else:
             self.problem, self.message = "stopped", f"The slip could not be printed: {result}"
-        self.refresh()
         self.finished.emit(job, result)
 
     def wait(self, timeout: float = 10.0) -> None:
         """Wait for the print under way (the window closing)."""
         if self._thread is not None:
             self._thread.join(timeout)
+
+
+def outcome_of(job: PrintJob, result: object) -> PrintOutcome:
+    """The printer's answer as the session's `Printed` event carries it."""
+    done = SessionJob(job.kind, job.table, job.round)
+    if isinstance(result, PrintResult):
+        return PrintOutcome(done, result.printed, result.message, kept=result.kept is not None,
+                            problem=result.problem is not None)
+    if isinstance(result, ReprintResult):
+        return PrintOutcome(done, bool(result.printed), result.message,
+                            rounds=tuple((k.table, k.round) for k in result.printed),
+                            left=len(result.left), problem=result.problem is not None)
+    return PrintOutcome(done, False, f"The slip could not be printed ({result}). It is in the "
+                                     f"ledger: reprint it from there (F2, History).",
+                        problem=True)
+
+
+# --- the session's ports --------------------------------------------------------------------
+
+class StationLedger:
+    """The session's ledger port: the station's ledger, written on the worker.
+
+    The session never waits: `begin`, `save` and `void` queue a job and return. The jobs run
+    in order on the one worker thread, so the round's records reach the journal in the order
+    they were made; `_rec` (the round being recorded) is only touched by those jobs. A write
+    the journal refuses leaves the records unsaved in the round, so the next save writes them
+    (none lost, none twice: the recording counts what is saved).
+    """
+
+    def __init__(self, ledger: Ledger, worker: Worker,
+                 on_written: Callable[[BaseException | None], None] | None = None) -> None:
+        self.ledger = ledger
+        self.worker = worker
+        self.on_written = on_written  # the window: the recording state moved
+        self._rec: Recording | None = None
+        self.pending = 0  # writes queued and not yet confirmed on disk
+        self.failed: str | None = None  # the last write refused, until one goes through
+
+    @property
+    def store(self) -> Store:
+        return self.ledger.store
+
+    @property
+    def recording(self) -> Recording | None:
+        """The round being recorded (read it once the worker is idle)."""
+        return self._rec
+
+    def adopt(self, rec: Recording) -> None:
+        """The round taken back at start, before any job."""
+        self._rec = rec
+
+    @property
+    def dealer(self) -> str | None:
+        return self.ledger.dealer
+
+    def open_shift(self, dealer: str) -> str:
+        name = " ".join(dealer.split())
+        if not name:
+            raise PortError("type the dealer's name to open a shift")
+        self.ledger.expect_shift(name)
+        self._write(lambda: self.ledger.open_shift(name))
+        return name
+
+    def begin(self, game: Round) -> None:
+        def work() -> None:
+            self._rec = None
+            self._rec = self.ledger.begin(game)
+        self._write(work)
+
+    def save(self, game: Round) -> None:
+        def work() -> None:
+            rec = self._rec
+            if rec is None or rec.game is not game:
+                raise LedgerError("this round was not begun in the ledger; call a supervisor")
+            rec.save()
+        self._write(work)
+
+    def void(self, game: Round, reason: str, by: str) -> None:
+        def work() -> None:
+            rec = self._rec
+            if rec is None or rec.game is not game:
+                raise LedgerError("this round was not begun in the ledger; call a supervisor")
+            rec.void(reason, by=by)
+            self._rec = None
+        self._write(work)
+
+    def note_eligibility(self, verdict: Any, then: Callable[[str], None]) -> None:
+        """The pit's check of who may bank, recorded with the round in play (or the table)."""
+        def work() -> None:
+            if self._rec is not None:
+                self._rec.note_eligibility(verdict, by="pit")
+            else:
+                self.store.record_eligibility(verdict, by="pit")
+
+        def done(_r: object, error: BaseException | None) -> None:
+            then(" Recorded in the ledger." if error is None else f" Not recorded ({error}).")
+        self.worker.submit(work, done)
+
+    def _write(self, work: Callable[[], object]) -> None:
+        if self.worker.closed:
+            raise PortError("the station is closing: the ledger takes no more changes")
+        self.pending += 1
+        self.worker.submit(work, self._written)
+
+    def _written(self, _result: object, error: BaseException | None) -> None:
+        self.pending -= 1
+        self.failed = None if error is None else str(error)
+        if self.on_written is not None:
+            self.on_written(error)
+
+
+class StationPrinter:
+    """The session's printer port: the slip printer, printing on its own thread; the
+    answer comes back as `Printer.finished` and the window hands it to the session."""
+
+    def __init__(self, printer: Printer) -> None:
+        self.printer = printer
+
+    @property
+    def attached(self) -> bool:
+        return not self.printer.none
+
+    @property
+    def kept_count(self) -> int:
+        return self.printer.kept_count
+
+    def problem(self) -> str | None:
+        if self.printer.busy is not None:
+            return "the printer is busy with a slip: wait for it"
+        return None
+
+    def print_slip(self, slip: Slip, job: SessionJob) -> None:
+        self.printer.print_slip(slip, PrintJob(job.kind, job.table, job.round))
+
+    def reprint_kept(self) -> None:
+        self.printer.reprint_kept()

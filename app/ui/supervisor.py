@@ -37,7 +37,7 @@ from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
-from app.ledger import RoundSummary, StoredSlip
+from app.ledger import RoundSummary, ShiftSummary, StoredSlip, Totals
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -305,7 +305,7 @@ class SupervisorWindow(QDialog):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.activated.connect(self.close)
         pit.changed.connect(self.show_message)
-        pit.dealer.changed.connect(self.refresh_round)
+        pit.station.changed.connect(self._round_changed)
         self.resize(1240, 760)
 
     # --- the round in play ----------------------------------------------------------------
@@ -367,10 +367,10 @@ class SupervisorWindow(QDialog):
         self.pit.check_bank(int(self.check_seat.currentData()), self.check_chips.text())
 
     def _advise_live(self) -> None:
-        self.open_advice(self._live_hands, None, self.pit.dealer.selected)
+        self.open_advice(self._live_hands, None, self.pit.session.selected)
 
     def open_void(self) -> ActionDialog:
-        rnd = self.pit.dealer.round
+        rnd = self.pit.session.round
         no = rnd.rotation.round_no if rnd is not None else "?"
         d = ActionDialog("Void the round", f"Void round {no}, in play: the wagers go back to "
                          f"the players and the round stays in the ledger as void, with who "
@@ -445,26 +445,36 @@ class SupervisorWindow(QDialog):
         self._slip_buttons()
         return w
 
-    def fill_shifts(self) -> None:
-        for combo in (self.shift, self.totals_shift):
-            current = combo.currentData()
-            combo.blockSignals(True)
-            combo.clear()
-            if combo is self.shift:
-                combo.addItem("any shift", None)
-            for sh in self.pit.shifts():
-                opened = sh.opened_at.astimezone().strftime("%Y-%m-%d %H:%M")
-                state = "open" if sh.closed_at is None else "closed"
-                combo.addItem(f"{sh.dealer} - {opened} ({sh.rounds} rounds, {state})", sh.id)
-            index = combo.findData(current)
-            combo.setCurrentIndex(max(index, 0))
-            combo.blockSignals(False)
+    def fill_shifts(self, then: Callable[[], None] | None = None) -> None:
+        """The shifts from the ledger (read on the pit's worker) into both choosers."""
+        def fill(shifts: list[ShiftSummary]) -> None:
+            for combo in (self.shift, self.totals_shift):
+                current = combo.currentData()
+                combo.blockSignals(True)
+                combo.clear()
+                if combo is self.shift:
+                    combo.addItem("any shift", None)
+                for sh in shifts:
+                    opened = sh.opened_at.astimezone().strftime("%Y-%m-%d %H:%M")
+                    state = "open" if sh.closed_at is None else "closed"
+                    combo.addItem(f"{sh.dealer} - {opened} ({sh.rounds} rounds, {state})",
+                                  sh.id)
+                index = combo.findData(current)
+                combo.setCurrentIndex(max(index, 0))
+                combo.blockSignals(False)
+            if then is not None:
+                then()
+        self.pit.shifts(fill)
 
     def refresh_history(self) -> None:
         picked = self.day.date()
         day = None if self.any_day.isChecked() else date(picked.year(), picked.month(),
                                                          picked.day())
-        self.shown = self.pit.history(self.shift.currentData(), self.seat.currentData(), day)
+        self.pit.history(self.shift.currentData(), self.seat.currentData(), day,
+                         self._show_history)
+
+    def _show_history(self, shown: list[RoundSummary]) -> None:
+        self.shown = shown
         rows, colours = [], []
         for r in self.shown:
             started = r.started_at.astimezone().strftime("%m-%d %H:%M")
@@ -490,13 +500,22 @@ class SupervisorWindow(QDialog):
                                         f"has no slip.")
             self.corrections.setText("")
         else:
-            self.stored = self.pit.slip(summary.id)
-            if self.stored is not None:
-                self.slip_text.setPlainText(self.pit.receipt(self.stored))
-                self.corrections.setText("\n".join(
-                    ["Corrections (the slip stays as printed):"]
-                    + [c.text() for c in self.stored.corrections])
-                    if self.stored.corrections else "No corrections.")
+            self.slip_text.setPlainText(f"Reading round {summary.round_no}'s slip...")
+            self.pit.slip(summary.id, lambda stored: self._show_slip(summary.id, stored))
+        self._slip_buttons()
+
+    def _show_slip(self, round_id: str, stored: StoredSlip | None) -> None:
+        rows = self.rounds.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.shown) or \
+                self.shown[rows[0].row()].id != round_id:
+            return  # another round was chosen meanwhile
+        self.stored = stored
+        if stored is not None:
+            self.slip_text.setPlainText(self.pit.receipt(stored))
+            self.corrections.setText("\n".join(
+                ["Corrections (the slip stays as printed):"]
+                + [c.text() for c in stored.corrections])
+                if stored.corrections else "No corrections.")
         self._slip_buttons()
 
     def _slip_buttons(self) -> None:
@@ -536,14 +555,15 @@ class SupervisorWindow(QDialog):
         d.fields.addRow("Net", net)
         d.position, d.net = position, net  # type: ignore[attr-defined]
 
-        def submit() -> bool:
-            done = self.pit.correct(stored.round_id, int(position.currentData()), net.text(),
-                                    pin=d.form.pin.text(), by=d.form.by.text(),
-                                    reason=d.form.reason.text())
+        def written(done: bool) -> None:
             if done:
                 self._round_chosen()
                 self.refresh_totals()
-            return done
+
+        def submit() -> bool:
+            return self.pit.correct(stored.round_id, int(position.currentData()), net.text(),
+                                    pin=d.form.pin.text(), by=d.form.by.text(),
+                                    reason=d.form.reason.text(), then=written)
 
         d.submit = submit
         return self._open(d)
@@ -575,7 +595,9 @@ class SupervisorWindow(QDialog):
             self.totals_summary.setText("No shift in the ledger yet.")
             self.totals_table.setRowCount(0)
             return
-        t = self.pit.totals(shift)
+        self.pit.totals(shift, self._show_totals)
+
+    def _show_totals(self, t: Totals | None) -> None:
         if t is None:
             return
         corrections = f", {t.corrections} correction(s)" if t.corrections else ""
@@ -607,6 +629,10 @@ class SupervisorWindow(QDialog):
             self.dialog = None
         self.refresh_round()
 
+    def _round_changed(self) -> None:
+        if self.isVisible():  # hidden, it is brought up to date when it opens
+            self.refresh_round()
+
     def show_message(self) -> None:
         self.message.setText(self.pit.message)
         restyle(self.message, "level", self.pit.level)
@@ -614,14 +640,11 @@ class SupervisorWindow(QDialog):
 
     def refresh(self) -> None:
         """Everything again (the window is opened)."""
-        c = self.pit.dealer
-        dealer = c.ledger.dealer if c.ledger is not None else None
-        self.title.setText(f"PIT SUPERVISOR - table {c.rules.table.name}"
+        dealer = self.pit.dealer_name
+        self.title.setText(f"PIT SUPERVISOR - table {self.pit.session.rules.table.name}"
                            + (f" - dealer {dealer}" if dealer else ""))
-        self.fill_shifts()
         self.refresh_round()
-        self.refresh_history()
-        self.refresh_totals()
+        self.fill_shifts(lambda: (self.refresh_history(), self.refresh_totals()))
         self.show_message()
 
     def showEvent(self, event: object) -> None:  # noqa: N802

@@ -1,21 +1,39 @@
-"""The dealer's main window: the felt, the side panel, the device status bar, and the keys.
+"""The dealer's window: the felt (seven positions around the centre), the side panel, the
+device status bar, the keys, and the help (F1). Layout and binding only.
 
-`MainWindow` is layout; `bind(controller)` connects its buttons, fields, keys and cards to
-the controller's steps and redraws from `controller.state()` whenever the round changes.
-The status bar keeps each device to a word or two (the whole story is in its tooltip) so
-that it never widens the window past a 1280x800 screen; the ledger's banner takes the rest
-of the bar while the database is away. F2 opens the pit supervisor's view over it.
+`MainWindow.bind(session, shoe, ...)` binds it to a `DealerSession` (app/session): a key
+becomes `KeyPressed` (the keys are the registry's `keymap()`), a field's Enter and a
+button `DealerCommand`, a card clicked `CardPicked`, the shoe's signals `CardRead`,
+`LeftoversRead`, `Shuffled`, `ShoeStatus`, `ShoeFault` and `DeviceAction`, the printer's
+answer `Printed`. Each event's `Changes` is painted: only the seats in `changes.positions`,
+the centre only when `changes.centre`, the status bar when `changes.devices`; the buttons
+(enabled, tooltips) from `availability(session)`, the "Next:" line from `next_line`.
+
+The ledger's writes and the status bar's polls run on the worker (app/ui/worker.py): the
+database line says "recording..." until the journal has the change on disk. The status bar
+keeps each device to a word or two (the whole story is in its tooltip) so that it never
+widens the window past a 1280x800 screen; the ledger's banner takes the rest of the bar
+while the database is away. F2 opens the pit supervisor's view over it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence, QPainter, QPaintEvent, QShortcut
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QCloseEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
     QFrame,
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -23,48 +41,54 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QStatusBar,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
-from .controller import DealerController
+from app.core.cards import DECK, Card
+from app.core.table import DEALER
+from app.session import (
+    CardPicked,
+    CardRead,
+    Changes,
+    DealerCommand,
+    DealerSession,
+    DeviceAction,
+    Event,
+    FrontTyped,
+    KeyPressed,
+    LeftoversRead,
+    Printed,
+    ShoeFault,
+    ShoeStatus,
+    Shuffled,
+    help_rows,
+    keymap,
+    next_line,
+)
+from app.session.commands import COMMANDS_BY_ID, HelpRow, availability
+from app.session.steps import dragon_suggestion
+from drivers.action import ActionInput
+
+from . import view
 from .felt import FeltView
 from .panel import ControlPanel
 from .pit import PitController
-from .present import SEAT_KEYS, ScreenState
+from .present import Device
 from .seat import restyle
+from .services import LedgerView, Printer, PrintJob, StationLedger, outcome_of
+from .shoe import ShoeFeed
 from .supervisor import SupervisorWindow
 from .theme import STYLE
+from .worker import Worker
 
 PANEL_WIDTH = 510
-
-# The keyboard map: key -> what it does (shown on the buttons and in the README).
-KEYMAP: tuple[tuple[str, str], ...] = (
-    ("N", "new round"),
-    ("1-6", "select seat 1-6"),
-    ("7 (or 0)", "select the dealer's position"),
-    ("Left / Right", "select the position before / after"),
-    ("B", "the seat offered the bank takes it: type the chips, Enter"),
-    ("Q", "the seat offered the bank (or the dragon) passes"),
-    ("Shift+Q", "every seat still to be asked passes the bank (or the dragon)"),
-    ("K", "co-bank with the house on / off (tables that co-bank)"),
-    ("W", "type the selected seat's wager, Enter"),
-    ("X", "take back the selected seat's wager"),
-    ("R", "action from the station's RNG, or the action the shuffler sent"),
-    ("D", "type the three dice, Enter"),
-    ("C", "shoe offline: type the selected position's cards, Enter"),
-    ("E", "deal complete: the shoe read the 49 cards but not the 4 left over"),
-    ("G", "the seat offered the dragon takes it: its wager (filled in), Enter"),
-    ("F", "set the front: the two clicked cards, or type them, Enter"),
-    ("H", "House Way for the selected position"),
-    ("A", "the player asks the house: show the House Way, without setting it"),
-    ("S", "settle"),
-    ("P", "print the slip (after a printer failure: print the kept slip)"),
-    ("Shift+P", "reprint: the kept slips, or this round's slip again marked REPRINT"),
-    ("O", "demo: shoe unplugged / plugged in"),
-    ("F2", "the pit supervisor's view (F2 or Esc closes it)"),
-    ("F3", "the dealer at the table: type the name, Enter (a new shift in the ledger)"),
-    ("Esc", "leave a field, drop picked cards"),
-)
+POLL_MS = 1000  # the status bar asks the printer and the ledger (on the worker) this often
+WARM_EACH = 4  # cards drawn ahead per idle turn of the event loop
+WARM_AFTER_MS = 150  # after the window's last resize
+KEEP_FOCUS = ("wager", "cards")  # Enter in these leaves the field open for the next one
 
 
 class ElidedLabel(QLabel):
@@ -81,7 +105,44 @@ class ElidedLabel(QLabel):
         p.end()
 
 
+class HelpView(QDialog):
+    """F1: every key of the registry, what it does, and whether (or why not) it may be done
+    now."""
+
+    COLUMNS = ("Key", "What it does", "Now")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keys - what each does now")
+        self.setStyleSheet(STYLE)
+        self.table = QTableWidget(0, len(self.COLUMNS), self)
+        self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        box = QVBoxLayout(self)
+        box.addWidget(self.table)
+        self.resize(1100, 700)
+
+    def show_rows(self, rows: tuple[HelpRow, ...]) -> None:
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            now = "yes" if row.why_not is None else f"not now: {row.why_not}"
+            for c, text in enumerate((row.key, row.words, now)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.table.setItem(r, c, item)
+        self.table.resizeRowsToContents()
+
+
 class MainWindow(QMainWindow):
+    changed = Signal()  # the session handled an event (the pit's view follows the round)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Pai Gow Poker - dealer station")
@@ -115,119 +176,349 @@ class MainWindow(QMainWindow):
                                    "the totals, void and correct (PIN) [F2]")
         bar.addPermanentWidget(self.pit_button)
         self.shortcuts: dict[str, QShortcut] = {}
-        self.controller: DealerController | None = None
-        self.state: ScreenState | None = None
+        self.session: DealerSession | None = None
+        self.shoe: ShoeFeed | None = None
+        self.printer: Printer | None = None
+        self.ledger: StationLedger | None = None
+        self.worker: Worker | None = None
+        self.hide_bank = True
         self.pit: PitController | None = None
         self.supervisor: SupervisorWindow | None = None
         self.dealer_prompt: QInputDialog | None = None
+        self.help: HelpView | None = None
+        self.printer_device = view.NO_PRINTER
+        self.ledger_shown = LedgerView(view.NO_LEDGER, None)
+        self._shown_slip: tuple[object, str] | None = None
+        self._polling = False
+        self._poll_again = False
+        self._shown_writing = 0  # the ledger writes the status bar last counted
+        self._closed = False
+        self._warm = QTimer(self)  # the deck drawn ahead once the window has its size
+        self._warm.setSingleShot(True)
+        self._warm.setInterval(WARM_AFTER_MS)
+        self._warm.timeout.connect(lambda: self.warm_cards())
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self.poll_devices)
 
-    # --- binding -------------------------------------------------------------------------
+    # --- binding ---------------------------------------------------------------------------
 
-    def bind(self, c: DealerController, pit: PitController | None = None) -> None:
-        self.controller = c
-        self.pit = pit or PitController(c)
+    def bind(self, session: DealerSession, shoe: ShoeFeed, *, printer: Printer | None = None,
+             worker: Worker | None = None, pit: PitController | None = None,
+             hide_bank: bool = True) -> None:
+        """Drive `session` from this window, `shoe` and `printer`. The session's ledger port,
+        when it is the station's (StationLedger), writes on `worker`."""
+        self.session, self.shoe, self.printer = session, shoe, printer
+        self.hide_bank = hide_bank
+        self.worker = worker or Worker(self)
+        self.ledger = session.ledger if isinstance(session.ledger, StationLedger) else None
+        if self.ledger is not None:
+            self.ledger.on_written = self._written
+            self.ledger_shown = LedgerView(Device("Database: recording", "ok",
+                                                  "Asking the ledger..."), None)
+        self.pit = pit or PitController(self)
         self.pit_button.clicked.connect(self.toggle_pit)
-        p, f = self.panel, self.panel.fields
-        b = p.buttons
-        b["new"].clicked.connect(c.new_round)
-        b["bank"].clicked.connect(lambda: self._submit("bank", c.take_bank))
-        b["pass"].clicked.connect(c.pass_offer)
-        b["co_bank"].clicked.connect(c.toggle_co_bank)
-        b["deal_done"].clicked.connect(c.deal_complete)
-        b["dragon"].clicked.connect(self._dragon_button)
-        b["wager"].clicked.connect(lambda: self._submit("wager", c.place_wager))
-        b["withdraw"].clicked.connect(c.withdraw_wager)
-        b["rng"].clicked.connect(c.rng_action)
-        b["dice"].clicked.connect(lambda: self._submit("dice", c.dice_action))
-        b["cards"].clicked.connect(lambda: self._submit("cards", c.enter_cards, keep=True))
-        b["front"].clicked.connect(self._front)
-        b["house_way"].clicked.connect(c.house_way)
-        b["help"].clicked.connect(c.show_house_way)
-        b["settle"].clicked.connect(c.settle)
-        b["print"].clicked.connect(c.print_slip)
-        b["reprint"].clicked.connect(c.reprint)
-        b["shoe"].clicked.connect(c.toggle_shoe)
-        f["wager"].returnPressed.connect(lambda: self._submit("wager", c.place_wager,
-                                                              keep=True))
-        f["dice"].returnPressed.connect(lambda: self._submit("dice", c.dice_action))
-        f["cards"].returnPressed.connect(lambda: self._submit("cards", c.enter_cards,
-                                                              keep=True))
-        f["front"].returnPressed.connect(lambda: self._submit("front", c.set_front))
-        f["bank"].returnPressed.connect(lambda: self._submit("bank", c.take_bank))
-        f["dragon"].returnPressed.connect(lambda: self._submit("dragon", c.take_dragon))
-        f["front"].textEdited.connect(c.type_front)
+        for name, button in self.panel.buttons.items():
+            button.clicked.connect(lambda _=False, name=name: self.click(name))
+        for name, field in self.panel.fields.items():
+            field.returnPressed.connect(lambda name=name: self.submit(name, keep=name
+                                                                      in KEEP_FOCUS))
+        self.panel.fields["front"].textEdited.connect(lambda t: self.handle(FrontTyped(t)))
         for seat in self.felt.seats.values():
-            seat.clicked.connect(c.select)
-            seat.card_clicked.connect(c.pick_card)
-
-        keys: dict[str, Callable[[], object]] = {
-            "N": c.new_round, "X": c.withdraw_wager, "R": c.rng_action, "H": c.house_way,
-            "A": c.show_house_way,
-            "S": c.settle, "P": c.print_slip, "Shift+P": c.reprint, "O": c.toggle_shoe,
-            "F2": self.toggle_pit, "F3": self.ask_dealer,
-            "Q": c.pass_offer, "Shift+Q": c.pass_all, "K": c.toggle_co_bank,
-            "E": c.deal_complete, "B": lambda: self._focus("bank"),
-            "G": lambda: self._focus("dragon"),
-            "W": lambda: self._focus("wager"), "D": lambda: self._focus("dice"),
-            "C": lambda: self._focus("cards"), "F": self._front,
-            "Left": lambda: c.select_step(-1), "Right": lambda: c.select_step(1),
-            "Esc": self._escape, "0": lambda: c.select(0),
-        }
-        for position, key in SEAT_KEYS.items():
-            keys[key] = (lambda pos=position: c.select(pos))
-        for key, handler in keys.items():
+            seat.clicked.connect(self.select)
+            seat.card_clicked.connect(self.pick)
+        for key in keymap():
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(handler)
+            shortcut.activated.connect(lambda key=key: self.press(key))
             self.shortcuts[key] = shortcut
-        c.changed.connect(self.render)
-        self.render()
+        shoe.card_read.connect(lambda c: self.handle(CardRead(c)))
+        shoe.card_at.connect(lambda c, first, seq: self.handle(CardRead(c, seq, first)))
+        shoe.leftovers_read.connect(lambda cards: self.handle(LeftoversRead(tuple(cards))))
+        shoe.action_read.connect(self._device_action)
+        shoe.shuffled.connect(lambda: self.handle(Shuffled()))
+        shoe.status_changed.connect(self._shoe_status)
+        shoe.fault.connect(lambda text: self.handle(ShoeFault(text)))
+        if printer is not None:
+            self.printer_device = printer.device()
+            printer.finished.connect(self._printed)
+        if self.felt.direction is not session.table.direction:
+            self.felt.direction = session.table.direction  # the ring's arrows
+            self.felt.update()
+        if session.shoe_status != shoe.status or session.shoe_online != shoe.online:
+            session.handle(ShoeStatus(shoe.online, shoe.status, shoe.short, shoe.demo))
+        self.paint(None)
+        if printer is not None or self.ledger is not None:
+            self._poll.start()
+            self.poll_devices()
 
-    def _submit(self, name: str, step: Callable[[str], bool], keep: bool = False) -> None:
+    def _shoe_status(self) -> None:
+        shoe = self.shoe
+        assert shoe is not None
+        self.handle(ShoeStatus(shoe.online, shoe.status, shoe.short, shoe.demo))
+
+    def _device_action(self, inp: ActionInput) -> None:
+        self.handle(DeviceAction.of(inp))
+
+    def _printed(self, job: PrintJob, result: object) -> None:
+        self.handle(Printed(outcome_of(job, result)))
+        self.poll_devices()
+
+    # --- events in, changes painted --------------------------------------------------------
+
+    def handle(self, event: Event) -> Changes:
+        """One event through the session; what it changed is painted."""
+        assert self.session is not None
+        changes = self.session.handle(event)
+        self.apply(changes)
+        return changes
+
+    def press(self, key: str) -> Changes:
+        changes = self.handle(KeyPressed(key))
+        if key == "Esc":
+            self.felt.setFocus()
+        return changes
+
+    def select(self, position: int) -> Changes:
+        return self.handle(DealerCommand("select", "7" if position == DEALER else str(position)))
+
+    def pick(self, position: int, c: Card) -> Changes:
+        return self.handle(CardPicked(position, c))
+
+    def submit(self, name: str, keep: bool = False) -> Changes:
+        """A field's Enter: its command with the text typed."""
         field = self.panel.fields[name]
-        if step(field.text()):
+        changes = self.handle(DealerCommand(name, field.text()))
+        if changes.done:
             field.clear()
             if not keep or not field.isEnabled():
                 self.felt.setFocus()
         else:
             field.selectAll()  # what was wrong stays in view; typing replaces it
+        return changes
 
-    def _focus(self, name: str) -> None:
-        c = self.controller
-        assert c is not None
-        if c.why_not(name) is not None:
-            c.explain(name)
-            return
+    def click(self, name: str) -> Changes:
+        """A button: its command; one with a field takes the text typed there (the dragon's
+        filled in with the main wager), or opens the field as its key does."""
+        assert self.session is not None
+        command = COMMANDS_BY_ID[name]
+        if command.field is None:
+            return self.handle(DealerCommand(name))
+        field = self.panel.fields[command.field]
+        if name == "dragon" and not field.text().strip():
+            field.setText(dragon_suggestion(self.session))
+        if command.direct is not None and command.direct(self.session):
+            return self.handle(DealerCommand(name))
+        if field.text().strip():
+            return self.submit(command.field)
+        return self.press(command.keys[0][0])
+
+    def apply(self, changes: Changes) -> None:
+        shoe = self.shoe
+        for ask in changes.shoe:
+            if shoe is None:
+                break
+            if ask == "start_deal":
+                shoe.start_deal()
+            elif ask == "stop_deal":
+                shoe.stop_deal()
+            elif ask in ("online", "offline"):
+                shoe.set_online(ask == "online")
+        self.paint(changes)
+        self.changed.emit()
+        if changes.show is not None:
+            self.open_view(changes.show)
+
+    def open_view(self, what: str) -> None:
+        if what == "help":
+            self.show_help()
+        elif what == "pit":
+            self.toggle_pit()
+        elif what == "dealer":
+            self.ask_dealer()
+        elif what.startswith("field:"):
+            self.open_field(what.removeprefix("field:"))
+
+    def open_field(self, name: str) -> None:
+        assert self.session is not None
         field = self.panel.fields[name]
         if name == "dragon" and not field.text().strip():
-            field.setText(c.dragon_suggestion())
+            field.setText(dragon_suggestion(self.session))
         field.setFocus()
         field.selectAll()
 
-    def _dragon_button(self) -> None:
-        """A click takes the dragon with the wager typed, or else the main wager."""
-        c = self.controller
-        assert c is not None
-        field = self.panel.fields["dragon"]
-        if not field.text().strip():
-            field.setText(c.dragon_suggestion())
-        self._submit("dragon", c.take_dragon)
+    # --- painting ---------------------------------------------------------------------------
 
-    def _front(self) -> None:
-        c = self.controller
-        assert c is not None
-        if len(c.picks) == 2:
-            if c.set_front(None):
-                self.panel.fields["front"].clear()
-                self.felt.setFocus()
+    def paint(self, changes: Changes | None) -> None:
+        """Paint what `changes` says changed (None: everything)."""
+        s = self.session
+        if s is None:
             return
-        text = self.panel.fields["front"].text()
-        if text.strip():
-            self._submit("front", c.set_front)
-            return
-        self._focus("front")
+        if changes is None or changes.positions:
+            dealing = s.dealing()
+            positions = s.table.positions if changes is None else changes.positions
+            for position in positions:
+                self.felt.seats[position].show_state(view.seat(s, position, dealing,
+                                                               self.hide_bank))
+        if changes is None or changes.centre:
+            self.felt.center.show_state(view.centre(s))
+            self.felt.show_no_play(s.table.no_play_between(
+                s.round.banker if s.round is not None else DEALER))
+        p = self.panel
+        lines = view.panel(s)
+        p.phase.setText(lines.phase)
+        p.next.setText(next_line(s))
+        p.show_message(s.message, s.level)
+        p.selected.setText(lines.selected)
+        p.show_availability(availability(s), lines.labels)
+        p.buttons["co_bank"].setChecked(s.co_bank)
+        p.fields["cards"].setPlaceholderText(lines.cards_hint)
+        p.fields["bank"].setPlaceholderText(lines.bank_hint)
+        p.fields["dragon"].setPlaceholderText(lines.dragon_hint)
+        for name in ("bank", "dragon"):  # no stale amount once the offer is over
+            if not p.fields[name].isEnabled() and p.fields[name].text():
+                p.fields[name].clear()
+        front = p.fields["front"]
+        if not front.hasFocus() and front.text() != s.front_text:
+            front.setText(s.front_text)
+        if changes is None:
+            p.show_log(tuple(s.log))
+        elif changes.log:
+            p.add_log(changes.log)
+        self.paint_slip()
+        writing = self.ledger.pending if self.ledger is not None else 0
+        if changes is None or changes.devices or changes.prints or writing != self._shown_writing:
+            self.paint_devices()
+        if self.help is not None and self.help.isVisible():
+            self.help.show_rows(help_rows(s))
 
-    # --- the pit and the shift -------------------------------------------------------------
+    def paint_slip(self) -> None:
+        s = self.session
+        assert s is not None
+        printer = self.printer
+        printing = printer is not None and printer.busy is not None
+        attached = printer is not None and not printer.none
+        slip = s.round.slip if s.round is not None else None
+        shown = (slip, view.slip_printed(s, attached, printing))
+        if shown == self._shown_slip:
+            return
+        self._shown_slip = shown
+        self.panel.show_slip(view.slip(s), shown[1])
+
+    def paint_devices(self) -> None:
+        s = self.session
+        if s is None:
+            return
+        printer = self.printer_device
+        if self.printer is not None and self.printer.busy is not None:
+            printer = Device("Printer: printing", "ok", "Printing a slip.")
+        database = view.NO_LEDGER
+        banner = None
+        self._shown_writing = self.ledger.pending if self.ledger is not None else 0
+        if self.ledger is not None:
+            database = view.recording_device(self.ledger_shown.device, self.ledger.pending,
+                                             self.ledger.failed)
+            banner = self.ledger_shown.banner
+        for label, device in zip(self.devices, (view.shoe_device(s), printer, database),
+                                 strict=True):
+            label.setText(device.label)
+            label.setToolTip(device.detail or device.label)
+            restyle(label, "state", device.state)
+        self.banner.setText(banner or "")
+        self.banner.setToolTip(banner or "")
+        self.banner.setVisible(bool(banner))
+        self.table_info.setVisible(not banner)
+        info = view.table_info(s)
+        self.table_info.setText(info)
+        self.table_info.setToolTip(info)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._warm.start()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._warm.start()
+
+    def warm_cards(self, left: list[Card] | None = None) -> None:
+        """Draw the deck at each seat's card size while the window is idle, a few cards at a
+        time, so no dealt card waits for its first drawing."""
+        if self._closed:
+            return
+        todo = list(DECK) if left is None else left
+        sizes = {}
+        for seat in self.felt.seats.values():
+            for cw in seat.cards:
+                if cw.width() > 0 and cw.height() > 0:
+                    sizes.setdefault((cw.width(), cw.height()), cw)
+        for cw in sizes.values():
+            cw.warm(todo[:WARM_EACH])
+        if todo[WARM_EACH:]:
+            QTimer.singleShot(0, lambda: self.warm_cards(todo[WARM_EACH:]))
+
+    # --- the worker: the ledger's writes, the status bar's polls ---------------------------
+
+    def _written(self, error: BaseException | None) -> None:
+        """The worker confirmed a ledger write (or the journal refused it)."""
+        if error is not None:
+            text = (f"The ledger did not take this change ({error}). Call a supervisor; the "
+                    f"round goes on.")
+            self.panel.show_message(text, "error")
+            self.panel.add_log((f"Ledger: {error}",))
+        self.paint_devices()
+
+    def poll_devices(self) -> None:
+        """Ask the printer and the ledger how they are, on the worker (the kept slips on
+        disk, the journal's count, the database); the answer repaints the status bar."""
+        if self.worker is None or self._closed:
+            return
+        if self._polling:  # asked while an answer is on its way: ask again after it
+            self._poll_again = True
+            return
+        self._polling, self._poll_again = True, False
+        ledger = self.ledger.ledger if self.ledger is not None else None
+        printer = self.printer
+
+        def ask() -> tuple[LedgerView | None, Device | None]:
+            # A printer printing says so itself (the window sees it busy); asked then, its
+            # answer would outlive the print.
+            idle = printer is not None and printer.busy is None
+            if idle:
+                printer.refresh()
+            return (ledger.view() if ledger is not None else None,
+                    printer.device() if idle else None)
+
+        def answered(result: object, _error: BaseException | None) -> None:
+            self._polling = False
+            if self._poll_again:
+                self.poll_devices()
+            if isinstance(result, tuple):
+                seen, device = result
+                if seen is not None:
+                    self.ledger_shown = seen
+                if device is not None:
+                    self.printer_device = device
+            if self.session is not None:
+                self.paint_devices()
+                self.paint_slip()
+                p = self.panel
+                p.next.setText(next_line(self.session))
+                p.show_availability(availability(self.session), view.panel(self.session).labels)
+
+        self.worker.submit(ask, answered)
+
+    # --- the help, the pit and the shift ------------------------------------------------------
+
+    def show_help(self) -> HelpView:
+        """F1: every key and what it does now (kept up to date while it is open)."""
+        assert self.session is not None
+        if self.help is None:
+            self.help = HelpView(self)
+            self.help.finished.connect(lambda _r: self.felt.setFocus())
+        self.help.show_rows(help_rows(self.session))
+        self.help.show()
+        self.help.raise_()
+        return self.help
 
     def toggle_pit(self) -> SupervisorWindow | None:
         """F2: the pit supervisor's view over the dealer's window, or closed again."""
@@ -249,85 +540,45 @@ class MainWindow(QMainWindow):
         question does not block the window: the station keeps reading the shoe."""
         if self.dealer_prompt is not None and self.dealer_prompt.isVisible():
             return self.dealer_prompt
-        c = self.controller
         d = QInputDialog(self)
         d.setWindowTitle("The dealer at this table")
         d.setLabelText("The dealer's name (the ledger records every round under the "
                        "dealer's shift):")
         d.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        if c is not None and c.ledger is not None and c.ledger.dealer:
-            d.setTextValue(c.ledger.dealer)
+        ledger = self.session.ledger if self.session is not None else None
+        if ledger is not None and ledger.dealer:
+            d.setTextValue(ledger.dealer)
         d.setStyleSheet(STYLE + "QLineEdit { min-width: 360px; }")
-        d.textValueSelected.connect(self._dealer_named)
+        d.textValueSelected.connect(lambda name: self.handle(DealerCommand("shift", name)))
         d.finished.connect(lambda _r: self.felt.setFocus())
         self.dealer_prompt = d
         d.open()
         return d
 
-    def _dealer_named(self, name: str) -> None:
-        if self.controller is not None:
-            self.controller.open_shift(name)
+    # --- closing ------------------------------------------------------------------------------
 
-    def _escape(self) -> None:
-        self.felt.setFocus()
-        c = self.controller
-        if c is not None and c.picks:
-            c.picks, c.preview, c.preview_error = [], None, None
-            c.fields["front"] = ""
-            c.changed.emit()
-
-    # --- drawing -------------------------------------------------------------------------
-
-    def render(self) -> None:
-        c = self.controller
-        if c is None:
+    def close_station(self) -> None:
+        """The shoe's port, the slip printing now, the ledger's writes (every one queued is
+        written before the journal closes; what is not yet in the database stays in the
+        journal for the next start). Once."""
+        if self._closed:
             return
-        s = c.state()
-        self.state = s
-        if self.felt.direction is not c.table.direction:
-            self.felt.direction = c.table.direction  # the ring's arrows
-            self.felt.update()
-        for position, seat in self.felt.seats.items():
-            seat.show_state(s.seats[position])
-        self.felt.center.show_state(s.center)
-        self.felt.show_no_play(s.center.no_play)
-        p = self.panel
-        p.phase.setText(s.phase)
-        p.next.setText(s.next_step)
-        p.show_message(s.message, s.level)
-        p.selected.setText(s.selected)
-        p.cards_label.setText("Cards")
-        p.fields["cards"].setPlaceholderText(f"{s.manual_target}, e.g. AS KD 10H 7C 7D 2S JK")
-        p.show_availability(s.availability, s.labels)
-        p.buttons["co_bank"].setChecked(s.co_bank)
-        for name in ("bank", "dragon"):  # no stale amount once the offer is over
-            if not p.fields[name].isEnabled() and p.fields[name].text():
-                p.fields[name].clear()
-        p.fields["bank"].setPlaceholderText(s.fields.get("bank_hint", "chips, e.g. 500"))
-        p.fields["dragon"].setPlaceholderText(s.fields.get("dragon_hint",
-                                                           "dragon wager, e.g. 25"))
-        front = p.fields["front"]
-        wanted = s.fields.get("front", "")
-        if front.text() != wanted and not (front.hasFocus() and not wanted):
-            if not front.hasFocus():
-                front.setText(wanted)
-        p.show_log(s.log)
-        p.show_slip(s.slip, s.slip_printed)
-        for label, device in zip(self.devices, s.devices, strict=True):
-            label.setText(device.label)
-            label.setToolTip(device.detail or device.label)
-            restyle(label, "state", device.state)
-        self.banner.setText(s.banner or "")
-        self.banner.setToolTip(s.banner or "")
-        self.banner.setVisible(bool(s.banner))
-        self.table_info.setVisible(not s.banner)
-        self.table_info.setText(s.table_info)
-        self.table_info.setToolTip(s.table_info)
+        self._closed = True
+        self._poll.stop()
+        if self.shoe is not None:
+            self.shoe.close()
+        if self.printer is not None:
+            self.printer.wait()
+        if self.pit is not None:
+            self.pit.close()
+        if self.worker is not None:
+            self.worker.close()
+        if self.ledger is not None:
+            self.ledger.ledger.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        for dialog in (self.supervisor, self.dealer_prompt):
+        for dialog in (self.supervisor, self.dealer_prompt, self.help):
             if dialog is not None:
                 dialog.close()
-        if self.controller is not None:
-            self.controller.close()
+        self.close_station()
         super().closeEvent(event)

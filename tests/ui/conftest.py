@@ -1,4 +1,5 @@
-"""The dealer's window under pytest-qt (offscreen): a station with a fixed deck."""
+"""The dealer's window under pytest-qt (offscreen): a station with a fixed deck, the window
+bound to a dealer session, driven by keys and clicks."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from PySide6.QtCore import Qt
 
 from app.core.cards import Card, card
 from app.core.round import Phase, RoundRules
-from app.ui.controller import DealerController
+from app.ledger import Recording
+from app.session import DealerSession
 from app.ui.pit import PitController
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
-from app.ui.services import Ledger, Printer
+from app.ui.services import Ledger, Printer, StationLedger, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
 from app.ui.window import MainWindow
+from app.ui.worker import Worker
 
 SHOWCASE_ACTION = 3  # RNG 4 counts the dealer as 1: seat 3
 
@@ -25,9 +28,30 @@ SHOWCASE_ACTION = 3  # RNG 4 counts the dealer as 1: seat 3
 @dataclass
 class Station:
     window: MainWindow
-    controller: DealerController
+    session: DealerSession
     shoe: ShoeFeed
     qtbot: object
+
+    @property
+    def recording(self) -> Recording | None:
+        """The round the ledger records, once the worker has written what is queued."""
+        port = self.window.ledger
+        if port is None:
+            return None
+        self.recorded()
+        return port.recording
+
+    def recorded(self) -> None:
+        """Until the worker has confirmed every ledger write given so far."""
+        port = self.window.ledger
+        if port is not None:
+            self.qtbot.waitUntil(lambda: port.pending == 0, timeout=5000)
+
+    def polled(self) -> None:
+        """The status bar asks the printer and the ledger again (on the worker)."""
+        self.window.poll_devices()
+        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=5000)
+        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=5000)
 
     def key(self, key: str | Qt.Key, shift: bool = False) -> None:
         """A key pressed on the felt (where the dealer's focus rests)."""
@@ -61,8 +85,8 @@ class Station:
 
     def wait_phase(self, phase: Phase) -> None:
         def reached() -> None:
-            assert self.controller.round is not None
-            assert self.controller.round.phase is phase
+            assert self.session.round is not None
+            assert self.session.round.phase is phase
 
         self.qtbot.waitUntil(reached, timeout=5000)
 
@@ -99,16 +123,22 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
             shoe = DemoShoe(decks, interval_ms=0)
             if not online:
                 shoe.set_online(False)
-        controller = DealerController(rules, shoe, randbelow=lambda n: rng, ledger=ledger,
-                                      printer=printer)
         window = MainWindow()
         qtbot.addWidget(window)
-        window.bind(controller, PitController(controller, pin=pin) if pin else None)
+        worker = Worker(window)
+        port = StationLedger(ledger, worker) if ledger is not None else None
+        session = DealerSession(rules, ledger=port,
+                                printer=StationPrinter(printer) if printer is not None
+                                else None,
+                                rotation=ledger.store.rotation() if ledger is not None
+                                else None, randbelow=lambda n: rng)
+        window.bind(session, shoe, printer=printer, worker=worker,
+                    pit=PitController(window, pin=pin) if pin else None)
         window.resize(1920, 1080)
         window.show()
         with qtbot.waitActive(window, timeout=3000):
             window.activateWindow()
         window.felt.setFocus()
-        return Station(window, controller, shoe, qtbot)
+        return Station(window, session, shoe, qtbot)
 
     return make

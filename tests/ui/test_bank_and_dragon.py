@@ -44,7 +44,7 @@ def wagers(s, amounts) -> None:  # noqa: ANN001
 
 
 def house_way_all(s) -> None:  # noqa: ANN001
-    rnd = s.controller.round
+    rnd = s.session.round
     for position in rnd.pending():
         if rnd.can_set_hand(position):
             s.key("7" if position == DEALER else str(position))
@@ -62,7 +62,7 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
 
     # Round 1: the dealer banks the first round; no bank is offered.
     s.key("N")
-    assert s.controller.bank_offered() is None
+    assert s.session.bank_offered() is None
     assert not b["bank"].isEnabled()
     assert b["bank"].toolTip() == "Not now: the dealer banks the first round"
     assert s.window.felt.center.bank.text() == "Bank: the dealer"
@@ -72,13 +72,13 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
     s.everyone_passes()  # the dragon: seats 4 and 6 are unused
     house_way_all(s)
     s.key("S")
-    first = s.controller.round
+    first = s.session.round
     assert first.phase is Phase.SETTLED
 
     # Round 2: the bank is offered from seat 1, each seat accepting or passing.
     s.key("N")
-    rnd = s.controller.round
-    assert s.controller.bank_offered() == 1
+    rnd = s.session.round
+    assert s.session.bank_offered() == 1
     assert s.seat(1).role_badge.text() == "BANK OFFER"
     assert s.seat(1).note.text() == ("Bank offered: B takes it with chips covering every "
                                      "wager against it; Q passes")
@@ -92,9 +92,9 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
                                   "take it, or Q to pass, before action")
     assert not b["co_bank"].isEnabled() and "does not co-bank" in b["co_bank"].toolTip()
     s.key("Q")
-    assert s.controller.bank_offered() == 2 and s.seat(1).note.text() == "Passed the bank"
+    assert s.session.bank_offered() == 2 and s.seat(1).note.text() == "Passed the bank"
     s.key("Q")
-    assert s.controller.bank_offered() == 3
+    assert s.session.bank_offered() == 3
     s.key("B")
     assert s.window.focusWidget() is s.window.panel.fields["bank"]
     s.type("100")
@@ -124,7 +124,7 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
     assert rnd.action.bank == 3 and rnd.action.position == 1
     # The dragon is offered to seats 1, 2 and 5 in turn, never to the player banker; the
     # bank cannot cover a dragon's wager either.
-    assert s.controller.dragon_offered() == 1
+    assert s.session.dragon_offered() == 1
     s.key("G")
     assert s.window.panel.fields["dragon"].text() == "40.00"  # the main wager, filled in
     s.type("")
@@ -132,7 +132,7 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
                         "$0.00 more"
     s.key(Qt.Key.Key_Escape)
     s.everyone_passes()
-    log = s.controller.log[s.controller.log.index("--- round 2 opened ---"):]
+    log = s.session.log[s.session.log.index("--- round 2 opened ---"):]
     assert [line for line in log if "passes the dragon" in line] == [
         "Seat 1 passes the dragon", "Seat 2 passes the dragon", "Seat 5 passes the dragon"]
     assert s.seat(4).role_badge.text() == "NO WAGER - mucked"
@@ -208,18 +208,18 @@ def test_seats_that_may_not_bank_are_passed_over_with_the_reason(make_station):
     s.key("S")
     s.key("N")
     # Only seat 5 wagered against the dealer: seats 1-4 are passed over, with the reason.
-    assert s.controller.bank_offered() == 5
-    log = "\n".join(s.controller.log)
+    assert s.session.bank_offered() == 5
+    log = "\n".join(s.session.log)
     assert ("Seat 1 passes the bank (passed over: placed no wager against the dealer in the "
             "last round with no player banker)") in log
     assert s.seat(2).note.text().startswith("Passed the bank - may not bank: placed no wager")
     s.everyone_passes()
-    assert s.controller.bank_offered() is None
+    assert s.session.bank_offered() is None
     assert s.message.startswith("Seat 5 passes the bank: it has come round to the dealer")
     wagers(s, {5: "25"})
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    assert s.controller.round.banker == DEALER
+    assert s.session.round.banker == DEALER
 
 
 def test_co_banking_when_the_table_allows_it(make_station):
@@ -233,13 +233,13 @@ def test_co_banking_when_the_table_allows_it(make_station):
     house_way_all(s)
     s.key("S")
     s.key("N")
-    assert s.controller.bank_offered() == 1
+    assert s.session.bank_offered() == 1
     s.key("K")
     assert s.window.panel.buttons["co_bank"].isChecked()
     assert s.window.panel.buttons["co_bank"].text() == "Co-bank: ON  [K]"
     s.key("B")
     s.type("20")
-    rnd = s.controller.round
+    rnd = s.session.round
     assert rnd.bank.co_bank and rnd.bank.player == 1 and rnd.bank.dealer_wager == 0
     assert s.seat(1).role_badge.text() == "CO-BANK $20.00"
     assert s.seat(0).role_badge.text() == ""  # no dealer's hand against a co-bank
@@ -254,10 +254,10 @@ def test_a_dragon_round_the_unused_hand_played_by_a_seat(make_station):
     wagers(s, {1: "25", 3: "50", 5: "100"})
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    rnd = s.controller.round
+    rnd = s.session.round
     # Unused: seats 4, 6 and 2. The dragon is offered from action: seat 3, then 5, then 1.
     assert rnd.dragon_hands() == (4, 6, 2)
-    assert s.controller.dragon_offered() == 3
+    assert s.session.dragon_offered() == 3
     assert s.seat(3).note.text() == "Dragon offered (seat 4's hand): G takes it, Q passes"
     assert s.seat(4).role_badge.text() == "DRAGON HAND"
     assert all(cw.face_down for cw in s.seat(4).cards)  # the dragon is taken unseen
@@ -269,7 +269,7 @@ def test_a_dragon_round_the_unused_hand_played_by_a_seat(make_station):
     s.key("H")
     assert rnd.hands[3].setting is None
     s.key("Q")
-    assert s.controller.dragon_offered() == 5
+    assert s.session.dragon_offered() == 5
     assert s.seat(3).note.text() == "Passed the dragon"
     s.key("G")
     field = s.window.panel.fields["dragon"]
@@ -280,7 +280,7 @@ def test_a_dragon_round_the_unused_hand_played_by_a_seat(make_station):
     field.clear()
     s.type("40")
     assert rnd.dragons == {4: (5, 4000)}
-    assert s.controller.dragon_offered() is None  # one dragon a round at this table
+    assert s.session.dragon_offered() is None  # one dragon a round at this table
     assert s.seat(4).role_badge.text() == "DRAGON seat 5"
     assert s.seat(4).wager.text() == "$40.00"
     assert not any(cw.face_down for cw in s.seat(4).cards)
@@ -327,7 +327,7 @@ def test_a_dragon_the_player_sets_with_its_wager_equal_to_the_main(make_station)
     wagers(s, {1: "25", 2: "10", 3: "50", 5: "100", 6: "15"})
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    assert s.controller.dragon_offered() == 3
+    assert s.session.dragon_offered() == 3
     assert "its wager is the main wager, $50.00" in s.message
     s.key("G")
     s.window.panel.fields["dragon"].clear()
@@ -335,7 +335,7 @@ def test_a_dragon_the_player_sets_with_its_wager_equal_to_the_main(make_station)
     assert s.message == "the dragon's wager equals the main wager here: $50.00, not $20.00"
     s.window.panel.fields["dragon"].clear()
     s.type("50")
-    rnd = s.controller.round
+    rnd = s.session.round
     assert rnd.dragons == {4: (3, 5000)}
     # The player sets the dragon: the dealer clicks its two front cards.
     s.click_card(4, "4C")

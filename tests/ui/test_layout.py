@@ -15,13 +15,14 @@ from app.core.banker import BankRotation
 from app.core.round import RoundRules
 from app.core.table import Table
 from app.ledger import LedgerStatus
-from app.ui.controller import DealerController
+from app.session import DealerSession
 from app.ui.main import build, parse_args
 from app.ui.present import Device
-from app.ui.services import Ledger, LedgerView, Printer
+from app.ui.services import Ledger, LedgerView, Printer, StationLedger, StationPrinter
 from app.ui.shoe import DemoShoe, NoShoe, SerialShoe, ShoeFeed
 from app.ui.supervisor import SupervisorWindow
 from app.ui.window import MainWindow
+from app.ui.worker import Worker
 from drivers.printer.config import PrinterConfig
 
 from .test_station import make_ledger
@@ -86,13 +87,17 @@ def test_the_window_fits_1280x800_in_every_device_state(qtbot, tmp_path, shoes):
     seen: set[str] = set()
     for (sname, shoe), (pname, printer), (lname, ledger) in itertools.product(
             shoes.items(), printers(tmp_path).items(), ledgers.items()):
-        c = DealerController(RoundRules(table=table), shoe, ledger=ledger,  # type: ignore[arg-type]
-                             printer=printer, rotation=BankRotation())
         window = MainWindow()
         qtbot.addWidget(window)
-        window.bind(c)
+        worker = Worker(window)
+        port = (StationLedger(ledger, worker)  # type: ignore[arg-type]
+                if ledger is not None else None)
+        session = DealerSession(RoundRules(table=table), ledger=port,
+                                printer=StationPrinter(printer), rotation=BankRotation())
+        window.bind(session, shoe, printer=printer, worker=worker)
         window.resize(*SCREEN)
         window.show()
+        qtbot.waitUntil(lambda w=window: not w._polling, timeout=5000)  # the status bar asked
         hint = window.minimumSizeHint()
         where = f"shoe {sname}, printer {pname}, ledger {lname}"
         assert hint.width() <= SCREEN[0] and hint.height() <= SCREEN[1], (where, hint)
@@ -114,7 +119,7 @@ def test_the_window_fits_1280x800_in_every_device_state(qtbot, tmp_path, shoes):
 
 def test_the_shoe_configured_but_unplugged_keeps_the_station_full_screen(qtbot, tmp_path):
     """The issue's own steps: paigow-dealer --fullscreen --shoe /tmp/nope."""
-    window, c = build(parse_args(["--fullscreen", "--shoe", str(tmp_path / "nope"),
+    window = build(parse_args(["--fullscreen", "--shoe", str(tmp_path / "nope"),
                                   "--data-dir", str(tmp_path / "d"), "--dealer", "Kim"]))
     qtbot.addWidget(window)
     window.showFullScreen()
@@ -136,30 +141,22 @@ def test_the_pit_view_fits_1280x800(make_station, tmp_path):
     assert pit.width() <= SCREEN[0] and pit.height() <= SCREEN[1]
     void = pit.open_void()
     assert void.minimumSizeHint().height() <= SCREEN[1]
-    assert isinstance(s.controller.ledger, Ledger)
+    assert s.window.ledger is not None and isinstance(s.window.ledger.ledger, Ledger)
 
 
-def test_the_keyboard_map_is_every_key_the_window_binds_and_is_in_the_docs(make_station):
-    from app.ui.window import KEYMAP
+def test_the_keys_the_window_binds_are_the_registrys_and_every_command_is_in_the_docs(
+        make_station):
+    """DESIGN.md: every dealer command is declared once; keys, buttons and help read it."""
+    from app.session import COMMANDS, help_rows, keymap
 
     s = make_station()
-    bound = set(s.window.shortcuts)
-    listed: set[str] = set()
-    for key, _ in KEYMAP:
-        if key == "1-6":
-            listed.update(str(n) for n in range(1, 7))
-        elif key == "7 (or 0)":
-            listed.update(("7", "0"))
-        elif key == "Left / Right":
-            listed.update(("Left", "Right"))
-        else:
-            listed.add(key)
-    assert bound == listed
-    root = Path(__file__).resolve().parents[2]
-    for manual in (root / "docs" / "station.md",):
-        text = manual.read_text()
-        for key, does in KEYMAP:
-            assert f"| {key} | {does} |" in text, f"{manual.name}: {key}"
+    assert set(s.window.shortcuts) == set(keymap())
+    for name, button in s.window.panel.buttons.items():
+        command = next(c for c in COMMANDS if c.id == name)
+        assert button.text() == f"{command.button}  [{command.label}]"
+    text = (Path(__file__).resolve().parents[2] / "docs" / "station.md").read_text()
+    for row in help_rows(s.session):
+        assert f"| {row.key} | {row.words} |" in text, row.key
 
 
 def test_the_dealers_keys_do_nothing_in_the_pit_view(make_station, qtbot):
@@ -173,7 +170,7 @@ def test_the_dealers_keys_do_nothing_in_the_pit_view(make_station, qtbot):
     pit.windowHandle().requestActivate()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is pit, timeout=3000)
     qtbot.keyClicks(pit.check_chips, "N1234")  # typed into the pit's field, not keys
-    assert s.controller.round is None and s.controller.selected is None
+    assert s.session.round is None and s.session.selected is None
     assert pit.check_chips.text() == "N1234"
     qtbot.keyClick(pit.check_chips, Qt.Key.Key_Escape)
     assert not pit.isVisible()

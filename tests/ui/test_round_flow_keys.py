@@ -21,11 +21,11 @@ def test_a_shows_the_house_way_for_the_selected_hand_without_setting_it(make_sta
     s.key("5")
     s.key("A")
     way = set_house_way(parse_cards(SHOWCASE[5]))
-    assert s.controller.round.hands[5].setting is None
+    assert s.session.round.hands[5].setting is None
     assert s.message.startswith("House Way for Seat 5: ")
     assert f"rule {way.rule.id}" in s.message
-    assert any(line.startswith("House Way shown to seat 5: ") for line in s.controller.log)
-    assert s.window.panel.buttons["help"].text() == "Show House Way  [A]"
+    assert any(line.startswith("House Way shown to seat 5: ") for line in s.session.log)
+    assert s.window.panel.buttons["show_house_way"].text() == "Show House Way  [A]"
 
 
 def test_h_leaves_the_seven_cards_in_one_pile_until_the_bank_is_set(make_station):
@@ -35,7 +35,7 @@ def test_h_leaves_the_seven_cards_in_one_pile_until_the_bank_is_set(make_station
     s = make_station(rules=RoundRules(asked_house_way=AskedHouseWay.AFTER_BANK))
     open_and_wager(s)
     deal(s)
-    rnd = s.controller.round
+    rnd = s.session.round
     for seat in (1, 2, 3, 5, 6):
         s.key(str(seat))
         s.key("H")
@@ -57,9 +57,9 @@ def test_a_resplit_foul_goes_back_to_the_player_and_the_round_waits(make_station
     s.click_card(3, "KD")
     assert s.seat(3).note.text().endswith("it goes back to the player to set again")
     s.key("F")
-    rnd = s.controller.round
+    rnd = s.session.round
     assert rnd.hands[3].setting is None and 3 in rnd.pending()
     assert "goes back to the player to set again" in s.message
-    assert any("returned to the player to set again" in line for line in s.controller.log)
+    assert any("returned to the player to set again" in line for line in s.session.log)
     s.key("H")
     assert rnd.hands[3].set_by is SetBy.HOUSE_WAY

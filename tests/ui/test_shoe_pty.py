@@ -66,7 +66,7 @@ def wagers(s: Station, amounts: dict[int, str]) -> None:
 
 
 def house_way_all(s: Station) -> None:
-    rnd = s.controller.round
+    rnd = s.session.round
     for position in rnd.pending():
         if rnd.can_set_hand(position):
             s.key("7" if position == DEALER else str(position))
@@ -102,9 +102,9 @@ def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty
     deck = stacked_deck(SHOWCASE, 3)
     pty.deal(deck=deck, action="none")
     # The shoe deals before action is taken: the cards wait for action.
-    qtbot.waitUntil(lambda: s.controller.leftovers is not None, timeout=10000)
-    assert s.controller.stream == list(deck[:49])
-    assert s.controller.round.phase is Phase.BETTING
+    qtbot.waitUntil(lambda: s.session.leftovers is not None, timeout=10000)
+    assert s.session.stream == list(deck[:49])
+    assert s.session.round.phase is Phase.BETTING
     assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link} (PAIGOW-SIM)"
     s.key("R")
     s.wait_phase(Phase.SETTING)
@@ -113,7 +113,7 @@ def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty
     house_way_all(s)
     s.key("S")
     core = core_round({1: 2500, 3: 5000}, Action.draw(lambda n: SHOWCASE_RNG), deck)
-    assert s.controller.round.slip.to_dict() == core.settle().to_dict()
+    assert s.session.round.slip.to_dict() == core.settle().to_dict()
 
 
 def test_action_sent_by_the_shuffler_is_the_rounds_action_with_its_source(
@@ -128,7 +128,7 @@ def test_action_sent_by_the_shuffler_is_the_rounds_action_with_its_source(
     wagers(s, {1: "25", 3: "50", 5: "10"})
     pty.deal(deck=deck, action="rng", seed=seed)
     s.wait_phase(Phase.SETTING)
-    rnd, c = s.controller.round, s.controller
+    rnd, c = s.session.round, s.session
     assert rnd.action.action == Action(number, ActionSource.RNG, drawn_by="device")
     assert rnd.action.position == position
     assert c.action_input.origin is Origin.DEVICE
@@ -154,8 +154,8 @@ def test_action_sent_before_the_wagers_waits_and_r_takes_it(make_station, qtbot,
     qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
     s.key("N")
     pty.deal(deck=deck, action="rng", seed=seed)
-    qtbot.waitUntil(lambda: s.controller.leftovers is not None, timeout=10000)
-    c = s.controller
+    qtbot.waitUntil(lambda: s.session.leftovers is not None, timeout=10000)
+    c = s.session
     assert c.device_action is not None and c.round.action is None
     assert s.window.felt.center.action.text() == (
         f"Action: RNG {number} (sent by the shuffler PAIGOW-SIM) - R takes it")
@@ -176,10 +176,10 @@ def test_action_from_the_shuffler_after_the_dealers_is_not_used_and_said_so(
     s.key("N")
     wagers(s, {1: "25"})
     s.key("R")
-    c = s.controller
+    c = s.session
     assert c.round.action.position == 3 and c.action_input.origin is Origin.STATION_RNG
     seen: list[str] = []
-    c.changed.connect(lambda: seen.append(c.message))
+    s.window.changed.connect(lambda: seen.append(c.message))
     pty.deal(deck=deck, action="rng", seed=1)
     s.wait_phase(Phase.SETTING)
     said = (f"The shuffler sent action RNG {device_number(1)} (PAIGOW-SIM, message 3), but "
@@ -206,7 +206,7 @@ def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, q
     lines += [encode_line("CARD", 2 + i, str(c)) for i, c in enumerate(deck[:49])]
     lines.append(encode_line("BEAT", 50))
     pty.link.write(b"".join(lines))
-    c = s.controller
+    c = s.session
     qtbot.waitUntil(lambda: len(c.stream) == 49, timeout=5000)
     assert c.round.phase is Phase.DEALING
     assert s.window.panel.next.text() == ("Next: the 49 cards dealt are read; waiting for the "
@@ -231,14 +231,16 @@ def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, q
 
 def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
     deck = stacked_deck(SHOWCASE, 3)
-    window, controller = build(parse_args(["--demo", "--deck", cards_text(deck)]))
+    window = build(parse_args(["--demo", "--deck", cards_text(deck)]))
+    session = window.session
+    assert session is not None
     qtbot.addWidget(window)
     window.resize(1920, 1080)
     window.show()
     window.felt.setFocus()
-    shoe = controller.shoe
+    shoe = window.shoe
     assert isinstance(shoe, PtyDemoShoe)
-    s = Station(window, controller, shoe, qtbot)
+    s = Station(window, session, shoe, qtbot)
     try:
         qtbot.waitUntil(lambda: shoe.online, timeout=5000)
         assert window.devices[0].text() == "Shoe: online"
@@ -248,10 +250,10 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         s.key("N")
         wagers(s, {1: "25", 3: "50", 5: "100"})
         s.key("R")
-        rnd = controller.round
+        rnd = session.round
         action = rnd.action
         # The cards arrive one by one over the pseudo-terminal and go to their seats.
-        qtbot.waitUntil(lambda: 7 <= len(controller.stream) < 49, timeout=5000)
+        qtbot.waitUntil(lambda: 7 <= len(session.stream) < 49, timeout=5000)
         first = s.seat(action.position)
         assert all(cw.card is not None for cw in first.cards)
         s.wait_phase(Phase.SETTING)
@@ -284,9 +286,9 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         assert "The shoe is offline: press C" in s.message
         s.key("C")
         for _ in range(7):
-            s.type(SHOWCASE[controller.selected])
-        assert controller.round.phase is Phase.SETTING
-        assert controller.round.deal.mode == "by-position"
+            s.type(SHOWCASE[session.selected])
+        assert session.round.phase is Phase.SETTING
+        assert session.round.deal.mode == "by-position"
         assert shoe.deals == 1
         s.key("O")
         qtbot.waitUntil(lambda: shoe.online, timeout=5000)

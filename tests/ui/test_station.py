@@ -25,6 +25,7 @@ from app.core.cards import cards_text, parse_cards
 from app.core.round import Phase
 from app.ledger import Store
 from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, WagerRow
+from app.session import DealerCommand
 from app.settings import TableConfig
 from app.ui.main import SHOWN, build, demo_data, main, parse_args
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
@@ -105,14 +106,14 @@ def test_a_whole_round_from_open_to_printed_slip_over_the_pty_shoe_and_in_the_le
     s.everyone_passes()  # the dragon
     set_every_hand(s)
     s.key("S")
-    rnd = s.controller.round
+    rnd = s.session.round
     slip = rnd.slip
     assert slip is not None and rnd.phase is Phase.SETTLED
     assert s.window.panel.buttons["print"].isEnabled()
     assert s.window.panel.stack_title.text() == "Settlement slip: NOT PRINTED (P)"
 
     s.key("P")
-    qtbot.waitUntil(lambda: printer.busy is None and s.controller.slip_printed == "printed",
+    qtbot.waitUntil(lambda: printer.busy is None and s.session.slip_printed == "printed",
                     timeout=10000)
     assert s.message == f"Round {slip.round}'s slip printed."
     assert s.window.panel.stack_title.text() == "Settlement slip: printed"
@@ -129,7 +130,7 @@ def test_a_whole_round_from_open_to_printed_slip_over_the_pty_shoe_and_in_the_le
     assert "Shift+P prints it again, marked REPRINT" in s.window.panel.buttons["print"].toolTip()
 
     # The same round in the ledger: the round, its hands, wagers and settlements.
-    rec = s.controller.recording
+    rec = s.recording
     assert rec is not None
     delivered(ledger)
     with Session(ledger.store.engine) as db:
@@ -171,27 +172,30 @@ import sys, time
 from PySide6.QtWidgets import QApplication
 from app.core.cards import parse_cards
 from app.core.round import Phase
+from app.session import DealerCommand
 from app.ui.main import build, parse_args
 from app.ui.screenshots import pump
 
 app = QApplication(sys.argv[:1])
-window, c = build(parse_args(sys.argv[1:]))
+window = build(parse_args(sys.argv[1:]))
 window.show()
+c = window.session
 c.randbelow = lambda n: 3        # RNG 4: action on seat 3, as the deck is stacked
-pump(lambda: c.shoe.online)
-c.new_round()
+pump(lambda: window.shoe.online)
+window.press("N")
 for seat, dollars in ((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")):
-    c.select(seat)
-    assert c.place_wager(dollars), c.message
-c.rng_action()
+    window.select(seat)
+    assert window.handle(DealerCommand("wager", dollars)).done, c.message
+window.press("R")
 pump(lambda: c.round.phase is Phase.SETTING)
-c.pass_all()                     # the dragon
-c.pick_card(3, parse_cards("KS")[0])
-c.pick_card(3, parse_cards("KD")[0])
-assert c.set_front(), c.message  # a foul: the Kings in front
-c.select(5)
-assert c.house_way(), c.message
-print("READY", c.recording.round_id, flush=True)
+window.press("Shift+Q")          # the dragon
+window.pick(3, parse_cards("KS")[0])
+window.pick(3, parse_cards("KD")[0])
+assert window.press("F").done, c.message  # a foul: the Kings in front
+window.select(5)
+assert window.press("H").done, c.message
+pump(lambda: window.ledger.pending == 0)  # the journal has every change on disk
+print("READY", window.ledger.recording.round_id, flush=True)
 while True:
     pump(seconds=1)
 """
@@ -215,13 +219,15 @@ def test_a_station_killed_mid_round_comes_back_into_the_same_round(qtbot, tmp_pa
         child.wait(10)
     assert child.returncode == -signal.SIGKILL
 
-    window, c = build(parse_args(args))
+    window = build(parse_args(args))
     qtbot.addWidget(window)
     window.resize(1920, 1080)
     window.show()
+    c, port = window.session, window.ledger
+    assert c is not None and port is not None
     rnd = c.round
-    assert rnd is not None and c.recording is not None
-    assert c.recording.round_id == round_id
+    assert rnd is not None and port.recording is not None
+    assert port.recording.round_id == round_id
     assert rnd.phase is Phase.SETTING and rnd.rotation.round_no == 1
     assert rnd.wagers == {1: 2500, 2: 1000, 3: 5000, 5: 10000, 6: 1500}
     assert rnd.action is not None and rnd.action.position == SHOWCASE_ACTION
@@ -236,11 +242,12 @@ def test_a_station_killed_mid_round_comes_back_into_the_same_round(qtbot, tmp_pa
     assert "taken back as it was when the station stopped" in window.panel.message.text()
     # ...and it plays on to the end, one round in the ledger.
     for position in (1, 2, 6):
-        assert c.select(position) and c.house_way(), c.message
-    assert c.settle(), c.message
+        assert window.select(position).done and window.press("H").done, c.message
+    assert window.press("S").done, c.message
     slip = rnd.slip
-    delivered(c.ledger)
-    store = c.ledger.store
+    qtbot.waitUntil(lambda: port.pending == 0, timeout=5000)
+    delivered(port.ledger)
+    store = port.store
     rounds = store.history()
     assert [(r.id, r.status) for r in rounds] == [(round_id, "settled")]
     assert store.slip(round_id).text == slip.text()
@@ -274,30 +281,32 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
         s.key(str(seat))
         s.key("H")
     s.key("S")
-    slip = s.controller.round.slip
+    slip = s.session.round.slip
 
     s.key("P")
-    qtbot.waitUntil(lambda: printer.busy is None and s.controller.slip_printed == "kept",
+    qtbot.waitUntil(lambda: printer.busy is None and s.session.slip_printed == "kept",
                     timeout=10000)
     assert s.message == (f"The slip printer is not connected (no {printer_dir / 'lp0'}): check "
                          f"that it is switched on and its USB cable is in, then reprint. The "
                          f"slip of round {slip.round} is kept: once the printer is ready, press "
                          f"Reprint (or run `paigow print-slip --reprint`).")
     assert s.window.panel.message.property("level") == "error"
+    s.polled()  # the status bar asks the printer on the worker
     assert s.window.devices[1].text() == "Printer: not connected"
     assert printer.kept_count == 1 and opened == []
     assert s.window.panel.stack_title.text() == "Settlement slip: KEPT, P prints it"
 
     printer_dir.mkdir()  # plugged back in
-    s.controller.poll_devices()
+    s.polled()
     assert s.window.devices[1].text() == "Printer: 1 kept"
     s.key("P", shift=True)  # Reprint: the kept slip, once
     qtbot.waitUntil(lambda: printer.busy is None and printer.kept_count == 0, timeout=10000)
-    assert s.controller.slip_printed == "printed"
+    assert s.session.slip_printed == "printed"
     assert s.message == "Reprinted 1 kept slip."
     assert opened == [str(printer_dir / "lp0")]
     text = printed_text(printer_dir / "lp0")
     assert "PRINTED LATE" in text and "(first try: printer not connected)" in text
+    s.polled()  # the status bar asks the printer on the worker
     assert s.window.devices[1].text() == "Printer: ready"
     # P does not print it again; Shift+P is the dealer's own reprint, marked REPRINT.
     s.key("P")
@@ -369,7 +378,7 @@ def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
         s.everyone_passes()
         set_every_hand(s)
         s.key("S")  # play goes on: settled with the database away
-        slip = s.controller.round.slip
+        slip = s.session.round.slip
         assert slip is not None
         assert ledger.status().pending >= 2
     finally:
@@ -377,7 +386,7 @@ def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
     qtbot.waitUntil(lambda: s.window.devices[2].text() == "Database: recording"
                     and not s.window.banner.isVisible(), timeout=40000)
     assert s.window.table_info.isVisible()
-    rec = s.controller.recording
+    rec = s.recording
     stored = ledger.store.slip(rec.round_id)
     assert stored.text == slip.text()
     with Session(ledger.store.engine) as db:
@@ -385,7 +394,7 @@ def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
             Event.round_id == uuid.UUID(rec.round_id), Event.seq.is_not(None))))
         settled = list(db.scalars(select(SettlementRow).where(
             SettlementRow.round_id == uuid.UUID(rec.round_id))))
-    assert sorted(events) == list(range(len(s.controller.round.log) + 1))
+    assert sorted(events) == list(range(len(s.session.round.log) + 1))
     assert sorted((x.position, x.net_cents) for x in settled) == sorted(
         (ln.position, ln.net) for ln in slip.lines if ln.outcome is not None)
 
@@ -399,8 +408,8 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
     decks = [DECK, stacked_deck(BANK_SHOWCASE, 1)]
     numbers = iter([SHOWCASE_RNG, 5])
     s = make_station(decks=decks, ledger=ledger)
-    s.controller.randbelow = lambda n: next(numbers)
-    c = s.controller
+    s.session.randbelow = lambda n: next(numbers)
+    c = s.session
     open_and_wager(s)
     s.key("R")
     s.wait_phase(Phase.SETTING)
@@ -412,7 +421,7 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
         s.key(str(seat))
         s.key("H")
     s.key("S")
-    first = c.recording
+    first = s.recording
     s.key("N")  # the bank is offered to seat 3, 4 ... the seats that bet the house
     s.key("Q")
     s.key("Q")
@@ -420,8 +429,8 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
     s.type("100")
     assert c.round.bank.player == 3
     for seat, dollars in ((1, "40"), (2, "20"), (5, "40")):
-        c.select(seat)
-        assert c.place_wager(dollars), c.message
+        assert s.window.select(seat).done
+        assert s.window.handle(DealerCommand("wager", dollars)).done, c.message
     s.key("R")
     s.wait_phase(Phase.SETTING)
     s.everyone_passes()
@@ -429,8 +438,9 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
         s.key(str(seat))
         s.key("H")
     s.key("S")
-    second = c.recording
+    second = s.recording
     assert c.round.slip.bank.exhausted
+    s.recorded()
     delivered(ledger)
     store = ledger.store
     for rec in (first, second):
@@ -477,21 +487,26 @@ def test_a_station_with_no_dealer_named_asks_and_opens_the_shift(make_station, t
     assert prompt is not None and prompt.isVisible()
     prompt.setTextValue("Robin")
     prompt.accept()
-    assert ledger.dealer == "Robin" and ledger.store.shift.dealer == "Robin"
+    assert ledger.dealer == "Robin"
+    s.recorded()  # the shift is journalled on the worker
+    assert ledger.store.shift.dealer == "Robin"
     assert s.message.startswith("Robin's shift is open")
     assert b.isEnabled()
+    s.window.activateWindow()  # the dealer back at the window once the prompt is gone
+    s.qtbot.waitUntil(s.window.isActiveWindow, timeout=3000)
     s.key("N")
-    assert s.controller.recording is not None
+    assert s.recording is not None
 
 
 def test_the_demo_station_from_the_command_line_records_in_the_data_dir(qtbot, tmp_path):
-    window, c = build(parse_args(["--demo", "--data-dir", str(tmp_path / "d")]))
+    window = build(parse_args(["--demo", "--data-dir", str(tmp_path / "d")]))
     qtbot.addWidget(window)
-    assert c.ledger is not None and c.ledger.dealer == "Demo"
-    assert c.ledger.store.database == f"sqlite:///{tmp_path / 'd' / 'ledger.sqlite'}"
+    port = window.ledger
+    assert port is not None and port.dealer == "Demo"
+    assert port.store.database == f"sqlite:///{tmp_path / 'd' / 'ledger.sqlite'}"
     # No printer set up: the demo saves its slips as PDF files, and says so in green.
-    assert c.printer is not None and c.printer.config.kind == "pdf"
-    assert c.printer.config.path == str(tmp_path / "d" / "slips")
+    assert window.printer is not None and window.printer.config.kind == "pdf"
+    assert window.printer.config.path == str(tmp_path / "d" / "slips")
     assert window.devices[1].text() == "Printer: PDF (demo)"
     assert window.devices[1].property("state") == "ok"
     window.close()
@@ -509,17 +524,18 @@ def test_every_demo_starts_fresh_in_a_folder_of_its_own_never_the_stations_ledge
     for _ in range(2):
         args = parse_args(["--demo"])
         with demo_data(args):
-            window, c = build(args)
+            window = build(args)
             qtbot.addWidget(window)
             folder = Path(args.data_dir)
             folders.append(folder)
-            assert c.ledger is not None
-            assert c.ledger.store.database == f"sqlite:///{folder / 'ledger.sqlite'}"
-            assert c.new_round(), c.message
+            c = window.session
+            assert window.ledger is not None and c is not None
+            assert window.ledger.store.database == f"sqlite:///{folder / 'ledger.sqlite'}"
+            assert window.press("N").done, c.message
             assert c.round is not None and c.round.rotation.round_no == 1
             assert window.devices[1].text() == "Printer: PDF (demo)"
             window.close()
-            c.close()
+            window.close_station()
         assert not folder.exists()
     assert folders[0] != folders[1]
     assert not home.exists()
@@ -533,7 +549,7 @@ def test_a_demo_given_a_data_dir_keeps_it(tmp_path):
 
 def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
         make_station, tmp_path):
-    """The controller rebuilt from the same ledger (as after a crash) while the deal was
+    """The station rebuilt from the same ledger (as after a crash) while the deal was
     under way and the shoe offline: wagers and action are back, the cards are typed again."""
     first = make_ledger(tmp_path)
     s = make_station(ledger=first, online=False)
@@ -541,15 +557,17 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
     s.key("R")
     s.key("C")
     s.type(SHOWCASE[3])  # one position typed; the station stops here
-    rec = s.controller.recording
+    rec = s.recording
     store = Store(f"sqlite:///{tmp_path / 'ledger.sqlite'}", table="PG-1", station="pg1-test",
                   data_dir=tmp_path / "station", migrate_now=False, send_on_save=False)
     second = Ledger(store, TableConfig(), send_every=0.05)
     again = make_station(ledger=second, online=False)
     taken = second.resume()
     assert taken is not None and taken.round_id == rec.round_id
-    c = again.controller
-    c.resume(taken)
+    assert again.window.ledger is not None
+    again.window.ledger.adopt(taken)
+    c = again.session
+    again.window.apply(c.resume(taken.game))
     assert c.round.phase is Phase.DEALING and c.round.wagers == {1: 2500, 5: 10000}
     assert c.round.action.position == SHOWCASE_ACTION and c.selected == SHOWCASE_ACTION
     assert again.message.startswith("Round 1 is taken back as it was when the station "
@@ -561,5 +579,5 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
     for _ in range(7):
         again.type(SHOWCASE[c.selected])
     assert c.round.phase is Phase.SETTING
-    assert c.recording is taken
+    assert again.recording is taken
     assert second.dealer == "Kim"

@@ -42,10 +42,17 @@ def open_pit(s: Station) -> SupervisorWindow:
     s.key(Qt.Key.Key_F2)
     pit = s.window.supervisor
     assert pit is not None and pit.isVisible()
+    answered(s, pit)
     return pit
 
 
-def test_f2_opens_the_pit_view_with_every_seats_banking_and_why(make_station, tmp_path):
+def answered(s: Station, pit: SupervisorWindow) -> None:
+    """Until the pit's reads of the ledger (on its worker) have all come back."""
+    s.qtbot.waitUntil(lambda: pit.pit.reading == 0, timeout=10000)
+
+
+def test_f2_opens_the_pit_view_with_every_seats_banking_and_why(make_station, tmp_path,
+                                                                qtbot):
     s = make_station(ledger=make_ledger(tmp_path), pin=PIN)
     play_round(s)  # round 1: the dealer banks; seats 1, 2, 3, 5, 6 bet against the house
     s.key("N")
@@ -61,7 +68,7 @@ def test_f2_opens_the_pit_view_with_every_seats_banking_and_why(make_station, tm
     assert rows["seat 4"][3] == "may not bank"
     assert rows["seat 4"][4] == ("placed no wager against the dealer in the last round with "
                                  "no player banker")
-    rnd = s.controller.round
+    rnd = s.session.round
     for seat, row in rows.items():  # the core's own verdicts, word for word
         verdict = rnd.eligibility(int(seat[-1]), 10 ** 9)
         assert (row[3] == "may bank") == verdict.eligible
@@ -75,19 +82,21 @@ def test_f2_opens_the_pit_view_with_every_seats_banking_and_why(make_station, tm
     pit.check_chips.setText("100")
     pit.check.click()
     assert pit.message.text().startswith("Seat 3 may bank: wagered $50.00")
-    assert pit.message.text().endswith("Recorded in the ledger.")
+    qtbot.waitUntil(lambda: pit.message.text().endswith("Recorded in the ledger."),
+                    timeout=5000)
     s.qtbot.keyClick(pit, Qt.Key.Key_F2)  # F2 closes it again, from the pit's own keys
     assert not pit.isVisible()
 
 
-def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_station, tmp_path):
+def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_station, tmp_path,
+                                                                     qtbot):
     ledger = make_ledger(tmp_path)
     s = make_station(ledger=ledger, pin=PIN)
     open_and_wager(s, {1: "25", 5: "100"})
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    rec = s.controller.recording
-    no = s.controller.round.rotation.round_no
+    rec = s.recording
+    no = s.session.round.rotation.round_no
     pit = open_pit(s)
     void = pit.open_void()
     void.form.by.setText("Pat Lee")
@@ -98,11 +107,11 @@ def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_statio
     assert void.answer.text() == ("Wrong PIN: nothing was done (2 more tries before the "
                                   "lock).")
     assert void.form.pin.text() == ""  # typed again, never kept
-    assert s.controller.round is not None and s.controller.round.phase is Phase.SETTING
+    assert s.session.round is not None and s.session.round.phase is Phase.SETTING
     void.form.pin.setText(PIN)
     void.ok.click()
     assert not void.isVisible()
-    assert s.controller.round is None and s.controller.recording is None
+    assert s.session.round is None and s.recording is None
     assert pit.message.text() == (f"Round {no} is void, logged in the ledger: by Pat Lee, a "
                                   f"card was exposed.")
     assert s.message.startswith(f"Round {no} is void (Pat Lee: a card was exposed)")
@@ -117,15 +126,18 @@ def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_statio
     # The refused try is logged for the auditors too: who, why, never the PIN typed.
     assert [e.actor for e in refused] == ["Pat Lee"]
     assert "Wrong PIN" in refused[0].payload and "0000" not in refused[0].payload
-    # The next round starts from the same rotation.
+    # The next round starts from the same rotation (the dealer back at the window).
+    s.window.toggle_pit()
+    s.window.activateWindow()
+    qtbot.waitUntil(s.window.isActiveWindow, timeout=3000)
     s.key("N")
-    assert s.controller.round.rotation.round_no == no
+    assert s.session.round.rotation.round_no == no
 
 
 def test_three_wrong_pins_lock_supervisor_actions(make_station):
     clock = [1000.0]
     s = make_station()
-    pit = PitController(s.controller, pin=PIN, clock=lambda: clock[0])
+    pit = PitController(s.window, pin=PIN, clock=lambda: clock[0])
     open_and_wager(s, {1: "25"})
     for tries in (2, 1):
         assert not pit.void("1111", "Pat", "test")
@@ -137,18 +149,18 @@ def test_three_wrong_pins_lock_supervisor_actions(make_station):
     assert pit.message.startswith("Three wrong PINs: supervisor actions are locked")
     clock[0] += LOCK_S + 1
     assert pit.void(PIN, "Pat", "test")
-    assert s.controller.round is None
+    assert s.session.round is None
 
 
 def test_a_void_says_who_and_why_before_the_pin_is_even_tried(make_station):
     s = make_station()
-    pit = PitController(s.controller, pin=PIN)
+    pit = PitController(s.window, pin=PIN)
     open_and_wager(s, {1: "25"})
     assert not pit.void(PIN, "", "a reason")
     assert pit.message == "Type the supervisor's name: the ledger logs who did it."
     assert not pit.void(PIN, "Pat", " ")
     assert pit.message == "Type why: the ledger logs the reason."
-    assert pit.wrong == 0 and s.controller.round is not None
+    assert pit.wrong == 0 and s.session.round is not None
 
 
 def test_a_correction_needs_the_pin_and_the_ledger_keeps_who_why_and_both_rows(
@@ -156,13 +168,14 @@ def test_a_correction_needs_the_pin_and_the_ledger_keeps_who_why_and_both_rows(
     ledger = make_ledger(tmp_path)
     s = make_station(ledger=ledger, pin=PIN)
     play_round(s)
-    slip = s.controller.round.slip
-    rec = s.controller.recording
+    slip = s.session.round.slip
+    rec = s.recording
     delivered(ledger)
     pit = open_pit(s)
     pit.tabs.setCurrentIndex(1)
     assert [r.id for r in pit.shown] == [rec.round_id]
     pit.rounds.selectRow(0)
+    answered(s, pit)
     assert pit.stored is not None and pit.stored.round_id == rec.round_id
     receipt = pit.slip_text.toPlainText()
     assert "PAI GOW POKER SETTLEMENT" in receipt and "Seat 3" in receipt
@@ -183,6 +196,7 @@ def test_a_correction_needs_the_pin_and_the_ledger_keeps_who_why_and_both_rows(
     fix.form.pin.setText(PIN)
     fix.ok.click()
     assert not fix.isVisible()
+    answered(s, pit)
     assert pit.message.text().startswith("Corrected, logged in the ledger: correction ")
     assert "by Pat Lee: commission taken twice" in pit.message.text()
     with Session(ledger.store.engine) as db:
@@ -208,7 +222,7 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
     printer = file_printer(tmp_path)
     s = make_station(ledger=ledger, printer=printer, pin=PIN)
     play_round(s)
-    first = s.controller.recording.round_id
+    first = s.recording.round_id
     ledger.open_shift("Robin")  # a dealer change
     s.key("N")
     s.everyone_passes()
@@ -222,7 +236,7 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
     s.key("4")
     s.key("H")
     s.key("S")
-    second = s.controller.recording.round_id
+    second = s.recording.round_id
     delivered(ledger)
     pit = open_pit(s)
     pit.tabs.setCurrentIndex(1)
@@ -230,6 +244,7 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
     assert [pit.rounds.item(r, 3).text() for r in range(2)] == ["Robin", "Kim"]
     pit.seat.setCurrentIndex(pit.seat.findData(4))
     pit.refresh_history()
+    answered(s, pit)
     assert [r.id for r in pit.shown] == [second]
     pit.seat.setCurrentIndex(0)
     shifts = [pit.shift.itemText(i) for i in range(pit.shift.count())]
@@ -237,8 +252,10 @@ def test_history_filters_by_seat_and_shift_and_reprints_a_past_slip(make_station
         and shifts[2].startswith("Kim - ")
     pit.shift.setCurrentIndex(2)
     pit.refresh_history()
+    answered(s, pit)
     assert [r.id for r in pit.shown] == [first]
     pit.rounds.selectRow(0)
+    answered(s, pit)
     pit.reprint.click()
     qtbot.waitUntil(lambda: printer.busy is None and "REPRINT" in printed_text(
         tmp_path / "lp0"), timeout=10000)
@@ -260,6 +277,7 @@ def test_advice_on_a_past_hand_lists_every_legal_setting_and_marks_the_house_way
     pit = open_pit(s)
     pit.tabs.setCurrentIndex(1)
     pit.rounds.selectRow(0)
+    answered(s, pit)
     pit.advise_past.click()
     dialog = pit.dialog
     assert dialog is not None and dialog.isVisible()
@@ -351,9 +369,12 @@ def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_stat
     s = make_station(ledger=ledger)
     ledger.store.drain()
     assert not ledger.store.status().online
-    pit = PitController(s.controller, pin=PIN)
+    pit = PitController(s.window, pin=PIN)
     started = time.monotonic()
-    assert pit.history() == []
+    found: list[object] = []
+    pit.history(None, None, None, found.append)
+    s.qtbot.waitUntil(lambda: bool(found), timeout=5000)
+    assert found == [[]]
     assert time.monotonic() - started < 1.0
     assert pit.message.startswith("History: the ledger's database is away (since ")
     assert pit.level == "error"

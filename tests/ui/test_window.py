@@ -36,9 +36,9 @@ def deal(s) -> None:  # noqa: ANN001
     """Action, the deal, and no one takes the dragon (seat 4's hand is unused)."""
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    assert s.controller.dragon_offered() is not None
+    assert s.session.dragon_offered() is not None
     s.everyone_passes()
-    assert s.controller.dragon_offered() is None
+    assert s.session.dragon_offered() is None
 
 
 def test_window_opens_with_the_bank_six_seats_and_the_devices(make_station):
@@ -59,7 +59,7 @@ def test_window_opens_with_the_bank_six_seats_and_the_devices(make_station):
 def test_a_whole_round_by_keys_and_clicks_settles_clockwise_from_action(make_station):
     s = make_station()
     open_and_wager(s)
-    rnd = s.controller.round
+    rnd = s.session.round
     assert rnd.wagers == {1: 2500, 2: 1000, 3: 5000, 5: 10000, 6: 1500}
     assert s.seat(5).wager.text() == "$100.00"
     deal(s)
@@ -138,10 +138,10 @@ def test_a_foul_shows_its_reason_and_penalty_as_soon_as_two_cards_are_clicked(ma
     assert note.startswith("If set: FOUL: the two-card hand (pair of Kings) outranks the "
                            "five-card hand")
     assert note.endswith("the hand forfeits")
-    assert s.controller.round.hands[3].setting is None  # only a preview so far
+    assert s.session.round.hands[3].setting is None  # only a preview so far
     assert [cw.selected for cw in s.seat(3).cards[:2]] == [True, True]
     s.key("F")
-    hand = s.controller.round.hands[3]
+    hand = s.session.round.hands[3]
     assert hand.forfeit and "outranks" in hand.foul
     assert s.seat(3).note.text() == f"FOUL: {hand.foul} - the hand forfeits"
     assert s.window.panel.message.property("level") == "error"
@@ -155,7 +155,7 @@ def test_a_foul_is_reset_the_house_way_when_the_table_says_so(make_station):
     s.click_card(3, "KD")
     assert "reset the House Way" in s.seat(3).note.text()
     s.key("F")
-    hand = s.controller.round.hands[3]
+    hand = s.session.round.hands[3]
     assert hand.foul is not None and not hand.forfeit
     assert s.seat(3).note.text() == (f"FOUL: {hand.foul} - reset the House Way (rule "
                                      f"{hand.rule})")
@@ -169,7 +169,7 @@ def test_typing_the_front_with_the_keyboard_sets_it(make_station):
     s.key("F")
     assert s.window.focusWidget() is s.window.panel.fields["front"]
     s.type("7s 6c")
-    hand = s.controller.round.hands[1]
+    hand = s.session.round.hands[1]
     assert hand.setting.low == tuple(parse_cards("7S 6C")) and hand.foul is None
     assert s.seat(1).note.text() == "Set by the player: the dealer entered the front"
 
@@ -178,8 +178,8 @@ def test_a_bad_card_typed_by_hand_shows_the_core_message(make_station):
     s = make_station(online=False)
     open_and_wager(s, {1: "25"})
     s.key("R")
-    assert s.controller.round.phase is Phase.DEALING
-    assert s.controller.selected == 3
+    assert s.session.round.phase is Phase.DEALING
+    assert s.session.selected == 3
     s.key("C")
     s.type("AS ZZ")
     with pytest.raises(CardError) as bad:
@@ -199,10 +199,10 @@ def test_the_deal_typed_by_hand_with_the_shoe_offline(make_station):
     s.key("R")
     s.key("C")
     for position in (3, 4, 5, 6, 0, 1, 2):
-        assert s.controller.selected == position
+        assert s.session.selected == position
         s.type(SHOWCASE[position])
-    assert s.controller.round.phase is Phase.SETTING
-    assert s.controller.round.deal.mode == "by-position"
+    assert s.session.round.phase is Phase.SETTING
+    assert s.session.round.deal.mode == "by-position"
     assert {c.card for c in s.seat(6).cards} == set(parse_cards(SHOWCASE[6]))
 
 
@@ -212,7 +212,7 @@ def test_disabled_actions_say_why_in_their_tooltips(make_station):
     assert not b["rng"].isEnabled()
     assert b["rng"].toolTip() == "Not now: no round is open: press N to open one"
     s.key("N")
-    rnd = s.controller.round
+    rnd = s.session.round
     assert not b["rng"].isEnabled()
     assert b["rng"].toolTip() == "Not now: there are no wagers on the table: place a wager " \
                                  "before action"
@@ -241,7 +241,7 @@ def test_disabled_actions_say_why_in_their_tooltips(make_station):
     s.key(Qt.Key.Key_Escape)
     s.key("D")
     assert "this table finds action with rng, not dice" in s.message
-    assert b["rng"].isEnabled() and b["rng"].toolTip().startswith("Draw action 1-7")
+    assert b["rng"].isEnabled() and b["rng"].toolTip().startswith("Action from the station's RNG")
 
 
 def test_dice_are_typed_and_checked(make_station):
@@ -252,10 +252,10 @@ def test_dice_are_typed_and_checked(make_station):
     s.key("D")
     s.type("3 5 9")
     assert "A die shows 1 to 6, not 9" in s.message
-    assert s.controller.round.action is None
+    assert s.session.round.action is None
     s.type("3 5 6")
     s.wait_phase(Phase.SETTING)
-    assert s.controller.round.action.position == 6  # 14 counted from the dealer as 1
+    assert s.session.round.action.position == 6  # 14 counted from the dealer as 1
     assert "dice 3+5+6 = 14 -> seat 6" in s.window.felt.center.action.text()
 
 
@@ -269,7 +269,7 @@ def test_a_misdeal_stops_the_round_and_action_is_taken_again(make_station):
     assert s.message.startswith("Misdeal: ")
     assert "dealt twice" in s.message and "Take action again (R (RNG))" in s.message
     assert s.window.panel.buttons["rng"].isEnabled()
-    assert s.controller.round.wagers == {1: 2500}
+    assert s.session.round.wagers == {1: 2500}
 
 
 def test_the_bank_hand_stays_face_down_until_the_players_have_set(make_station):
@@ -329,7 +329,7 @@ def test_paigow_dealer_demo_opens_the_station_full_size_on_the_simulated_shoe(
         seen.update(maximized=bool(w.windowState() & Qt.WindowState.WindowMaximized),
                     shoe=w.devices[0].text(), shoe_detail=w.devices[0].toolTip(),
                     phase=w.panel.phase.text(),
-                    pty=isinstance(w.controller.shoe, PtyDemoShoe))
+                    pty=isinstance(w.shoe, PtyDemoShoe))
         if str(seen["shoe"]).startswith("Shoe: online") or len(ticks) > 100:
             timer.stop()
             w.close()
