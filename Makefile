@@ -5,7 +5,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots
+.PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
+	chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
 postgres-server:
@@ -38,11 +39,16 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[station,test,bench,installer]'
+	$(BIN)/python -m pip install --quiet -e '.[station,floor,test,bench,installer]'
 	touch $(STAMP)
 
 run: $(STAMP) qt-libraries
 	$(BIN)/paigow-dealer --demo
+
+# The pit floor on a demo floor: four simulated tables on a fresh SQLite ledger; it prints
+# the address and the demo user's password.
+floor: $(STAMP)
+	$(BIN)/paigow-floor --demo
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them.

@@ -21,6 +21,7 @@ COMMANDS = (
     "advise",
     "odds",
     "replay",
+    "floor",
 )
 
 
