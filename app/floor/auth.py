@@ -122,9 +122,12 @@ def users(engine: Engine) -> list[tuple[str, str, bool, datetime | None]]:
 def verify(engine: Engine, name: str, password: str, *, at: datetime | None = None,
            source: str | None = None) -> User:
     """The user, when the password is theirs; else `AuthError` saying why (the same words
-    for an unknown name and a wrong password). Every try is logged, never the password."""
+    for an unknown name and a wrong password). Every try is logged, never the password;
+    the refusal is committed before it is raised, so the count of wrong tries holds."""
     when = at or now()
     name = " ".join(name.split())
+    refusal: str | None = None
+    found: User | None = None
     with Session(engine.execution_options(**WRITE)) as s, s.begin():
         user = s.scalar(select(FloorUser).where(FloorUser.name == name))
         if user is None or user.disabled:
@@ -133,25 +136,31 @@ def verify(engine: Engine, name: str, password: str, *, at: datetime | None = No
             except VerificationError:
                 pass
             log(s, name or None, "login_refused", {"why": "unknown name", "from": source})
-            raise AuthError("wrong name or password: try again")
-        if user.locked_until is not None and user.locked_until > when:
+            refusal = "wrong name or password: try again"
+        elif user.locked_until is not None and user.locked_until > when:
             minutes = int((user.locked_until - when).total_seconds() // 60) + 1
             log(s, name, "login_refused", {"why": "locked", "from": source})
-            raise AuthError(f"too many wrong passwords: this account is locked for another "
-                            f"{minutes} minute(s). Ask a shift manager if it was not you.")
-        try:
-            _hasher.verify(user.password_hash, password)
-        except (VerifyMismatchError, VerificationError, InvalidHashError):
-            user.failed += 1
-            if user.failed >= TRIES:
-                user.failed, user.locked_until = 0, when + LOCK
-                log(s, name, "login_locked", {"from": source})
-                raise AuthError(f"wrong password {TRIES} times: the account is locked for "
-                                f"{int(LOCK.total_seconds() // 60)} minutes") from None
-            log(s, name, "login_refused", {"why": "wrong password", "from": source})
-            raise AuthError("wrong name or password: try again") from None
-        user.failed, user.locked_until = 0, None
-        if _hasher.check_needs_rehash(user.password_hash):
-            user.password_hash = _hasher.hash(password)
-        log(s, name, "login", {"from": source})
-        return User(user.name, user.role)
+            refusal = (f"too many wrong passwords: this account is locked for another "
+                       f"{minutes} minute(s). Ask a shift manager if it was not you.")
+        else:
+            try:
+                _hasher.verify(user.password_hash, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                user.failed += 1
+                if user.failed >= TRIES:
+                    user.failed, user.locked_until = 0, when + LOCK
+                    log(s, name, "login_locked", {"from": source})
+                    refusal = (f"wrong password {TRIES} times: the account is locked for "
+                               f"{int(LOCK.total_seconds() // 60)} minutes")
+                else:
+                    log(s, name, "login_refused", {"why": "wrong password", "from": source})
+                    refusal = "wrong name or password: try again"
+            else:
+                user.failed, user.locked_until = 0, None
+                if _hasher.check_needs_rehash(user.password_hash):
+                    user.password_hash = _hasher.hash(password)
+                log(s, name, "login", {"from": source})
+                found = User(user.name, user.role)
+    if found is None:
+        raise AuthError(refusal or "wrong name or password: try again")
+    return found
