@@ -19,7 +19,8 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from app.core.settlement import money
-from app.ledger.models import HandRow, RoundRow, SettlementRow, Shift
+from app.ledger import reads
+from app.ledger.models import HandRow, RoundRow, Shift
 
 
 @dataclass
@@ -61,6 +62,9 @@ class Report:
 
 
 def build(engine: Engine, since: datetime, until: datetime) -> Report:
+    """The report over rounds settled (or voided) in [since, until). Drop, win and
+    commission are the ledger's own totals (app.ledger.reads.totals), corrections counted,
+    so the floor and `paigow ledger totals` never disagree."""
     by_table: dict[str, Line] = {}
     by_dealer: dict[str, Line] = {}
     total = Line("all tables")
@@ -70,41 +74,44 @@ def build(engine: Engine, since: datetime, until: datetime) -> Report:
         d = by_dealer.setdefault(dealer, Line(dealer))
         return t, d, total
 
+    def money_of(line: Line, table: str | None, shift: str | None) -> None:
+        t = reads.totals(s, reads.Filters(table, shift, None, None, since, until, "settled"))
+        line.drop_cents += t.drop_cents
+        line.win_cents += t.win_cents
+        line.commission_cents += t.commission_cents
+        line.corrections += t.corrections
+
     with Session(engine) as s:
-        dealers = dict(s.execute(select(Shift.id, Shift.dealer)).all())
+        dealers = {k: v for k, v in s.execute(select(Shift.id, Shift.dealer)).all()}
         rounds = list(s.scalars(select(RoundRow).where(
             ((RoundRow.settled_at >= since) & (RoundRow.settled_at < until))
             | ((RoundRow.status == "void") & (RoundRow.started_at >= since)
                & (RoundRow.started_at < until)))))
         where: dict[object, tuple[str, str]] = {}
+        shifts_of: defaultdict[str, set[str]] = defaultdict(set)
         for r in rounds:
             key = (r.table_name, dealers.get(r.shift_id, "?"))
             where[r.id] = key
+            shifts_of[key[1]].add(str(r.shift_id))
             for line in lines(*key):
                 if r.status == "void":
                     line.voids += 1
                     continue
                 line.rounds += 1
-                line.drop_cents += r.wagers_cents or 0
-                line.win_cents += r.house_net_cents or 0
-                line.commission_cents += r.commission_cents or 0
                 line.player_banker_rounds += r.banker_seat is not None
-        ids = list(where)
         fouls: defaultdict[object, int] = defaultdict(int)
-        for rid in s.scalars(select(HandRow.round_id).where(HandRow.round_id.in_(ids),
+        for rid in s.scalars(select(HandRow.round_id).where(HandRow.round_id.in_(list(where)),
                                                              HandRow.foul.is_not(None))):
             fouls[rid] += 1
         for rid, n in fouls.items():
             for line in lines(*where[rid]):
                 line.fouls += n
-        for row in s.scalars(select(SettlementRow).where(
-                SettlementRow.round_id.in_(ids), SettlementRow.entry != "original")):
-            for line in lines(*where[row.round_id]):
-                # a reversal and its correction move the players' net by (new - old): the
-                # house's win moves the other way
-                line.win_cents -= row.net_cents
-                line.commission_cents += row.commission_cents
-                line.corrections += row.entry == "correction"
+        for name, line in by_table.items():
+            money_of(line, name, None)
+        for name, line in by_dealer.items():
+            for shift in sorted(shifts_of[name]):
+                money_of(line, None, shift)
+        money_of(total, None, None)
     return Report(since, until, sorted(by_table.values(), key=lambda x: x.name),
                   sorted(by_dealer.values(), key=lambda x: x.name), total)
 
