@@ -367,11 +367,11 @@ async def correct_round(request: Request, floor: Floor, user: User) -> Response:
     try:
         position = int(form.get("position", ""))
         net = parse_money(form.get("net", "").strip().lstrip("+"))
+    except MoneyError as e:
+        raise Refused(400, f"The corrected net: {e} (e.g. -25 or +23.75)") from None
     except ValueError:
         raise Refused(400, "Pick the position and type the corrected net (e.g. -25 or "
                            "+23.75).") from None
-    except MoneyError as e:
-        raise Refused(400, f"The corrected net: {e} (e.g. -25 or +23.75)") from None
     if not reason:
         raise Refused(400, "Write why: the ledger logs the reason.")
     done = await run_in_threadpool(lambda: floor.store.correct(
