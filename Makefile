@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
-	chromium
+	floor-screenshots chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
 postgres-server:
@@ -14,6 +14,15 @@ postgres-server:
 	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
 	    else echo "make: the tests need the PostgreSQL server: install the 'postgresql' package"; exit 1; fi; }
+
+# The pit floor's browser tests drive Debian's Chromium through its driver (selenium).
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || \
+	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	        chromium chromium-driver; \
+	    else echo "make: the floor's browser tests need Chromium and its driver: install the" \
+	      "'chromium' and 'chromium-driver' packages"; exit 1; fi; }
 
 # Qt's X11 window needs system libraries the PySide6 wheel does not carry (libxcb-icccm4 and
 # friends): app/ui/qtlibs.py asks `ldd` of Qt's X11 plugin which are missing, installs their
@@ -50,9 +59,13 @@ run: $(STAMP) qt-libraries
 floor: $(STAMP)
 	$(BIN)/paigow-floor --demo
 
+# The floor's pages as the browser test sees them, into docs/floor/.
+floor-screenshots: $(STAMP) postgres-server chromium
+	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py
+
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them.
-test: $(STAMP) postgres-server
+test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
