@@ -73,6 +73,24 @@ def _limit(config: str) -> int | None:
         return None
 
 
+_LIMITS: dict[uuid.UUID, tuple[int | None, str, int, uuid.UUID]] = {}
+
+
+def _limits(s: Session, ids: set[uuid.UUID]
+            ) -> dict[uuid.UUID, tuple[int | None, str, int, uuid.UUID]]:
+    """Each round's wager limit (from the rules it was played under), its table, number
+    and station; remembered, since a round's rules never change."""
+    missing = [rid for rid in ids if rid not in _LIMITS]
+    if missing:
+        for rid, config, table, no, station in s.execute(
+                select(RoundRow.id, RoundRow.config, RoundRow.table_name, RoundRow.round_no,
+                       RoundRow.station_id).where(RoundRow.id.in_(missing))).all():
+            if len(_LIMITS) > 100_000:
+                _LIMITS.clear()
+            _LIMITS[rid] = (_limit(config), table, no, station)
+    return {rid: _LIMITS[rid] for rid in ids if rid in _LIMITS}
+
+
 def find(s: Session, at: datetime, *, since: datetime, offline_s: float,
          open_too_long_s: float) -> list[Raise]:
     """Everything that should be an alert, from `since` on (plus what is true now)."""
@@ -107,16 +125,15 @@ def find(s: Session, at: datetime, *, since: datetime, offline_s: float,
                            f"{rnd.table_name} round {rnd.round_no}: "
                            f"{position_name(hand.position)} fouled ({hand.foul}); "
                            f"{hand.penalty or 'forfeit'}", rnd.station_id, rnd.id))
-    for wager, rnd in s.execute(
-            select(WagerRow, RoundRow).join(RoundRow, RoundRow.id == WagerRow.round_id)
-            .where(WagerRow.at >= since)):
-        top = _limit(rnd.config)
-        if top is not None and wager.amount_cents > top and wager.kind != "dealer":
-            found.append(Raise(f"over_limit:{rnd.id}:{wager.position}", "over_limit",
-                               rnd.table_name, f"{rnd.table_name} round {rnd.round_no}: "
-                               f"{position_name(wager.position)} wagered "
-                               f"{money(wager.amount_cents)}, over the {money(top)} limit",
-                               rnd.station_id, rnd.id))
+    wagers = s.execute(select(WagerRow.round_id, WagerRow.position, WagerRow.amount_cents)
+                       .where(WagerRow.at >= since, WagerRow.kind != "dealer")).all()
+    limits = _limits(s, {rid for rid, _, _ in wagers})
+    for rid, position, cents in wagers:
+        top, table, no, station = limits[rid]
+        if top is not None and cents > top:
+            found.append(Raise(f"over_limit:{rid}:{position}", "over_limit", table,
+                               f"{table} round {no}: {position_name(position)} wagered "
+                               f"{money(cents)}, over the {money(top)} limit", station, rid))
     for rnd in s.scalars(select(RoundRow).where(RoundRow.settled_at >= since,
                                                 RoundRow.banker_seat.is_not(None))):
         slip = json.loads(rnd.slip_json or "{}")

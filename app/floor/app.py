@@ -77,7 +77,9 @@ class Floor:
                            data_dir=data, migrate_now=False)
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(["html"]))
-        self.hub = Hub(self.render, self.scan, poll_s=settings.poll_s)
+        self.hub = Hub(self.render, self.scan, poll_s=settings.poll_s,
+                       scan_every=max(1, round(1.0 / settings.poll_s)))
+        self._tile_html: dict[views.Tile, str] = {}
 
     def session(self) -> Session:
         return Session(self.engine)
@@ -92,7 +94,12 @@ class Floor:
         with self.session() as s:
             tiles = views.tiles(s, at, self.settings.offline_s)
             open_alerts = alerts_mod.listing(s, open_only=True, limit=20)
-        return Snapshot({t.dom_id: self.html("_tile.html", t=t) for t in tiles},
+        # A tile's HTML is made once per state of the table: most tiles do not change
+        # from one poll to the next.
+        cache = self._tile_html
+        made = {t: cache.get(t) or self.html("_tile.html", t=t) for t in tiles}
+        self._tile_html = made  # a page's render and the hub's may overlap: each its own
+        return Snapshot({t.dom_id: made[t] for t in tiles},
                         self.html("_alerts.html", alerts=open_alerts, compact=True), at)
 
     def scan(self, since: datetime) -> int:
@@ -232,7 +239,9 @@ async def logout(request: Request, floor: Floor, user: User) -> Response:
 
 @page()
 async def floor_page(request: Request, floor: Floor, user: User) -> Response:
-    snap = await run_in_threadpool(floor.render)  # as it is now; the stream follows on
+    snap = floor.hub.current
+    if snap.at is None or (now() - snap.at).total_seconds() > 2 * floor.settings.poll_s:
+        snap = await run_in_threadpool(floor.render)  # the hub is behind: as it is now
     return render(request, floor, "floor.html", user, tiles=list(snap.tiles.values()),
                   alerts_html=snap.alerts, hub_error=floor.hub.last_error)
 
@@ -436,7 +445,10 @@ async def healthz(request: Request) -> Response:
     if hub.last_error:
         return PlainTextResponse(f"database: {hub.last_error}", 503)
     return PlainTextResponse(f"ok: {len(hub.current.tiles)} tables, "
-                             f"{len(hub.subscribers)} following")
+                             f"{len(hub.subscribers)} following, render "
+                             f"{hub.render_s * 1000:.0f} ms, alert scan "
+                             f"{hub.scan_s * 1000:.0f} ms, {hub.dropped} browser(s) "
+                             f"dropped for falling behind")
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -17,7 +18,10 @@ from starlette.concurrency import run_in_threadpool
 from app.ledger.models import now
 
 KEEPALIVE_S = 15.0
-QUEUE = 256  # a browser this far behind is dropped; it reconnects and gets everything
+OVERLAP = timedelta(seconds=60)
+SHIFT = timedelta(hours=12)
+FULL_EVERY = 120  # scans
+QUEUE = 2048  # a browser this far behind is dropped; it reconnects and gets everything
 
 
 @dataclass
@@ -42,38 +46,62 @@ class Hub:
         self.errors = 0
         self.last_error: str | None = None
         self._task: asyncio.Task[None] | None = None
+        self._scanning: asyncio.Task[None] | None = None
+        self.scans = 0
+        self.dropped = 0  # browsers dropped for falling behind (they reconnect)
         self._scanned: datetime | None = None
+        self.render_s = 0.0  # the last render's and scan's time, for /healthz and the bench
+        self.scan_s = 0.0
         self.ready = asyncio.Event()
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._loop())
+        self._task = asyncio.create_task(self._loop(self.tick, self.poll_s))
+        self._scanning = asyncio.create_task(self._loop(self.scan_once,
+                                                        self.poll_s * self.scan_every))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
-                pass
+        for task in (self._task, self._scanning):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
+                    pass
 
-    async def _loop(self) -> None:
+    async def _loop(self, work: Callable[[], Awaitable[None]], every: float) -> None:
+        """Do the work every `every` seconds; the alert scan has a loop of its own, so a
+        slow scan never holds up the tiles."""
         while True:
             try:
-                await self.tick()
+                await work()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - the database away: try again, say so
                 self.errors += 1
                 self.last_error = str(e).splitlines()[0] if str(e) else type(e).__name__
-            await asyncio.sleep(self.poll_s)
+            await asyncio.sleep(every)
 
-    async def tick(self) -> None:
-        if self.polls % self.scan_every == 0:
-            at = now()
-            since = (self._scanned or at - timedelta(hours=12)) - timedelta(minutes=5)
-            await run_in_threadpool(self.scan, since)
-            self._scanned = at
+    async def scan_once(self) -> None:
+        at = now()
+        # Look back a little past the last scan (a station's clock, a write in flight), and
+        # the whole shift now and then (a station's journal sent after an outage carries
+        # its own, older times).
+        full = self._scanned is None or self.scans % FULL_EVERY == 0
+        since = at - SHIFT if full or self._scanned is None else self._scanned - OVERLAP
+        t = time.perf_counter()
+        await run_in_threadpool(self.scan, since)
+        self.scan_s = time.perf_counter() - t
+        self._scanned = at
+        self.scans += 1
+
+    async def tick(self, scan: bool = False) -> None:
+        """Render the floor and push what changed (`scan`: raise new alerts first, as the
+        scanning loop does; the tests call it so)."""
+        if scan or self._scanning is None:
+            await self.scan_once()
+        t = time.perf_counter()
         snap = await run_in_threadpool(self.render)
+        self.render_s = time.perf_counter() - t
         self.polls += 1
         self.last_error = None
         old = self.current
@@ -94,6 +122,7 @@ class Hub:
                 q.put_nowait(message)
             except asyncio.QueueFull:
                 self.subscribers.discard(q)
+                self.dropped += 1
 
     async def follow(self) -> AsyncIterator[str]:
         """A browser's stream: every tile now, then the changes as they come."""

@@ -46,7 +46,6 @@ class Tile:
     last_settled_at: str | None  # ISO: the browser counts the time since
     changed_at: str
     offline: bool
-    heartbeat_age_s: int
     devices: tuple[tuple[str, bool, str], ...]
     alerts: int
 
@@ -81,7 +80,7 @@ def tiles(s: Session, at: datetime, offline_s: float) -> list[Tile]:
             wagers=wagers, dealer=row.dealer or "-",
             last_settled_at=row.last_settled_at.isoformat() if row.last_settled_at else None,
             changed_at=row.changed_at.isoformat(), offline=offline,
-            heartbeat_age_s=int(age), devices=devices,
+            devices=devices,
             alerts=open_alerts.get(row.table_name, 0)))
     return out
 

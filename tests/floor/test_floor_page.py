@@ -11,7 +11,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from app.core.table import position_name
-from app.floor.app import Floor
+from app.floor.app import Floor, create_app
 from app.floor.stations import HeadlessStation
 from app.floor.views import tiles
 from app.ledger.models import now
@@ -78,13 +78,13 @@ def test_a_settled_round_is_pushed_to_every_browser_following_the_floor(
     assert 'data-state="settled"' in tile["html"] and 'data-round="1"' in tile["html"]
 
 
-def test_the_floor_page_lists_every_table(client: TestClient, url: str,
-                                          tmp_path: Path) -> None:
+def test_the_floor_page_lists_every_table(url: str, tmp_path: Path) -> None:
     stations = [HeadlessStation(url, f"PG-{i}", tmp_path / f"s{i}", seed=i, void_chance=0)
                 for i in (1, 2, 3, 4)]
     try:
-        log_in(client)
-        page = client.get("/").text
+        with TestClient(create_app(settings(url, tmp_path)), follow_redirects=False) as client:
+            log_in(client)
+            page = client.get("/").text
     finally:
         for st in stations:
             st.close()
