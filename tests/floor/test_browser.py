@@ -120,7 +120,8 @@ def test_1_a_wrong_password_is_refused(live: Live) -> None:
 def test_2_a_settled_round_appears_on_the_floor_within_two_seconds(live: Live) -> None:
     log_in(live, "Pat", PASSWORD)
     d = live.driver
-    WebDriverWait(d, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 4)
+    WebDriverWait(d, 10).until(
+        lambda d: d.execute_script("return document.querySelectorAll('.tile').length") == 4)
     assert "Pat - pit supervisor" in d.find_element(By.ID, "who").text
     st = live.demo.stations[0]
     seen = len(st.settled)
@@ -132,9 +133,11 @@ def test_2_a_settled_round_appears_on_the_floor_within_two_seconds(live: Live) -
     when = st.last_settled.isoformat()
     tile = f"tile-{st.table}"
     # The tile the server pushes carries the moment of the table's last settlement.
-    WebDriverWait(d, 2.0, poll_frequency=0.05).until(
-        lambda d: d.find_element(By.ID, tile).find_element(By.CSS_SELECTOR, ".since")
-        .get_attribute("data-since") >= when)
+    # (read in one script: the live tile may be swapped between two WebDriver calls)
+    WebDriverWait(d, 2.0, poll_frequency=0.05).until(lambda d: (d.execute_script(
+        "const t = document.getElementById(arguments[0]);"
+        "return t ? t.querySelector('.since').getAttribute('data-since') : '';", tile)
+        or "") >= when)
     assert time.monotonic() - settled_at < 2.0
     shot(live, "floor")
 
