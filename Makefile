@@ -5,7 +5,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots
+.PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
+	floor-screenshots chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
 postgres-server:
@@ -13,6 +14,15 @@ postgres-server:
 	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
 	    else echo "make: the tests need the PostgreSQL server: install the 'postgresql' package"; exit 1; fi; }
+
+# The pit floor's browser tests drive Debian's Chromium through its driver (selenium).
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || \
+	  { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	        chromium chromium-driver; \
+	    else echo "make: the floor's browser tests need Chromium and its driver: install the" \
+	      "'chromium' and 'chromium-driver' packages"; exit 1; fi; }
 
 # Qt's X11 window needs system libraries the PySide6 wheel does not carry (libxcb-icccm4 and
 # friends): app/ui/qtlibs.py asks `ldd` of Qt's X11 plugin which are missing, installs their
@@ -38,15 +48,24 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[station,test,bench,installer]'
+	$(BIN)/python -m pip install --quiet -e '.[station,floor,test,bench,installer]'
 	touch $(STAMP)
 
 run: $(STAMP) qt-libraries
 	$(BIN)/paigow-dealer --demo
 
+# The pit floor on a demo floor: four simulated tables on a fresh SQLite ledger; it prints
+# the address and the demo user's password.
+floor: $(STAMP)
+	$(BIN)/paigow-floor --demo
+
+# The floor's pages as the browser test sees them, into docs/floor/.
+floor-screenshots: $(STAMP) postgres-server chromium
+	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py
+
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them.
-test: $(STAMP) postgres-server
+test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy

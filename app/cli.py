@@ -22,6 +22,7 @@ COMMANDS = (
     "advise",
     "odds",
     "replay",
+    "floor",
 )
 
 

@@ -327,5 +327,117 @@ class SignIn(Base):
     at: Mapped[datetime]
 
 
+# --- the pit floor (migration 0005_floor) ------------------------------------------------------
+# What the floor needs that the rounds do not hold: each station's live state (its
+# heartbeat, written in place: a live view, not a record), the alerts the floor raised and
+# their acknowledgements, the floor's own users and the log of what they did.
+
+FLOOR_ROLES = ("pit-supervisor", "shift-manager", "auditor")
+
+
+class StationStatus(Base):
+    """A station's heartbeat and live state, one row per station, written in place. No
+    foreign key to `stations`: the heartbeat is sent at once while the station's own row
+    may still wait in its journal."""
+
+    __tablename__ = "station_status"
+
+    station_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    table_name: Mapped[str] = mapped_column(String(40), index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    dealer: Mapped[str | None] = mapped_column(String(100))
+    state: Mapped[str] = mapped_column(String(10))  # idle, betting, dealing, setting, settled
+    round_no: Mapped[int | None] = mapped_column(Integer)
+    round_id: Mapped[uuid.UUID | None]
+    banker: Mapped[str | None] = mapped_column(String(40))
+    action_position: Mapped[int | None] = mapped_column(Integer)
+    wagers: Mapped[str] = mapped_column(Text)  # JSON: position -> cents
+    devices: Mapped[str] = mapped_column(Text)  # JSON: shoe/printer/database -> [ok, words]
+    last_settled_at: Mapped[datetime | None]
+    heartbeat_at: Mapped[datetime]
+    changed_at: Mapped[datetime]  # when anything but the heartbeat last changed
+
+
+class FloorAlert(Base):
+    """Something the pit must see: a foul, a void, a correction, a supervisor's override,
+    a player banker who could not cover, a wager over the limit, a round open too long, a
+    station offline. `key` names the occurrence, so two floor servers raise it once."""
+
+    __tablename__ = "floor_alerts"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    table_name: Mapped[str] = mapped_column(String(40), index=True)
+    station_id: Mapped[uuid.UUID | None]
+    round_id: Mapped[uuid.UUID | None]
+    text: Mapped[str] = mapped_column(Text)
+    raised_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class FloorAck(Base):
+    """A supervisor acknowledged an alert: who, when, and their note. Once per alert."""
+
+    __tablename__ = "floor_acks"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    alert_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("floor_alerts.id"), unique=True)
+    by: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime]
+
+
+class FloorUser(Base):
+    """A floor user: a name, a role, an argon2 hash of the password (never the password),
+    and the count of wrong passwords in a row that locks the account for a while."""
+
+    __tablename__ = "floor_users"
+    __table_args__ = (
+        CheckConstraint("role IN ('pit-supervisor', 'shift-manager', 'auditor')", name="role"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(20))
+    password_hash: Mapped[str] = mapped_column(String(200))
+    failed: Mapped[int] = mapped_column(Integer)
+    locked_until: Mapped[datetime | None]
+    disabled: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime]
+
+
+class FloorLog(Base):
+    """What a floor user did, and when: a login (or a refusal), an acknowledgement, a void,
+    a correction, a report downloaded."""
+
+    __tablename__ = "floor_log"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(index=True)
+    actor: Mapped[str | None] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(24))
+    detail: Mapped[str] = mapped_column(Text)  # JSON
+
+
+class FloorRequest(Base):
+    """The floor asks a station to do what only the station may do to the round it has in
+    play (void it): the station does it as its own pit view would, with the same records,
+    and says so here (`done_at`, `outcome`)."""
+
+    __tablename__ = "floor_requests"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    station_id: Mapped[uuid.UUID] = mapped_column(index=True)
+    round_id: Mapped[uuid.UUID]
+    kind: Mapped[str] = mapped_column(String(10))
+    by: Mapped[str] = mapped_column(String(100))
+    reason: Mapped[str] = mapped_column(Text)
+    requested_at: Mapped[datetime]
+    done_at: Mapped[datetime | None]
+    outcome: Mapped[str | None] = mapped_column(Text)
+
+
+FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_users", "floor_log",
+                "floor_requests")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-          "bank_decisions", "events", "chain", "users", "sign_ins")
+          "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES)

@@ -57,6 +57,10 @@ def grants(station: str, database: str) -> list[str]:
         f"GRANT INSERT ON {', '.join(STATION_INSERTS)} TO {station}",
         f"GRANT UPDATE ({', '.join(ROUND_FILLED_IN)}) ON rounds TO {station}",
         f"GRANT UPDATE (closed_at) ON shifts TO {station}",
+        # The floor's live view: a station's heartbeat is written in place (not a record),
+        # and it answers the floor's requests for its round in play (floor_status.py).
+        f"GRANT INSERT, UPDATE ON station_status TO {station}",
+        f"GRANT UPDATE (done_at, outcome) ON floor_requests TO {station}",
         "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
         f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {station}",
     ]

@@ -3,7 +3,7 @@
 from importlib import import_module
 
 # Device and window benchmarks first; the core's lines are the last lines printed.
-ORDER = ("bench_shoe", "bench_window", "bench_analysis", "bench_core")
+ORDER = ("bench_floor", "bench_shoe", "bench_window", "bench_analysis", "bench_core")
 
 for name in ORDER:
     try:

@@ -1,0 +1,144 @@
+"""Live updates: one loop per floor server reads the heartbeats (and raises alerts) every
+`poll_s`, renders each table's tile, and pushes the tiles that changed to every browser
+following the floor (server-sent events). A browser that connects gets every tile first,
+so a reconnect never misses a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from starlette.concurrency import run_in_threadpool
+
+from app.ledger.models import now
+
+KEEPALIVE_S = 15.0
+OVERLAP = timedelta(seconds=60)
+SHIFT = timedelta(hours=12)
+FULL_EVERY = 120  # scans
+QUEUE = 2048  # a browser this far behind is dropped; it reconnects and gets everything
+
+
+@dataclass
+class Snapshot:
+    tiles: dict[str, str] = field(default_factory=dict)  # dom id -> tile HTML
+    alerts: str = ""  # the open alerts' HTML
+    at: datetime | None = None
+
+
+class Hub:
+    """Renders the floor every `poll_s` and fans the changes out to subscribers."""
+
+    def __init__(self, render: Callable[[], Snapshot], scan: Callable[[datetime], object],
+                 poll_s: float = 0.5, scan_every: int = 2) -> None:
+        self.render = render
+        self.scan = scan
+        self.poll_s = poll_s
+        self.scan_every = scan_every
+        self.current = Snapshot()
+        self.subscribers: set[asyncio.Queue[str]] = set()
+        self.polls = 0
+        self.errors = 0
+        self.last_error: str | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._scanning: asyncio.Task[None] | None = None
+        self.scans = 0
+        self.dropped = 0  # browsers dropped for falling behind (they reconnect)
+        self._scanned: datetime | None = None
+        self.render_s = 0.0  # the last render's and scan's time, for /healthz and the bench
+        self.scan_s = 0.0
+        self.ready = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(self.tick, self.poll_s))
+        self._scanning = asyncio.create_task(self._loop(self.scan_once,
+                                                        self.poll_s * self.scan_every))
+
+    async def stop(self) -> None:
+        for task in (self._task, self._scanning):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):  # noqa: BLE001 - shutting down
+                    pass
+
+    async def _loop(self, work: Callable[[], Awaitable[None]], every: float) -> None:
+        """Do the work every `every` seconds; the alert scan has a loop of its own, so a
+        slow scan never holds up the tiles."""
+        while True:
+            try:
+                await work()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the database away: try again, say so
+                self.errors += 1
+                self.last_error = str(e).splitlines()[0] if str(e) else type(e).__name__
+            await asyncio.sleep(every)
+
+    async def scan_once(self) -> None:
+        at = now()
+        # Look back a little past the last scan (a station's clock, a write in flight), and
+        # the whole shift now and then (a station's journal sent after an outage carries
+        # its own, older times).
+        full = self._scanned is None or self.scans % FULL_EVERY == 0
+        since = at - SHIFT if full or self._scanned is None else self._scanned - OVERLAP
+        t = time.perf_counter()
+        await run_in_threadpool(self.scan, since)
+        self.scan_s = time.perf_counter() - t
+        self._scanned = at
+        self.scans += 1
+
+    async def tick(self, scan: bool = False) -> None:
+        """Render the floor and push what changed (`scan`: raise new alerts first, as the
+        scanning loop does; the tests call it so)."""
+        if scan or self._scanning is None:
+            await self.scan_once()
+        t = time.perf_counter()
+        snap = await run_in_threadpool(self.render)
+        self.render_s = time.perf_counter() - t
+        self.polls += 1
+        self.last_error = None
+        old = self.current
+        self.current = snap
+        for dom, html in snap.tiles.items():
+            if old.tiles.get(dom) != html:
+                self.publish("tile", {"id": dom, "html": html})
+        for dom in old.tiles.keys() - snap.tiles.keys():
+            self.publish("gone", {"id": dom})
+        if snap.alerts != old.alerts:
+            self.publish("alerts", {"html": snap.alerts})
+        self.ready.set()
+
+    def publish(self, event: str, data: dict[str, object]) -> None:
+        message = f"event: {event}\ndata: {json.dumps(data)}\n\n"
+        for q in list(self.subscribers):
+            try:
+                q.put_nowait(message)
+            except asyncio.QueueFull:
+                self.subscribers.discard(q)
+                self.dropped += 1
+
+    async def follow(self) -> AsyncIterator[str]:
+        """A browser's stream: every tile now, then the changes as they come."""
+        q: asyncio.Queue[str] = asyncio.Queue(QUEUE)
+        await self.ready.wait()
+        snap = self.current
+        self.subscribers.add(q)
+        try:
+            yield "retry: 1000\n\n"
+            for dom, html in snap.tiles.items():
+                yield f"event: tile\ndata: {json.dumps({'id': dom, 'html': html})}\n\n"
+            yield f"event: alerts\ndata: {json.dumps({'html': snap.alerts})}\n\n"
+            while q in self.subscribers:
+                try:
+                    yield await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                except TimeoutError:
+                    yield ": keepalive\n\n"
+        finally:
+            self.subscribers.discard(q)

@@ -1,0 +1,183 @@
+"""The shift report, per table and per dealer: rounds, drop (wagers), win/loss, commission
+taken, hold %, rounds with a player banker, fouls, voids, corrections. As a page, CSV, PDF,
+and a chart drawn on the server (matplotlib, no JavaScript).
+
+In the ledger's words (docs/ledger.md): drop is every wager put against the bank; win is
+what the house won (the negative of what players and player bankers netted, commission
+included); corrections count. Hold is win over drop.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from app.core.settlement import money
+from app.ledger import reads
+from app.ledger.models import HandRow, RoundRow, Shift
+
+
+@dataclass
+class Line:
+    name: str
+    rounds: int = 0
+    drop_cents: int = 0
+    win_cents: int = 0
+    commission_cents: int = 0
+    player_banker_rounds: int = 0
+    fouls: int = 0
+    voids: int = 0
+    corrections: int = 0
+
+    @property
+    def hold(self) -> str:
+        if not self.drop_cents:
+            return "-"
+        return f"{100 * self.win_cents / self.drop_cents:.1f}%"
+
+    def cells(self) -> list[str]:
+        return [self.name, str(self.rounds), money(self.drop_cents),
+                money(self.win_cents, sign=True), money(self.commission_cents), self.hold,
+                str(self.player_banker_rounds), str(self.fouls), str(self.voids),
+                str(self.corrections)]
+
+
+HEADER = ["", "rounds", "drop", "win/loss", "commission", "hold", "player banker rounds",
+          "fouls", "voids", "corrections"]
+
+
+@dataclass
+class Report:
+    since: datetime
+    until: datetime
+    tables: list[Line] = field(default_factory=list)
+    dealers: list[Line] = field(default_factory=list)
+    total: Line = field(default_factory=lambda: Line("all tables"))
+
+
+def build(engine: Engine, since: datetime, until: datetime) -> Report:
+    """The report over rounds settled (or voided) in [since, until). Drop, win and
+    commission are the ledger's own totals (app.ledger.reads.totals), corrections counted,
+    so the floor and `paigow ledger totals` never disagree."""
+    by_table: dict[str, Line] = {}
+    by_dealer: dict[str, Line] = {}
+    total = Line("all tables")
+
+    def lines(table: str, dealer: str) -> tuple[Line, Line, Line]:
+        t = by_table.setdefault(table, Line(table))
+        d = by_dealer.setdefault(dealer, Line(dealer))
+        return t, d, total
+
+    def money_of(line: Line, table: str | None, shift: str | None) -> None:
+        t = reads.totals(s, reads.Filters(table, shift, None, None, since, until, "settled"))
+        line.drop_cents += t.drop_cents
+        line.win_cents += t.win_cents
+        line.commission_cents += t.commission_cents
+        line.corrections += t.corrections
+
+    with Session(engine) as s:
+        dealers = {k: v for k, v in s.execute(select(Shift.id, Shift.dealer)).all()}
+        rounds = list(s.scalars(select(RoundRow).where(
+            ((RoundRow.settled_at >= since) & (RoundRow.settled_at < until))
+            | ((RoundRow.status == "void") & (RoundRow.started_at >= since)
+               & (RoundRow.started_at < until)))))
+        where: dict[object, tuple[str, str]] = {}
+        shifts_of: defaultdict[str, set[str]] = defaultdict(set)
+        for r in rounds:
+            key = (r.table_name, dealers.get(r.shift_id, "?"))
+            where[r.id] = key
+            shifts_of[key[1]].add(str(r.shift_id))
+            for line in lines(*key):
+                if r.status == "void":
+                    line.voids += 1
+                    continue
+                line.rounds += 1
+                line.player_banker_rounds += r.banker_seat is not None
+        fouls: defaultdict[uuid.UUID, int] = defaultdict(int)
+        for rid in s.scalars(select(HandRow.round_id).where(HandRow.round_id.in_(list(where)),
+                                                             HandRow.foul.is_not(None))):
+            fouls[rid] += 1
+        for rid, n in fouls.items():
+            for line in lines(*where[rid]):
+                line.fouls += n
+        for name, line in by_table.items():
+            money_of(line, name, None)
+        for name, line in by_dealer.items():
+            for shift in sorted(shifts_of[name]):
+                money_of(line, None, shift)
+        money_of(total, None, None)
+    return Report(since, until, sorted(by_table.values(), key=lambda x: x.name),
+                  sorted(by_dealer.values(), key=lambda x: x.name), total)
+
+
+def to_csv(rep: Report) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["by", "name", "rounds", "drop_cents", "win_cents", "commission_cents",
+                "hold_percent", "player_banker_rounds", "fouls", "voids", "corrections"])
+    for by, rows in (("table", rep.tables), ("dealer", rep.dealers), ("total", [rep.total])):
+        for x in rows:
+            hold = f"{100 * x.win_cents / x.drop_cents:.2f}" if x.drop_cents else ""
+            w.writerow([by, x.name, x.rounds, x.drop_cents, x.win_cents, x.commission_cents,
+                        hold, x.player_banker_rounds, x.fouls, x.voids, x.corrections])
+    return out.getvalue()
+
+
+def chart_png(rep: Report) -> bytes:
+    """Drop and win per table, as a bar chart (drawn here: the browser runs no chart code)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 3), dpi=90)
+    ax = fig.add_subplot()
+    names = [t.name for t in rep.tables] or ["(no rounds)"]
+    drop = [t.drop_cents / 100 for t in rep.tables] or [0]
+    win = [t.win_cents / 100 for t in rep.tables] or [0]
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], drop, 0.4, label="drop", color="#4a6fa5")
+    ax.bar([x + 0.2 for x in xs], win, 0.4, label="win/loss", color="#c0504d")
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(list(xs), names)
+    ax.set_ylabel("dollars")
+    ax.set_title(f"Drop and win per table, {rep.since:%Y-%m-%d} (UTC)")
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return buf.getvalue()
+
+
+def to_pdf(rep: Report) -> bytes:
+    from fpdf import FPDF
+
+    pdf = FPDF(orientation="L", format="A4")
+    pdf.set_creator("paigow floor")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.cell(0, 9, f"Pai Gow Poker - shift report {rep.since:%Y-%m-%d} (UTC)",
+             new_x="LMARGIN", new_y="NEXT")
+    widths = (40, 18, 30, 30, 28, 18, 36, 16, 16, 24)
+    for title, rows in (("Per table", [*rep.tables, rep.total]), ("Per dealer", rep.dealers)):
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", "B", 8)
+        for w, h in zip(widths, HEADER, strict=True):
+            pdf.cell(w, 6, h, border=1)
+        pdf.ln()
+        pdf.set_font("Helvetica", "", 8)
+        for x in rows:
+            for w, c in zip(widths, x.cells(), strict=True):
+                pdf.cell(w, 6, c, border=1)
+            pdf.ln()
+        pdf.ln(3)
+    pdf.image(io.BytesIO(chart_png(rep)), w=180)
+    return bytes(pdf.output())

@@ -1,0 +1,46 @@
+// The floor, live: the server pushes each table's tile when it changes (server-sent
+// events); this swaps it in. No build step, no library. The "time since the last round"
+// is counted here so the server's tiles only change when the table does.
+(function () {
+  "use strict";
+  function ago(iso) {
+    if (!iso) return "none yet";
+    var s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+    if (s < 60) return s + " s ago";
+    if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60) + " s ago";
+    return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min ago";
+  }
+  function tick() {
+    document.querySelectorAll(".since").forEach(function (el) {
+      el.textContent = ago(el.getAttribute("data-since"));
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+  var tiles = document.getElementById("tiles");
+  if (!tiles || !window.EventSource) return;
+  window.floorEvents = 0;
+  var source = new EventSource(tiles.getAttribute("data-stream"));
+  source.addEventListener("tile", function (e) {
+    var d = JSON.parse(e.data);
+    var old = document.getElementById(d.id);
+    var box = document.createElement("div");
+    box.innerHTML = d.html.trim();
+    var tile = box.firstChild;
+    if (old) { old.replaceWith(tile); } else {
+      var none = document.getElementById("no-tables");
+      if (none) none.remove();
+      tiles.appendChild(tile);
+    }
+    window.floorEvents += 1;
+    tick();
+  });
+  source.addEventListener("gone", function (e) {
+    var old = document.getElementById(JSON.parse(e.data).id);
+    if (old) old.remove();
+  });
+  source.addEventListener("alerts", function (e) {
+    var box = document.getElementById("open-alerts");
+    if (box) box.innerHTML = JSON.parse(e.data).html;
+  });
+})();

@@ -1,0 +1,289 @@
+"""Headless dealer stations for the demo floor, the browser tests and the load test.
+
+Each is a real `DealerSession` (the station's behaviour without a window) driven by the
+events a dealer and a card-reading shoe would send: a new round, the bank offered and
+taken or passed, wagers, action from the RNG, the shoe's cards one by one, the hands set
+(by the player now and then, fouls included, else the House Way), the settlement. The
+round goes to the ledger through the station's own `Store` (journal first, then the
+database), and after every step the station's heartbeat goes to the floor
+(`app.ledger.floor_status`). The shoe is simulated in process: a shuffled deck read card by
+card, as `paigow shoe-sim` would send it over a serial line.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from app.core.cards import DECK
+from app.core.round import Phase, Round, RoundRules
+from app.core.table import DEALER, Table
+from app.ledger import Recording, Store
+from app.ledger.floor_status import Device, FloorStatus, live_state
+from app.ledger.models import now
+from app.session import (
+    CardRead,
+    DealerCommand,
+    DealerSession,
+    FrontTyped,
+    KeyPressed,
+    MemoryPrinter,
+    ShoeStatus,
+    SupervisorCommand,
+)
+from app.session.ports import PortError
+from app.session.steps import to_set
+
+
+class StoreLedger:
+    """The session's ledger port over the ledger's `Store` (the window has its own)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.recording: Recording | None = None
+
+    @property
+    def dealer(self) -> str | None:
+        shift = self.store.shift
+        return shift.dealer if shift else None
+
+    def open_shift(self, dealer: str) -> str:
+        return self.store.open_shift(dealer).dealer
+
+    def begin(self, game: Round) -> None:
+        self.recording = self.store.begin(game)
+
+    def save(self, game: Round) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.save()
+
+    def void(self, game: Round, reason: str, by: str) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.void(reason, by)
+        self.recording = None
+
+    @property
+    def round_id(self) -> str | None:
+        return self.recording.round_id if self.recording else None
+
+
+class HeadlessStation:
+    """One table played by a headless dealer. `step()` does the next thing a dealer does;
+    `play_round()` plays one round to its settlement (or its void)."""
+
+    def __init__(self, database_url: str, table: str, data_dir: str | Path, *,
+                 dealer: str = "Demo dealer", seed: int | None = None,
+                 void_chance: float = 0.03, foul_chance: float = 0.15,
+                 status_engine: Any = None) -> None:
+        self.table = table
+        self.rng = random.Random(seed)
+        self.void_chance = void_chance
+        self.foul_chance = foul_chance
+        self.store = Store(database_url, table=table, station=f"{table.lower()}-station",
+                           data_dir=data_dir)
+        self.ledger = StoreLedger(self.store)
+        self.ledger.open_shift(dealer)
+        rules = RoundRules(table=Table(table))
+        self.session = DealerSession(rules, ledger=self.ledger, printer=MemoryPrinter(),
+                                     rotation=self.store.rotation(),
+                                     randbelow=self.rng.randrange)
+        self.status = FloorStatus(status_engine or database_url, table=table,
+                                  station=self.store.station)
+        self.session.handle(ShoeStatus(True, "online: simulated shoe", "online", demo=True))
+        self.last_settled: datetime | None = None
+        self.settled: list[int] = []  # the round numbers this station settled
+        self.voided: list[int] = []
+        self.seq = 0
+        self.beat()
+
+    # --- the heartbeat ----------------------------------------------------------------------
+
+    def devices(self) -> dict[str, Device]:
+        st = self.store.status()
+        return {"shoe": Device(True, "online: simulated shoe"),
+                "printer": Device(True, "ready"),
+                "database": Device(st.online and not st.refused,
+                                   "recording" if st.online else (st.banner or "offline"))}
+
+    def beat(self) -> bool:
+        self.answer_requests()
+        s = self.session
+        return self.status.beat(live_state(s.round, round_id=self.ledger.round_id,
+                                           dealer=self.ledger.dealer,
+                                           last_settled_at=self.last_settled,
+                                           devices=self.devices()))
+
+    def answer_requests(self) -> None:
+        """Do what the floor asked (void the round in play), as the pit view would: the
+        supervisor's command through the session, so the ledger's records are the same."""
+        for req in self.status.requests():
+            rnd = self.session.round
+            if req.kind != "void":
+                self.status.answer(req.id, f"this station does not do {req.kind!r}")
+            elif (rnd is None or self.ledger.round_id != req.round_id
+                  or rnd.phase is Phase.SETTLED):
+                self.status.answer(req.id, "not voided: that round is no longer in play "
+                                           "here (a settled round is corrected, not voided)")
+            else:
+                changes = self.session.handle(SupervisorCommand("void", req.by, req.reason))
+                if changes.done:
+                    self.voided.append(rnd.rotation.round_no)
+                self.status.answer(req.id, changes.message)
+
+    # --- a round ----------------------------------------------------------------------------
+
+    def key(self, key: str) -> bool:
+        return self.session.handle(KeyPressed(key)).done
+
+    def cmd(self, command: str, text: str = "") -> bool:
+        return self.session.handle(DealerCommand(command, text)).done
+
+    def steps(self) -> list[Callable[[], None]]:
+        """A round as the dealer's steps, each followed by a heartbeat by the caller."""
+        return [self._open, self._bank, self._wagers, self._action, self._deal, self._dragon,
+                self._set, self._settle]
+
+    def play_round(self, pause: Callable[[float], Any] | None = None,
+                   step_s: float = 0.0) -> bool:
+        """One round, each step followed by a heartbeat (and `pause(step_s)`); True when
+        it settled, False when the pit voided it."""
+        for step in self.steps():
+            if step != self._open and self.session.round is None:
+                return False  # the floor had it voided between two steps
+            step()
+            self.beat()
+            rnd = self.session.round
+            if rnd is not None and rnd.phase is not Phase.SETTLED and self._maybe_void():
+                self.beat()
+                return False
+            if pause is not None and step_s:
+                pause(step_s)
+        return True
+
+    def _open(self) -> None:
+        if not self.key("N"):
+            raise RuntimeError(f"{self.table}: a new round would not open: "
+                               f"{self.session.message}")
+
+    def _bank(self) -> None:
+        s = self.session
+        while s.bank_offered() is not None:
+            if self.rng.random() < 0.5 and self.key("B") and self.cmd("bank", "2000"):
+                return
+            if not self.key("Q"):
+                self.key("Shift+Q")
+                return
+
+    def _wagers(self) -> None:
+        s = self.session
+        rnd = s.round
+        assert rnd is not None
+        banker = rnd.bank.player
+        seats = [p for p in range(1, 7) if p != banker]
+        lim = s.rules.limits
+        for seat in self.rng.sample(seats, self.rng.randint(1, min(5, len(seats)))):
+            dollars = self.rng.randrange(lim.minimum, min(lim.maximum, 20_000) + 1, 500)
+            self.key(str(seat))
+            self.cmd("wager", str(dollars // 100))
+
+    def _action(self) -> None:
+        self.key("R")
+
+    def _deal(self) -> None:
+        deck = list(DECK)
+        self.rng.shuffle(deck)
+        for card in deck:
+            self.seq += 1
+            self.session.handle(CardRead(card, self.seq))
+
+    def _dragon(self) -> None:
+        if self.session.dragon_offered() is not None:
+            self.key("Shift+Q")
+
+    def _set(self) -> None:
+        s = self.session
+        guard = 0
+        while (waiting := to_set(s)) and guard < 20:
+            guard += 1
+            p = waiting[0]
+            self.key("7" if p == DEALER else str(p))
+            rnd = s.round
+            assert rnd is not None
+            if p != DEALER and self.rng.random() < self.foul_chance:
+                cards = self.rng.sample(list(rnd.hands[p].cards), 2)
+                s.handle(FrontTyped(" ".join(map(str, cards))))
+                if self.key("F"):
+                    continue
+            self.key("H")
+
+    def _settle(self) -> None:
+        s = self.session
+        rnd = s.round
+        if not self.key("S") or rnd is None:
+            raise RuntimeError(f"{self.table}: the round would not settle: {s.message}")
+        self.last_settled = now()
+        self.settled.append(rnd.rotation.round_no)
+
+    def _maybe_void(self) -> bool:
+        rnd = self.session.round
+        # `void_chance` is per round: spread over its steps
+        if rnd is None or self.rng.random() >= self.void_chance / len(self.steps()):
+            return False
+        done = self.session.handle(SupervisorCommand("void", "Pat (pit)",
+                                                     "the demo's pit voids a round")).done
+        if done:
+            self.voided.append(rnd.rotation.round_no)
+        return done
+
+    def close(self) -> None:
+        self.status.close()
+        self.store.close()
+
+
+class DemoFloor:
+    """Stations playing rounds on threads, one round every `round_s` seconds or so."""
+
+    def __init__(self, database_url: str, data_dir: str | Path, *, tables: int = 4,
+                 round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-") -> None:
+        self.round_s = round_s
+        self.stations = [HeadlessStation(database_url, f"{prefix}{i + 1}",
+                                         Path(data_dir) / f"station-{i + 1}",
+                                         dealer=DEALERS[i % len(DEALERS)],
+                                         seed=None if seed is None else seed + i)
+                         for i in range(tables)]
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.errors: list[str] = []
+
+    def start(self) -> None:
+        for st in self.stations:
+            t = threading.Thread(target=self._run, args=(st,), name=f"station-{st.table}",
+                                 daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _run(self, st: HeadlessStation) -> None:
+        step_s = self.round_s / len(st.steps())
+        while not self._stop.is_set():
+            try:
+                st.play_round(self._stop.wait, step_s)
+            except Exception as e:  # noqa: BLE001 - a demo table stops, the floor shows it
+                self.errors.append(f"{st.table}: {e}")
+                return
+            self._stop.wait(step_s)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(timeout=30)
+        for st in self.stations:
+            st.close()
+
+
+DEALERS = ("Kim Park", "Ana Reyes", "Sam Okafor", "Lee Chen", "Mo Haddad", "Jo Brandt")

@@ -1,0 +1,74 @@
+"""A real floor for the browser tests and the load test: a throwaway PostgreSQL, stations
+playing on threads, the floor server (uvicorn) on a free port of 127.0.0.1, and Debian's
+headless Chromium driven through its driver (selenium)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from app.floor.app import FloorSettings, create_app
+
+CHROMIUM = ("the floor's browser tests need Debian's Chromium and its driver: install the "
+            "'chromium' and 'chromium-driver' packages (`make test` does it)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def floor_server(settings: FloorSettings) -> Iterator[str]:
+    """The floor server on a thread; yields its address."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, name="floor-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the floor server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def chromium(downloads: Path) -> Any:
+    """Headless Chromium through chromedriver (both from Debian)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = shutil.which("chromium")
+    driver = shutil.which("chromedriver")
+    if binary is None or driver is None:
+        raise FileNotFoundError(CHROMIUM)
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,900", "--disable-extensions", "--no-first-run"):
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(downloads), "download.prompt_for_download": False})
+    return webdriver.Chrome(service=Service(driver), options=options)
+
+
+def shrink_png(path: Path) -> None:
+    """Screenshots for the docs, as small as they can be: 256 colours."""
+    from PIL import Image
+
+    with Image.open(path) as img:
+        img.convert("RGB").quantize(colors=128).save(path, optimize=True)

@@ -1,0 +1,166 @@
+"""Floor users (issue 16, "Who may see and do what"): their own login, hashed with
+argon2; roles pit supervisor / shift manager / auditor (read-only); sessions in signed
+cookies; CSRF on every form; lockout after repeated wrong passwords; every action recorded
+with who did it; 127.0.0.1 unless configured otherwise."""
+
+from __future__ import annotations
+
+import json
+import time
+from base64 import b64encode
+from pathlib import Path
+
+import itsdangerous
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from starlette.testclient import TestClient
+
+from app.floor import auth
+from app.floor.main import add_serve_arguments
+from app.ledger.database import make_engine
+from app.ledger.models import FloorAlert, FloorLog, FloorUser, now
+
+from .conftest import PASSWORD, csrf, log_in
+
+
+def logs(url: str) -> list[tuple[str | None, str, str]]:
+    engine = make_engine(url)
+    with Session(engine) as s:
+        out = [(r.actor, r.action, r.detail)
+               for r in s.scalars(select(FloorLog).order_by(FloorLog.at))]
+    engine.dispose()
+    return out
+
+
+def an_alert(url: str) -> str:
+    import uuid
+
+    engine = make_engine(url)
+    aid = uuid.uuid4()
+    with Session(engine) as s, s.begin():
+        s.add(FloorAlert(id=aid, key="test:1", kind="foul", table_name="PG-1",
+                         station_id=None, round_id=None, text="seat 3 fouled", raised_at=now()))
+    engine.dispose()
+    return str(aid)
+
+
+def test_a_page_without_a_login_goes_to_the_login_page(client: TestClient) -> None:
+    got = client.get("/tables/PG-1")
+    assert got.status_code == 303 and got.headers["location"] == "/login?next=/tables/PG-1"
+
+
+def test_the_right_password_logs_in_and_the_page_names_the_user_and_role(
+        client: TestClient) -> None:
+    assert log_in(client).status_code == 303  # type: ignore[attr-defined]
+    page = client.get("/").text
+    assert "Pat - pit supervisor" in page
+
+
+def test_a_wrong_password_is_refused_and_logged_without_the_password(
+        client: TestClient, url: str) -> None:
+    got = log_in(client, "Pat", "not the password")
+    assert got.status_code == 401  # type: ignore[attr-defined]
+    assert "wrong name or password: try again" in got.text  # type: ignore[attr-defined]
+    assert client.get("/").status_code == 303  # still not logged in
+    entries = logs(url)
+    assert ("Pat", "login_refused") in [(a, k) for a, k, _ in entries]
+    assert not any("not the password" in d for _, _, d in entries)
+
+
+def test_an_unknown_name_gets_the_same_words_as_a_wrong_password(client: TestClient) -> None:
+    got = log_in(client, "Nobody", PASSWORD)
+    assert got.status_code == 401  # type: ignore[attr-defined]
+    assert "wrong name or password: try again" in got.text  # type: ignore[attr-defined]
+
+
+def test_five_wrong_passwords_lock_the_account_even_against_the_right_one(
+        client: TestClient, url: str) -> None:
+    for _ in range(auth.TRIES):
+        log_in(client, "Max", "guess guess guess")
+    got = log_in(client, "Max", PASSWORD)
+    assert got.status_code == 401  # type: ignore[attr-defined]
+    assert "locked" in got.text  # type: ignore[attr-defined]
+    assert ("Max", "login_locked") in [(a, k) for a, k, _ in logs(url)]
+
+
+def test_passwords_are_kept_only_as_argon2_hashes(url: str) -> None:
+    engine = make_engine(url)
+    with Session(engine) as s:
+        hashes = list(s.scalars(select(FloorUser.password_hash)))
+    engine.dispose()
+    assert hashes and all(h.startswith("$argon2id$") for h in hashes)
+    assert not any(PASSWORD in h for h in hashes)
+
+
+def test_an_auditor_reads_but_may_not_acknowledge_an_alert(client: TestClient,
+                                                             url: str) -> None:
+    aid = an_alert(url)
+    log_in(client, "Aud")
+    page = client.get("/alerts")
+    assert page.status_code == 200 and "seat 3 fouled" in page.text
+    got = client.post(f"/alerts/{aid}/ack", data={"csrf": csrf(page.text), "note": "seen"})
+    assert got.status_code == 403
+    assert "You are logged in as auditor (read-only)" in got.text
+    assert ("Aud", "refused") in [(a, k) for a, k, _ in logs(url)]
+
+
+@pytest.mark.parametrize("token", [None, "forged-token"])
+def test_a_form_without_the_session_s_csrf_token_is_refused(client: TestClient, url: str,
+                                                            token: str | None) -> None:
+    aid = an_alert(url)
+    log_in(client)
+    data = {"note": "seen"} | ({"csrf": token} if token else {})
+    got = client.post(f"/alerts/{aid}/ack", data=data)
+    assert got.status_code == 403
+    assert "did not come from this floor session" in got.text
+    assert "alert_ack" not in [k for _, k, _ in logs(url)]
+
+
+def test_a_login_form_from_elsewhere_is_refused(client: TestClient) -> None:
+    got = client.post("/login", data={"name": "Pat", "password": PASSWORD})
+    assert got.status_code == 403
+
+
+def test_an_expired_session_is_sent_to_log_in_again(client: TestClient) -> None:
+    class Yesterday(itsdangerous.TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(time.time()) - 24 * 3600
+
+    session = {"user": {"name": "Pat", "role": "pit-supervisor"}, "csrf": "x"}
+    old = Yesterday("test-secret").sign(b64encode(json.dumps(session).encode())).decode()
+    client.cookies.set("paigow_floor", old)
+    got = client.get("/")
+    assert got.status_code == 303 and got.headers["location"].startswith("/login")
+    fresh = itsdangerous.TimestampSigner("test-secret").sign(
+        b64encode(json.dumps(session).encode())).decode()
+    client.cookies.set("paigow_floor", fresh)
+    assert client.get("/").status_code == 200  # the same cookie, signed now, is taken
+
+
+def test_a_cookie_signed_with_another_key_is_no_session(client: TestClient) -> None:
+    session = {"user": {"name": "Pat", "role": "shift-manager"}, "csrf": "x"}
+    forged = itsdangerous.TimestampSigner("guessed").sign(
+        b64encode(json.dumps(session).encode())).decode()
+    client.cookies.set("paigow_floor", forged)
+    assert client.get("/").status_code == 303
+
+
+def test_the_server_listens_on_this_machine_only_unless_told(tmp_path: Path) -> None:
+    import argparse
+
+    p = argparse.ArgumentParser()
+    add_serve_arguments(p)
+    assert p.parse_args([]).host == "127.0.0.1"
+    assert p.parse_args(["--host", "0.0.0.0"]).host == "0.0.0.0"
+
+
+def test_floor_users_are_added_with_a_role_and_a_long_password(url: str) -> None:
+    engine = make_engine(url)
+    with pytest.raises(auth.AuthError, match="at least 10 characters"):
+        auth.add_user(engine, "Short", "auditor", "abc")
+    with pytest.raises(auth.AuthError, match="the role is one of"):
+        auth.add_user(engine, "Odd", "croupier", PASSWORD)
+    with pytest.raises(auth.AuthError, match="already a floor user named 'Pat'"):
+        auth.add_user(engine, "Pat", "auditor", PASSWORD)
+    engine.dispose()
