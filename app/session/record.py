@@ -8,7 +8,7 @@ needs no RNG and no printer and makes the same slips, byte for byte.
      "dealer": null, "printer": true, "kept": 0}
     {"at": "2025-03-14T21:07:33+00:00", "kind": "command", "command": "shift", "text": "Ann"}
     {"at": "...", "kind": "key", "key": "N"}
-    ...
+    (one line for every event handled, in order)
 
 The rules and the rotation use the ledger's schemas (paigow.rules/1, paigow.rotation/1).
 """
