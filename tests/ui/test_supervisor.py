@@ -115,6 +115,7 @@ def test_a_void_refuses_a_wrong_pin_and_is_logged_with_the_right_one(make_statio
     assert pit.message.text() == (f"Round {no} is void, logged in the ledger: by Pat Lee, a "
                                   f"card was exposed.")
     assert s.message.startswith(f"Round {no} is void (Pat Lee: a card was exposed)")
+    s.recorded()  # the void is journalled on the worker, then sent on
     delivered(ledger)
     with Session(ledger.store.engine) as db:
         row = db.get(RoundRow, uuid.UUID(rec.round_id))
@@ -355,6 +356,7 @@ def test_the_pin_never_reaches_the_ledger(make_station, tmp_path):
     ledger = make_ledger(tmp_path)
     s = make_station(ledger=ledger)
     open_and_wager(s, {1: "25"})
+    s.recorded()  # the round's begin is journalled on the worker, then sent on
     delivered(ledger)
     with Session(ledger.store.engine) as db:
         config = json.loads(db.scalars(select(RoundRow.config)).one())
