@@ -16,12 +16,13 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.banker import BankError, BankRotation
-from app.core.round import Round, RoundError, RoundRules
+from app.core.banker import BankError
+from app.core.round import Round, RoundError
 from app.core.settlement import money
 from app.core.table import DEALER, position_name
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
+from app.session import words
 
 RICH = 10**12  # chips enough for any bank: what is left are the reasons chips cannot fix
 
@@ -182,25 +183,7 @@ def standing(game: Round, seat: int) -> Standing:
 
 
 def rotation_lines(game: Round) -> list[str]:
-    rules: RoundRules = game.rules
-    rotation: BankRotation = game.rotation
-    lines = []
-    if not rules.banking.enabled:
-        lines.append("This table plays no player banking: the dealer banks every round.")
-    elif rotation.first_round:
-        lines.append(f"Round {rotation.round_no}: the dealer banks the first round; the bank "
-                     f"is offered to the players from the next.")
-    else:
-        order = rotation.offer_order(rules.table, rules.banking)
-        lines.append(f"Round {rotation.round_no}: the bank is offered in turn: "
-                     + " > ".join(position_name(p) for p in order) + ".")
-    lines.append("Last round's banker: " + (f"seat {rotation.last_banker}"
-                                              if rotation.last_banker is not None
-                                              else "the dealer") + ".")
-    bets = ", ".join(f"seat {seat} {money(c)}" for seat, c in rotation.house_bets) or "none"
-    lines.append(f"Wagered against the dealer in the last round with no player banker: "
-                 f"{bets}.")
-    return lines
+    return words.rotation_lines(game.rotation, game.rules)
 
 
 def _how(line: dict[str, Any]) -> str:

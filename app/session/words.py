@@ -4,6 +4,7 @@ same facts for its views)."""
 
 from __future__ import annotations
 
+from app.core.banker import BankRotation
 from app.core.cards import cards_text
 from app.core.round import (
     ActionCounted,
@@ -19,6 +20,7 @@ from app.core.round import (
     Misdealt,
     Record,
     Round,
+    RoundRules,
     Settled,
     WagerPlaced,
     WagerWithdrawn,
@@ -121,3 +123,30 @@ def record_text(record: Record) -> str:
             return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
                     f"{money(t.commission)}, house net {money(t.house_net, sign=True)}")
     return str(record)
+
+
+def rotation_lines(rotation: BankRotation, rules: RoundRules) -> list[str]:
+    """The bank rotation as the pit reads it (the station's pit view and the floor)."""
+    lines = []
+    if not rules.banking.enabled:
+        lines.append("This table plays no player banking: the dealer banks every round.")
+    elif rotation.first_round:
+        lines.append(f"Round {rotation.round_no}: the dealer banks the first round; the bank "
+                     f"is offered to the players from the next.")
+    else:
+        order = rotation.offer_order(rules.table, rules.banking)
+        lines.append(f"Round {rotation.round_no}: the bank is offered in turn: "
+                     + " > ".join(position_name(p) for p in order) + ".")
+    lines.append("Last round's banker: " + (f"seat {rotation.last_banker}"
+                                              if rotation.last_banker is not None
+                                              else "the dealer")
+                 + ("" if rules.banking.consecutive or rotation.last_banker is None
+                    else " (it may not bank two rounds in a row)") + ".")
+    bets = ", ".join(f"seat {s} {money(c)}" for s, c in rotation.house_bets) or "none"
+    lines.append(f"Wagered against the dealer in the last round with no player banker: "
+                 f"{bets}.")
+    if rules.dragon.enabled:
+        lines.append("Last dragon taken by: " + (f"seat {rotation.last_dragon}"
+                                                  if rotation.last_dragon is not None
+                                                  else "no one yet") + ".")
+    return lines

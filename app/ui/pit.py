@@ -44,6 +44,7 @@ from app.ledger import (
     Totals,
 )
 from app.session import DealerSession, SupervisorCommand
+from app.session.words import rotation_lines
 from app.settings import DEFAULT_PIN
 
 from . import present
@@ -450,30 +451,7 @@ def _how(set_by: str | None, rule: str | None, foul: str | None) -> str:
 
 def rotation_words(rotation: BankRotation, game: Round) -> str:
     """The bank rotation as the pit reads it."""
-    rules = game.rules
-    lines = []
-    if not rules.banking.enabled:
-        lines.append("This table plays no player banking: the dealer banks every round.")
-    elif rotation.first_round:
-        lines.append(f"Round {rotation.round_no}: the dealer banks the first round; the bank "
-                     f"is offered to the players from the next.")
-    else:
-        order = rotation.offer_order(rules.table, rules.banking)
-        lines.append(f"Round {rotation.round_no}: the bank is offered in turn: "
-                     + " > ".join(position_name(p) for p in order) + ".")
-    lines.append("Last round's banker: " + (f"seat {rotation.last_banker}"
-                                              if rotation.last_banker is not None
-                                              else "the dealer")
-                 + ("" if rules.banking.consecutive or rotation.last_banker is None
-                    else " (it may not bank two rounds in a row)") + ".")
-    bets = ", ".join(f"seat {s} {money(c)}" for s, c in rotation.house_bets) or "none"
-    lines.append(f"Wagered against the dealer in the last round with no player banker: "
-                 f"{bets}.")
-    if rules.dragon.enabled:
-        lines.append("Last dragon taken by: " + (f"seat {rotation.last_dragon}"
-                                                  if rotation.last_dragon is not None
-                                                  else "no one yet") + ".")
-    return "\n".join(lines)
+    return "\n".join(rotation_lines(rotation, game.rules))
 
 
 def money_or_blank(cents: int | None, sign: bool = False) -> str:
