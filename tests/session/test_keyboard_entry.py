@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from app.core.round import RoundRules, WagerLimits
-from app.session import DealerCommand, DealerSession, KeyPressed, MemoryLedger
 from app.core.table import DEALER
+from app.session import DealerCommand, DealerSession, KeyPressed, MemoryLedger
 from app.session.wager_limits import JUMP_AT_LEAST, JUMP_TIMES, far_above
 
 from .play import BANK_WEAK, STRONG, WEAKER, Play, stacked

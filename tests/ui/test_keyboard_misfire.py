@@ -16,7 +16,6 @@ from app.ledger.models import WagerRow
 from .conftest import Station
 from .test_station import delivered, make_ledger
 
-
 # A table whose maximum lets $415 through: the misfire is not caught by the limit.
 HIGH_LIMIT = RoundRules(limits=WagerLimits(500, 100_000))
 

@@ -147,11 +147,10 @@ def test_the_pit_view_fits_1280x800(make_station, tmp_path):
 def test_the_keys_the_window_binds_are_the_registrys_and_every_command_is_in_the_docs(
         make_station):
     """DESIGN.md: every dealer command is declared once; keys, buttons and help read it."""
-    from app.session import COMMANDS, help_rows, keymap
-
     from PySide6.QtCore import QEvent
     from PySide6.QtGui import QKeyEvent, QKeySequence
 
+    from app.session import COMMANDS, help_rows, keymap
     from app.ui.window import key_name
 
     s = make_station()
