@@ -4,11 +4,14 @@ held to the same limits and the same "far above" rule (app/session/wager_limits.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from app.core.round import RoundRules, WagerLimits
 from app.core.table import DEALER
 from app.session import DealerCommand, DealerSession, KeyPressed, MemoryLedger
+from app.session.record import JsonlRecorder, read_session, replay
 from app.session.wager_limits import JUMP_AT_LEAST, JUMP_TIMES, far_above
 
 from .play import BANK_WEAK, STRONG, WEAKER, Play, stacked
@@ -227,3 +230,25 @@ def test_a_number_typed_with_no_field_open_goes_nowhere_and_says_so():
     typed(s, "8")
     assert s.message.startswith("8 is not a position and no field is open")
     assert wagers(s) == {}
+
+
+def test_a_session_typed_key_by_key_replays_to_the_same_wagers_and_slip():
+    """What was typed is recorded key by key and a replay types it again: the same fields,
+    the same refusals, the same question and answer, the same money."""
+    stream = io.StringIO()
+    p = Play(DealerSession(ledger=MemoryLedger(shift="Ann"), randbelow=lambda _n: 1,
+                           recorder=JsonlRecorder(stream)))
+    p.shoe(True)
+    typed(p.s, "N1W2X0<Enter>3W405<Enter>3W40<Backspace>5<Enter><Enter>")
+    typed(p.s, "1W150<Enter>Y5W9<Esc>R")
+    p.read(stacked(p.s.table, 1, {1: STRONG, 3: WEAKER, DEALER: BANK_WEAK}))
+    typed(p.s, "<Shift+Q>")
+    p.house_way_all()
+    typed(p.s, "S")
+    slip = p.s.round.slip if p.s.round is not None else None
+    assert slip is not None and wagers(p.s) == {1: 15_000, 3: 4500}
+
+    again = replay(read_session(stream.getvalue().splitlines()))
+    assert again.slips == [slip]
+    assert again.session.round is not None and dict(again.session.round.wagers) == \
+        {1: 15_000, 3: 4500}
