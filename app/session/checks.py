@@ -139,6 +139,10 @@ def verify(s: DealerSession, action: str) -> None:
         return None
     rnd = s.need_round()
     match action:
+        case "confirm":
+            if s.asking is None:
+                raise TableError("nothing waits for a yes: Enter or Y confirms a wager far "
+                                 "above the seat's last one, when the station asks")
         case "wager":
             seat = s.need_position()
             rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))

@@ -136,6 +136,10 @@ class ControlPanel(QWidget):
             f = QLineEdit()
             f.setPlaceholderText(hint)
             f.setObjectName(f"field-{name}")
+            # The session holds what is typed (docs/keyboard.md): a field shows it and never
+            # takes the keyboard, so no key can land in a field the dealer has left.
+            f.setReadOnly(True)
+            f.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.fields[name] = f
 
         grid = QGridLayout()
@@ -209,6 +213,16 @@ class ControlPanel(QWidget):
             if field is not None:
                 field.setEnabled(reason is None)
                 field.setToolTip(tip)
+
+    def show_entry(self, open_field: str | None, text: str, front: str) -> None:
+        """The open field shows what is typed in it (the front field, when closed, the cards
+        picked); every other field is empty: Enter and Esc leave nothing behind."""
+        for name, field in self.fields.items():
+            shown = text if name == open_field else front if name == "front" else ""
+            if field.text() != shown:
+                field.setText(shown)
+            if field.property("open") != (name == open_field):
+                restyle(field, "open", name == open_field)
 
     def show_log(self, lines: tuple[str, ...]) -> None:
         if self.log.count() > len(lines):
