@@ -3,7 +3,7 @@ their keys, the entry fields, and the round log or the settlement slip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -26,14 +27,15 @@ from app.session.commands import COMMANDS, Command
 from . import theme
 from .present import SlipState
 from .seat import restyle
+from .theme import px
 
 # The panel's rows in the order of a round: open, the bank, the wagers, action, the deal,
-# the dragon, the hands, settle ("field": a typed field and its button). Reprint sits over
-# the log.
+# the dragon, the hands, settle ("field": a typed field and its button; a lone button takes
+# the whole row, so its words fit a small screen). Reprint sits over the log.
 ROWS: tuple[tuple[str, ...], ...] = (
     ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
     ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-    ("field", "front"), ("withdraw", "show_house_way", "house_way"), ("settle", "print"))
+    ("field", "front"), ("withdraw", "house_way"), ("show_house_way",), ("settle", "print"))
 PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
 # Each button is a command of the registry (app/session/commands.py): its text, key and
 # tooltip are the command's own.
@@ -48,9 +50,10 @@ def button_tip(command: Command) -> str:
     return f"{command.words[0].upper()}{command.words[1:]} [{command.label}]"
 
 
-FIELDS = {"bank": "chips, e.g. 500", "wager": "dollars, e.g. 25",
-          "dice": "three dice, e.g. 3 5 6", "cards": "cards, e.g. AS KD 10H 7C 7D 2S JK",
-          "dragon": "dragon wager, e.g. 25", "front": "two cards, e.g. KS 9H"}
+# Each field's label says what it takes; the hint shows how it is written, short enough for
+# the field at a 1024x768 screen.
+FIELDS = {"bank": "e.g. 500", "wager": "e.g. 25", "dice": "e.g. 3 5 6",
+          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H"}
 KIND_COLOURS = {"win": theme.WIN, "lose": theme.LOSE, "push": theme.PUSH,
                 "returned": theme.PUSH}
 
@@ -76,9 +79,10 @@ class SlipView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.setWordWrap(False)
+        self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
-        for i in range(len(self.COLUMNS)):
-            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        for i in range(len(self.COLUMNS)):  # sized by refit, to the contents
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.totals = _label("totals")
         self.totals.setWordWrap(True)
@@ -88,6 +92,13 @@ class SlipView(QWidget):
         box.addWidget(self.table, 1)
         box.addWidget(self.totals)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # The style's scale changed the table's font: measure the columns again in it.
+        if watched is self.table and event.type() in (QEvent.Type.FontChange,
+                                                      QEvent.Type.StyleChange):
+            QTimer.singleShot(0, self.refit)
+        return False
+
     def show_slip(self, slip: SlipState) -> None:
         self.heading.setText(slip.heading)
         self.table.setRowCount(len(slip.rows))
@@ -95,6 +106,8 @@ class SlipView(QWidget):
             values = (row.order, row.position, row.result, row.wager, row.commission,
                       row.net)
             for c, text in enumerate(values):
+                if c == 1:  # "seat 4 (dragon, seat 5)": what the hand is, on a line of its own
+                    text = text.replace(" (", "\n(")
                 item = QTableWidgetItem(text)
                 item.setToolTip(row.detail or row.hands)
                 if c in (0, 3, 4, 5):
@@ -106,6 +119,30 @@ class SlipView(QWidget):
                 self.table.setItem(r, c, item)
         self.totals.setText(slip.totals)
         self.setToolTip(slip.text)
+        self.refit()
+
+    def refit(self) -> None:
+        """The columns to their contents and the rows to their lines, measured in the
+        table's font now (again once the style's scale changed it)."""
+        t = self.table
+        t.ensurePolished()
+        fm = t.fontMetrics()
+        pad = 8  # the item's margins (3 px a side) and a little air
+        header = t.horizontalHeader()
+        header.ensurePolished()
+        hfm = header.fontMetrics()
+        for c in range(t.columnCount()):
+            if header.sectionResizeMode(c) is QHeaderView.ResizeMode.Stretch:
+                continue
+            texts = [t.item(r, c).text() for r in range(t.rowCount()) if t.item(r, c)]
+            wide = max((fm.horizontalAdvance(line) for text in texts
+                        for line in text.split("\n")), default=0)
+            title = hfm.horizontalAdvance(self.COLUMNS[c]) + pad + 2  # bold, padded 4 px
+            header.resizeSection(c, max(wide + pad, title))
+        for r in range(t.rowCount()):
+            lines = max((t.item(r, c).text().count("\n") + 1 for c in range(t.columnCount())
+                         if t.item(r, c)), default=1)
+            t.setRowHeight(r, fm.lineSpacing() * lines + fm.height() // 2 + 2)
 
 
 class ControlPanel(QWidget):
@@ -120,7 +157,6 @@ class ControlPanel(QWidget):
         self.next.setWordWrap(True)
         self.message = _label("message")
         self.message.setWordWrap(True)
-        self.message.setMinimumHeight(62)
         self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.selected = _label("sectionTitle")
 
@@ -138,9 +174,7 @@ class ControlPanel(QWidget):
             f.setObjectName(f"field-{name}")
             self.fields[name] = f
 
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(4)
+        self.grid = grid = QGridLayout()
         b, f = self.buttons, self.fields
         self.cards_label = _label("fieldLabel", "Cards")
         labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
@@ -152,17 +186,12 @@ class ControlPanel(QWidget):
                                else _label("fieldLabel", labels[name]), r, 0)
                 grid.addWidget(f[name], r, 1)
                 grid.addWidget(b[name], r, 2)
-            elif len(row) == 3:  # three buttons share the row's width
-                three = QHBoxLayout()
-                three.setSpacing(6)
-                for action in row:
-                    three.addWidget(b[action], 1)
-                grid.addLayout(three, r, 0, 1, 3)
+            elif len(row) == 1:
+                grid.addWidget(b[row[0]], r, 0, 1, 3)
             else:
                 grid.addWidget(b[row[0]], r, 0, 1, 2)
                 grid.addWidget(b[row[1]], r, 2)
         grid.setColumnStretch(1, 1)
-        grid.setColumnMinimumWidth(2, 180)
 
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -172,15 +201,16 @@ class ControlPanel(QWidget):
         self.stack.addWidget(self.log)
         self.stack.addWidget(self.slip)
         self.stack_title = _label("sectionTitle", "Round log")
+        self.stack_title.setWordWrap(True)  # "Settlement slip: KEPT, ..." beside Reprint
+        self.stack_title.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                       QSizePolicy.Policy.Preferred)
         self.buttons["reprint"].setObjectName("small")
         title_row = QHBoxLayout()
         title_row.setContentsMargins(0, 0, 0, 0)
         title_row.addWidget(self.stack_title, 1)
         title_row.addWidget(self.buttons["reprint"])
 
-        box = QVBoxLayout(self)
-        box.setContentsMargins(12, 10, 12, 10)
-        box.setSpacing(6)
+        self.box = box = QVBoxLayout(self)
         box.addWidget(self.phase)
         box.addWidget(self.next)
         box.addWidget(self.message)
@@ -188,6 +218,18 @@ class ControlPanel(QWidget):
         box.addLayout(grid)
         box.addLayout(title_row)
         box.addWidget(self.stack, 1)
+        self.set_scale(1.0)
+
+    def set_scale(self, scale: float) -> None:
+        """Margins, spacing, the buttons' column and the message's least height for the
+        style's scale (theme.scale_for)."""
+        self.box.setContentsMargins(px(12, scale), px(8, scale), px(12, scale), px(8, scale))
+        self.box.setSpacing(px(4, scale))
+        self.grid.setHorizontalSpacing(px(6, scale))
+        self.grid.setVerticalSpacing(px(3, scale))
+        self.grid.setColumnMinimumWidth(2, px(160, scale))
+        self.message.setMinimumHeight(px(44, scale))
+        self.slip.table.verticalHeader().setDefaultSectionSize(px(25, scale))
 
     def show_message(self, text: str, level: str) -> None:
         self.message.setText(text)
