@@ -28,12 +28,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QPlainTextEdit,
     QPushButton,
     QStyle,
     QStyleOptionButton,
     QStyleOptionFrame,
     QTabBar,
     QTableWidget,
+    QTextEdit,
     QWidget,
 )
 
@@ -152,8 +154,8 @@ def texts(top: QWidget) -> Iterator[tuple[QWidget, str]]:
                 header = w.horizontalHeaderItem(c)
                 if header is not None:
                     yield w, header.text()
-        elif hasattr(w, "plainText") or type(w).__name__ == "QPlainTextEdit":
-            yield w, w.toPlainText()  # type: ignore[attr-defined]
+        elif isinstance(w, QPlainTextEdit | QTextEdit):
+            yield w, w.toPlainText()
 
 
 def word_problems(tops: Iterable[QWidget]) -> list[Problem]:
@@ -330,7 +332,8 @@ def shown_windows(main: QWidget) -> list[QWidget]:
     app = QApplication.instance()
     others = [w for w in app.topLevelWidgets()  # type: ignore[union-attr]
               if w is not main and w.isVisible() and w.isWindow()
-              and not w.windowFlags() & Qt.WindowType.ToolTip] if app else []
+              and w.windowType() not in (Qt.WindowType.ToolTip, Qt.WindowType.Popup)
+              ] if app else []
     def depth(w: QWidget) -> int:  # a dialog of the pit's window is painted over it
         n, parent = 0, w.parentWidget()
         while parent is not None:
