@@ -3,7 +3,7 @@ their keys, the entry fields, and the round log or the settlement slip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -78,12 +78,14 @@ class SlipView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # "seat 4 (dragon, seat 5)" on two lines if it must
         self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
         for i in range(len(self.COLUMNS)):  # sized by refit, to the contents
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # the position's column takes what is left: its rows are as tall as its text wraps
+        header.sectionResized.connect(lambda *_: QTimer.singleShot(0, self.fit_rows))
         self.totals = _label("totals")
         self.totals.setWordWrap(True)
         box = QVBoxLayout(self)
@@ -106,8 +108,6 @@ class SlipView(QWidget):
             values = (row.order, row.position, row.result, row.wager, row.commission,
                       row.net)
             for c, text in enumerate(values):
-                if c == 1:  # "seat 4 (dragon, seat 5)": what the hand is, on a line of its own
-                    text = text.replace(" (", "\n(")
                 item = QTableWidgetItem(text)
                 item.setToolTip(row.detail or row.hands)
                 if c in (0, 3, 4, 5):
@@ -139,10 +139,21 @@ class SlipView(QWidget):
                         for line in text.split("\n")), default=0)
             title = hfm.horizontalAdvance(self.COLUMNS[c]) + pad + 2  # bold, padded 4 px
             header.resizeSection(c, max(wide + pad, title))
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Each row as tall as its text, wrapped in its column's width."""
+        t = self.table
+        fm = t.fontMetrics()
         for r in range(t.rowCount()):
-            lines = max((t.item(r, c).text().count("\n") + 1 for c in range(t.columnCount())
-                         if t.item(r, c)), default=1)
-            t.setRowHeight(r, fm.lineSpacing() * lines + fm.height() // 2 + 2)
+            high = fm.height()
+            for c in range(t.columnCount()):
+                item = t.item(r, c)
+                if item is not None and item.text():
+                    room = QRect(0, 0, max(t.columnWidth(c) - 6, 1), 10_000)
+                    high = max(high, fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap),
+                                                     item.text()).height())
+            t.setRowHeight(r, high + fm.height() // 2 + 2)
 
 
 class ControlPanel(QWidget):

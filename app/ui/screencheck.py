@@ -261,8 +261,11 @@ def _table_fits(table: QTableWidget) -> str | None:
             own = item.data(Qt.ItemDataRole.FontRole)  # an item's own font, else the table's
             fm = QFontMetrics(item.font()) if own is not None else table.fontMetrics()
             if table.wordWrap():
-                need = fm.boundingRect(QRect(0, 0, max(width, 1), 100_000),
-                                       int(Qt.TextFlag.TextWordWrap), item.text())
+                room = QRect(0, 0, max(width, 1), 100_000)
+                need = fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap), item.text())
+                if need.width() > width + SLACK:  # a view breaks a word too long anywhere
+                    need = fm.boundingRect(room, int(Qt.TextFlag.TextWrapAnywhere),
+                                           item.text())
                 if need.width() > width + SLACK or need.height() > table.rowHeight(r):
                     return (f"row {r + 1}, column {c + 1} {item.text()!r} needs "
                             f"{need.width()}x{need.height()} px, the cell has "

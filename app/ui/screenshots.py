@@ -19,6 +19,7 @@ and exits 1 (tests/ui/test_screen_sizes.py runs the same walk off screen).
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shutil
 import sys
@@ -27,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop
+from PySide6.QtCore import QBuffer, QCoreApplication, QEventLoop, QIODevice
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -114,7 +115,7 @@ def size_name(size: tuple[int, int]) -> str:
 def settle() -> None:
     """Let Qt lay out and paint what it was asked to (the events already posted, and those
     they post), without waiting for anything else."""
-    for _ in range(4):
+    for _ in range(8):  # a wrapped label's height is settled a layout pass after its width
         QCoreApplication.sendPostedEvents()
         QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
 
@@ -160,9 +161,7 @@ class Camera:
         folder = self.out / size_name(size)  # type: ignore[operator]
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
-        image = screen_image(self.window)
-        if not image.save(str(path), "PNG", 0):
-            raise RuntimeError(f"could not save {path}")
+        save_png(screen_image(self.window), path)
         self.saved.append(path)
         print(path)
 
@@ -170,6 +169,29 @@ class Camera:
         """Every problem found, one line each: size, stage, widget, what."""
         return [f"{size_name(size)} {stage}: {p}" for size, stages in self.found.items()
                 for stage, found in stages.items() for p in found]
+
+
+PNG_COLOURS = 64  # a screen of flat colours: a palette keeps each PNG small for the docs
+
+
+def save_png(image: QImage, path: Path) -> None:
+    """The image as a small palette PNG (Pillow, which the printer's driver brings), else as
+    Qt writes it."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise RuntimeError(f"could not save {path}")
+    data = bytes(buffer.data().data())
+    try:
+        from PIL import Image
+    except ImportError:
+        path.write_bytes(data)
+        return
+    with Image.open(io.BytesIO(data)) as im:
+        small = im.convert("RGB").quantize(colors=PNG_COLOURS,
+                                           method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE)
+        small.save(path, "PNG", optimize=True)
 
 
 def fit_over(top: QWidget, window: QWidget) -> None:
