@@ -262,10 +262,8 @@ def _table_fits(table: QTableWidget) -> str | None:
             fm = QFontMetrics(item.font()) if own is not None else table.fontMetrics()
             if table.wordWrap():
                 room = QRect(0, 0, max(width, 1), 100_000)
+                # a word too long for the column is elided ("$175..."), not broken
                 need = fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap), item.text())
-                if need.width() > width + SLACK:  # a view breaks a word too long anywhere
-                    need = fm.boundingRect(room, int(Qt.TextFlag.TextWrapAnywhere),
-                                           item.text())
                 if need.width() > width + SLACK or need.height() > table.rowHeight(r):
                     return (f"row {r + 1}, column {c + 1} {item.text()!r} needs "
                             f"{need.width()}x{need.height()} px, the cell has "
@@ -280,6 +278,17 @@ def _table_fits(table: QTableWidget) -> str | None:
             if wide > width + SLACK:
                 return (f"row {r + 1}, column {c + 1} {item.text()!r} needs {wide} px, the "
                         f"column has {width} px")
+    header = table.horizontalHeader()
+    if header.isVisible():
+        hfm = header.fontMetrics()
+        for c in range(table.columnCount()):
+            title = table.horizontalHeaderItem(c)
+            if title is None or not title.text() or table.isColumnHidden(c):
+                continue
+            wide = hfm.horizontalAdvance(title.text()) + 8  # the section's padding
+            if wide > header.sectionSize(c) + SLACK:
+                return (f"the column title {title.text()!r} needs {wide} px, the column has "
+                        f"{header.sectionSize(c)} px")
     if table.horizontalScrollBar().isVisible():
         return "its columns are wider than the table (a scroll bar hides some)"
     return None

@@ -61,6 +61,23 @@ def _label(name: str, text: str = "", wrap: bool = True) -> QLabel:
     return label
 
 
+class SideBySide(QObject):
+    """A splitter's two sides side by side on a wide screen, one over the other when the
+    window is narrower than both need (the rounds and their slip on a 1024x768 screen)."""
+
+    def __init__(self, parent: QObject, wide: int) -> None:
+        super().__init__(parent)
+        self.wide = wide
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(watched, QSplitter) and event.type() is QEvent.Type.Resize:
+            want = (Qt.Orientation.Horizontal if watched.width() >= self.wide
+                    else Qt.Orientation.Vertical)
+            if watched.orientation() is not want:
+                watched.setOrientation(want)
+        return False
+
+
 class ColumnFit(QObject):
     """A table's columns as wide as their contents while the table is wide enough, else
     spread evenly over its width with the text wrapped: never a column out of sight behind
@@ -80,7 +97,9 @@ class ColumnFit(QObject):
     def fit(self) -> None:
         t = self.table
         header = t.horizontalHeader()
+        # The stretched column wraps its text: it needs only room for a few words.
         need = sum(max(t.sizeHintForColumn(c), header.sectionSizeHint(c))
+                   if c != self.stretch else 12 * t.fontMetrics().averageCharWidth()
                    for c in range(t.columnCount()))
         squeezed = self.even or need > t.viewport().width()
         for c in range(t.columnCount()):
@@ -447,6 +466,7 @@ class SupervisorWindow(QDialog):
         filters.addStretch(1)
         filters.addWidget(show)
         self.rounds = _table(ROUND_COLUMNS, stretch=3)
+        self.history_fit = SideBySide(self, wide=1180)
         self.rounds.itemSelectionChanged.connect(self._round_chosen)
         self.slip_text = QPlainTextEdit()
         self.slip_text.setMinimumWidth(450)
@@ -466,6 +486,8 @@ class SupervisorWindow(QDialog):
         split.addWidget(right)
         split.setSizes([750, 450])
         split.setStretchFactor(0, 1)
+        self.history_split = split
+        split.installEventFilter(self.history_fit)
         self.reprint = _button("Reprint slip")
         self.advise_past = _button("Advise a hand...")
         self.correct = _button("Correct a settlement...  (PIN)")
