@@ -4,7 +4,7 @@ their keys, the entry fields, and the round log or the settlement slip."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -79,6 +79,7 @@ class SlipView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.setWordWrap(True)  # "seat 4 (dragon, seat 5)" on two lines if it must
+        self.table.setProperty("whole", True)  # every row in sight (app/ui/screencheck.py)
         self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
         for i in range(len(self.COLUMNS)):  # sized by refit, to the contents
@@ -130,7 +131,9 @@ class SlipView(QWidget):
         pad = 8  # the item's margins (3 px a side) and a little air
         header = t.horizontalHeader()
         header.ensurePolished()
-        hfm = header.fontMetrics()
+        bold = header.font()  # the style sheet sets the titles bold, not the header's font
+        bold.setBold(True)
+        hfm = QFontMetrics(bold)
         for c in range(t.columnCount()):
             if header.sectionResizeMode(c) is QHeaderView.ResizeMode.Stretch:
                 continue
@@ -154,6 +157,10 @@ class SlipView(QWidget):
                     high = max(high, fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap),
                                                      item.text()).height())
             t.setRowHeight(r, high + fm.height() // 2 + 2)
+        # every row in sight: the panel gives the slip this much before the log
+        rows = sum(t.rowHeight(r) for r in range(t.rowCount()))
+        t.setMinimumHeight(rows + t.horizontalHeader().sizeHint().height()
+                           + 2 * t.frameWidth() + 2)
 
 
 class ControlPanel(QWidget):

@@ -280,7 +280,9 @@ def _table_fits(table: QTableWidget) -> str | None:
                         f"column has {width} px")
     header = table.horizontalHeader()
     if header.isVisible():
-        hfm = header.fontMetrics()
+        bold = header.font()  # the style sheet's titles are bold (the theme's, Qt's own)
+        bold.setBold(True)
+        hfm = QFontMetrics(bold)
         for c in range(table.columnCount()):
             title = table.horizontalHeaderItem(c)
             if title is None or not title.text() or table.isColumnHidden(c):
@@ -291,6 +293,8 @@ def _table_fits(table: QTableWidget) -> str | None:
                         f"{header.sectionSize(c)} px")
     if table.horizontalScrollBar().isVisible():
         return "its columns are wider than the table (a scroll bar hides some)"
+    if table.property("whole") and table.verticalScrollBar().isVisible():
+        return f"shows {table.rowCount()} rows but not all at once (a scroll bar hides some)"
     return None
 
 

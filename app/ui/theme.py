@@ -137,10 +137,10 @@ QToolTip {{ font-size: 15px; color: black; background: #fff8e1; border: 1px soli
 """
 
 
-# The style above is drawn for a 1600x960 screen. Stations have 1024x768 to 2560x1440
+# The style above is drawn for a 1600x1000 screen. Stations have 1024x768 to 2560x1440
 # monitors: every size in it (fonts, padding, borders, corners) scales with the screen, so a
 # small screen still fits the whole table and a large one is read from further away.
-BASE = (1600, 960)
+BASE = (1600, 1000)
 SCALE_MIN, SCALE_MAX = 0.75, 1.6
 SCALE_STEP = 0.05  # a restyle costs a repaint of every widget: only in steps
 
