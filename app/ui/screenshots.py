@@ -171,7 +171,7 @@ class Camera:
                 for stage, found in stages.items() for p in found]
 
 
-PNG_COLOURS = 64  # a screen of flat colours: a palette keeps each PNG small for the docs
+PNG_COLOURS = 128  # a screen of flat colours: a palette keeps each PNG small for the docs
 
 
 def save_png(image: QImage, path: Path) -> None:
