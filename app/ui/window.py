@@ -23,15 +23,12 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QKeyEvent,
-    QPainter,
-    QPaintEvent,
     QResizeEvent,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -69,7 +66,7 @@ from app.session import (
 from app.session.commands import COMMANDS_BY_ID, HelpRow, availability
 from drivers.action import ActionInput
 
-from . import view
+from . import theme, view
 from .felt import FeltView
 from .panel import ControlPanel
 from .pit import PitController
@@ -81,7 +78,7 @@ from .supervisor import SupervisorWindow
 from .theme import STYLE
 from .worker import Worker
 
-PANEL_WIDTH = 510
+PANEL_WIDTH = 470  # at the style's scale 1 (theme.BASE); it scales with the screen
 POLL_MS = 1000  # the status bar asks the printer and the ledger (on the worker) this often
 WARM_EACH = 4  # cards drawn ahead per idle turn of the event loop
 WARM_AFTER_MS = 150  # after the window's last resize
@@ -111,20 +108,6 @@ def key_name(event: QKeyEvent) -> str | None:
         shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
         return f"Shift+{text.upper()}" if shift else text.upper()
     return text
-
-
-class ElidedLabel(QLabel):
-    """One line that ends in "..." where the room ends (the whole text in its tooltip)."""
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        QFrame.paintEvent(self, event)  # the style sheet's background and border
-        p = QPainter(self)
-        rect = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             rect.width())
-        p.setPen(self.palette().color(self.foregroundRole()))
-        p.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
-        p.end()
 
 
 class HelpView(QDialog):
@@ -169,6 +152,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setWindowTitle("Pai Gow Poker - dealer station")
         self.setStyleSheet(STYLE)
+        self.scale = 1.0
         self.felt = FeltView()
         self.panel = ControlPanel()
         self.panel.setFixedWidth(PANEL_WIDTH)
@@ -185,8 +169,9 @@ class MainWindow(QMainWindow):
         self.devices = [QLabel(objectName="device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
-        self.banner = ElidedLabel(objectName="banner")
-        self.table_info = ElidedLabel(objectName="tableInfo")
+        self.banner = QLabel(objectName="banner")  # on two lines if it must
+        self.banner.setWordWrap(True)
+        self.table_info = QLabel(objectName="tableInfo")  # two whole lines (view.table_info)
         for label in (self.banner, self.table_info):  # they take what room is left, no more
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             label.setMinimumWidth(0)
@@ -436,12 +421,29 @@ class MainWindow(QMainWindow):
         self.table_info.setToolTip(info)
 
     def showEvent(self, event: QShowEvent) -> None:
+        # No larger than the screen allows: a style drawn for a larger screen would hold the
+        # window larger than this one (its least size) before it could be resized.
+        room = self.screen().availableGeometry()
+        self.rescale(min(theme.scale_for(self.width(), self.height()),
+                         theme.scale_for(room.width(), room.height())))
         super().showEvent(event)
         self._warm.start()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        self.rescale(theme.scale_for(event.size().width(), event.size().height()))
         super().resizeEvent(event)
         self._warm.start()
+
+    def rescale(self, scale: float) -> None:
+        """The style, the side panel's width and the felt's spacing for the screen's size:
+        the whole table fits a 1024x768 screen and reads from afar on a large one."""
+        if scale == self.scale:
+            return
+        self.scale = scale
+        self.setStyleSheet(theme.style(scale))
+        self.panel.setFixedWidth(theme.px(PANEL_WIDTH, scale))
+        self.panel.set_scale(scale)
+        self.felt.set_scale(scale)
 
     def warm_cards(self, left: list[Card] | None = None) -> None:
         """Draw the deck at each seat's card size while the window is idle, a few cards at a
