@@ -51,9 +51,11 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError
 from app.ledger.database import default_url
+from app.ledger.floor_status import FloorStatus
 from app.session import DealerSession
 from app.settings import ConfigError, TableConfig, load_config
 
+from .floor_link import FloorLink
 from .pit import PitController
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .services import Ledger, Printer, StationLedger, StationPrinter
@@ -189,6 +191,10 @@ def build(args: argparse.Namespace) -> MainWindow:
                 pit=PitController(window))
     assert window.pit is not None
     window.close_guard = CloseGuard(window, window.pit)
+    # The pit floor sees the table live: the heartbeat on a thread of its own.
+    store = ledger.store
+    window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
+                                                     station=store.station))
     if resumed is not None:
         window.apply(session.resume(resumed.game))
     return window

@@ -44,6 +44,7 @@ from app.ledger import (
     StoredSlip,
     Totals,
 )
+from app.ledger.floor_status import Request
 from app.ledger.people import Person
 from app.session import DealerSession, SupervisorCommand
 from app.session.words import rotation_lines
@@ -53,6 +54,7 @@ from .services import Ledger, PrintJob
 from .worker import Worker
 
 if TYPE_CHECKING:
+    from .floor_link import FloorLink
     from .window import MainWindow
 
 T = TypeVar("T")
@@ -103,6 +105,7 @@ class PitController(QObject):
         self.level = "info"
         self._reads: Worker | None = None  # the pit's reads, on a thread of their own
         self.reading = 0  # reads asked for and not yet answered
+        self.floor: FloorLink | None = None  # the pit floor's link (app/ui/main.py sets it)
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -172,9 +175,12 @@ class PitController(QObject):
         self._reads.submit(work, done)
 
     def close(self) -> None:
-        """The station closes: the reads under way finish, the pit's worker stops."""
+        """The station closes: the reads under way finish, the pit's worker stops (and the
+        floor's heartbeat)."""
         if self._reads is not None:
             self._reads.close()
+        if self.floor is not None:
+            self.floor.close()
 
     def _probe(self) -> None:
         if self.ledger is not None:
@@ -306,6 +312,28 @@ class PitController(QObject):
             return False
         self._say(f"Checking {by.strip()} with the ledger...", "info")
         return True
+
+    def floor_request(self) -> Request | None:
+        """The floor's request for the round in play, if it asked (the oldest)."""
+        floor = self.floor
+        if floor is None:
+            return None
+        return next((r for r in floor.requests if floor.in_play(r)), None)
+
+    def void_for_floor(self, request: Request, secret: str, by: str, reason: str,
+                       then: Callable[[bool], None] | None = None) -> bool:
+        """The floor's void, done by a supervisor at the station (their own name and
+        secret, as any void); the floor is answered with who did it."""
+        floor = self.floor
+
+        def done(ok: bool) -> None:
+            if ok and floor is not None:
+                floor.answer(request, f"voided at the station by {by.strip()}: "
+                                      f"{reason.strip()}")
+            if then is not None:
+                then(ok)
+
+        return self.void(secret, by, reason, then=done)
 
     def _void_now(self, rnd: Round, no: int, person: Person, reason: str) -> bool:
         if self.session.round is not rnd or rnd.phase is Phase.SETTLED:

@@ -376,6 +376,8 @@ class SupervisorWindow(QDialog):
             shortcut.activated.connect(self.close)
         pit.changed.connect(self.show_message)
         pit.station.changed.connect(self._round_changed)
+        if pit.floor is not None:
+            pit.floor.requested.connect(self._round_changed)
         self.resize(1240, 760)
 
     # --- the round in play ----------------------------------------------------------------
@@ -399,6 +401,12 @@ class SupervisorWindow(QDialog):
         self.check_chips.returnPressed.connect(self._check)
         self.advise_live.clicked.connect(self._advise_live)
         self.void.clicked.connect(self.open_void)
+        self.floor_asks = _label("pitText")
+        self.floor_asks.hide()
+        self.floor_void = _button("Void as the floor asks...  (supervisor)")
+        self.floor_void.setObjectName("danger")
+        self.floor_void.hide()
+        self.floor_void.clicked.connect(self.open_floor_void)
         checks = QHBoxLayout()
         checks.addWidget(QLabel("May"))
         checks.addWidget(self.check_seat)
@@ -413,6 +421,10 @@ class SupervisorWindow(QDialog):
         box.addWidget(self.seats, 1)
         box.addWidget(_label("sectionTitle", "The bank rotation"))
         box.addWidget(self.rotation)
+        floor = QHBoxLayout()
+        floor.addWidget(self.floor_asks, 1)
+        floor.addWidget(self.floor_void)
+        box.addLayout(floor)
         box.addLayout(checks)
         return w
 
@@ -429,6 +441,12 @@ class SupervisorWindow(QDialog):
         self.void.setEnabled(s.void_blocked is None)
         self.void.setToolTip(s.void_blocked or "Void the round in play: the wagers go back; "
                                                 "the ledger keeps it as void with who and why")
+        asked = self.pit.floor_request()
+        self.floor_asks.setVisible(asked is not None)
+        self.floor_void.setVisible(asked is not None)
+        if asked is not None:
+            self.floor_asks.setText(f"The pit floor asks to void this round: {asked.by}, "
+                                    f"{asked.reason}. A supervisor here does it.")
         self.advise_live.setEnabled(bool(s.hands))
         self.advise_live.setToolTip("" if s.hands else "The hands are dealt first")
         self._live_hands = s.hands
@@ -448,6 +466,25 @@ class SupervisorWindow(QDialog):
                          f"rotation.", self.pit, self)
         d.submit = lambda done: self.pit.void(d.form.secret.text(), d.form.by.text(),
                                               d.form.reason.text(), then=done)
+        return self._open(d)
+
+    def open_floor_void(self) -> ActionDialog | None:
+        """The floor's request, done here by a supervisor: the void dialog with the floor's
+        reason."""
+        asked = self.pit.floor_request()
+        if asked is None:
+            return None
+        rnd = self.pit.session.round
+        no = rnd.rotation.round_no if rnd is not None else "?"
+        d = ActionDialog("Void the round", f"The pit floor ({asked.by}) asks to void round "
+                         f"{no}, in play: the wagers go back to the players and the round "
+                         f"stays in the ledger as void, with who voided it and why. A "
+                         f"supervisor at this table does it; the floor is told who.",
+                         self.pit, self)
+        d.form.reason.setText(f"the floor asked ({asked.by}): {asked.reason}")
+        d.submit = lambda done: self.pit.void_for_floor(asked, d.form.secret.text(),
+                                                        d.form.by.text(),
+                                                        d.form.reason.text(), then=done)
         return self._open(d)
 
     # --- history --------------------------------------------------------------------------
