@@ -736,6 +736,12 @@ class Store:
         f = reads.Filters(table, shift, seat, day, since, until, status)
         return self._read(lambda s: reads.history(s, f, limit))
 
+    def recall(self, ref: str, table: str | None = None) -> Any:
+        """The round `ref` shown whole and its settlement recomputed by the core
+        (app/ledger/recall.py: a `Recall`, `match` or its differences)."""
+        from .recall import recall
+        return self._read(lambda s: recall(s, ref, table))
+
     def slip(self, ref: str, table: str | None = None) -> reads.StoredSlip:
         """A past round's slip exactly as printed (text and JSON), and any corrections: by
         the round number the slip shows (of `table`, if given) or by the round's id."""

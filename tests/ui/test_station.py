@@ -458,9 +458,9 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
 def test_main_says_the_window_is_shown_and_stops_cleanly_on_sigterm(qapp, qtbot, tmp_path,
                                                                     capfd, monkeypatch):
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    data = supervised(tmp_path / "d")  # before the timer: its hashing takes a while
     QTimer.singleShot(1500, lambda: os.kill(os.getpid(), signal.SIGTERM))
     before = signal.getsignal(signal.SIGTERM)
-    data = supervised(tmp_path / "d")
     assert main(["--data-dir", str(data), "--dealer", "Kim",
                  "--size", "1280x800"]) == 0
     err = capfd.readouterr().err
