@@ -46,6 +46,7 @@ from app.ledger import (
 )
 from app.ledger.floor_status import Request
 from app.ledger.people import Person
+from app.ledger.recall import Recall
 from app.session import DealerSession, SupervisorCommand
 from app.session.words import rotation_lines
 
@@ -428,6 +429,11 @@ class PitController(QObject):
         self._read("History", lambda store: store.history(
             table=table, shift=shift, seat=seat, day=day, limit=limit),
             lambda found: then(found or []))
+
+    def recall(self, round_id: str, then: Callable[[Recall | None], None]) -> None:
+        """The round shown whole and settled again by the core (app/ledger/recall.py):
+        `then(recall)` with its MATCH or differences, None when it could not be read."""
+        self._read("Recall", lambda store: store.recall(round_id), then)
 
     def slip(self, round_id: str, then: Callable[[StoredSlip | None], None]) -> None:
         self._read("Slip", lambda store: store.slip(round_id), then)

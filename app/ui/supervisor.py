@@ -40,6 +40,7 @@ from app.core.round_rules import RoundRules
 from app.core.settlement import money
 from app.ledger import RoundSummary, ShiftSummary, StoredSlip, Totals
 from app.ledger.people import Person
+from app.ledger.recall import Recall
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -340,6 +341,46 @@ class AdviceDialog(QDialog):
                 f"best ({best.setting}, EV {best.ev:+.2%}).")
 
 
+class RecallDialog(QDialog):
+    """Game recall: a round shown whole from the ledger and settled again by the core."""
+
+    def __init__(self, round_no: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Recall: round {round_no}")
+        self.setStyleSheet(STYLE)
+        self.setObjectName("pitDialog")
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setObjectName("slipText")
+        self.text.setFont(QFont(MONO, 11))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setPlainText(f"Reading round {round_no} from the ledger and settling it "
+                               f"again...")
+        self.verdict = _label("message")
+        self.verdict.hide()
+        self.recalled: Recall | None = None
+        close = _button("Close  [Esc]")
+        close.clicked.connect(self.accept)
+        box = QVBoxLayout(self)
+        box.addWidget(self.text, 1)
+        box.addWidget(self.verdict)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(close)
+        box.addLayout(row)
+        self.resize(1000, 720)
+
+    def show_recall(self, found: Recall | None) -> None:
+        if found is None:  # the pit's message says why
+            self.text.setPlainText("The round could not be read: see the pit's message.")
+            return
+        self.recalled = found
+        self.text.setPlainText("\n".join(found.lines))
+        self.verdict.setText(found.verdict)
+        restyle(self.verdict, "level", "ok" if found.match else "error")
+        self.verdict.show()
+
+
 # --- the window ---------------------------------------------------------------------------------
 
 class SupervisorWindow(QDialog):
@@ -535,6 +576,8 @@ class SupervisorWindow(QDialog):
         split.setSizes([750, 450])
         split.setStretchFactor(0, 1)
         self.reprint = _button("Reprint slip")
+        self.recall = _button("Recall the round...")
+        self.recall.clicked.connect(self.open_recall)
         self.advise_past = _button("Advise a hand...")
         self.correct = _button("Correct a settlement...  (supervisor)")
         self.correct.setObjectName("danger")
@@ -543,7 +586,7 @@ class SupervisorWindow(QDialog):
         self.correct.clicked.connect(self.open_correct)
         actions = QHBoxLayout()
         actions.addStretch(1)
-        for b in (self.reprint, self.advise_past, self.correct):
+        for b in (self.recall, self.reprint, self.advise_past, self.correct):
             actions.addWidget(b)
         box = QVBoxLayout(w)
         box.addLayout(filters)
@@ -630,6 +673,26 @@ class SupervisorWindow(QDialog):
         for b in (self.reprint, self.advise_past, self.correct):
             b.setEnabled(why is None)
             b.setToolTip(why or "")
+        chosen = self._chosen() is not None
+        self.recall.setEnabled(chosen)
+        self.recall.setToolTip("Every card dealt in order, each setting and its rule, the "
+                               "payouts, who; the settlement recomputed from the recorded "
+                               "cards and rules" if chosen else "Choose a round first")
+
+    def _chosen(self) -> RoundSummary | None:
+        rows = self.rounds.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.shown):
+            return None
+        return self.shown[rows[0].row()]
+
+    def open_recall(self) -> RecallDialog | None:
+        """The chosen round, whole, and the core's MATCH or the differences."""
+        summary = self._chosen()
+        if summary is None:
+            return None
+        dialog = self._open(RecallDialog(summary.round_no, self))
+        self.pit.recall(summary.id, dialog.show_recall)
+        return dialog
 
     def _reprint(self) -> None:
         if self.stored is not None:

@@ -19,6 +19,7 @@ from app.core.analysis.advise import legal_settings
 from app.core.cards import cards_text, parse_cards
 from app.core.house_way import house_way
 from app.core.round import Phase
+from app.core.settlement import money
 from app.ledger.models import Event, RoundRow, SettlementRow, SignIn
 from app.ledger.people import TRIES, NotAuthorised
 from app.settings import DEFAULT_PIN, ConfigError, load_config
@@ -439,3 +440,26 @@ def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_stat
     assert time.monotonic() - started < 1.0
     assert pit.message.startswith("History: the ledger's database is away (since ")
     assert pit.level == "error"
+
+
+def test_the_pit_recalls_a_past_round_whole_and_the_core_agrees_with_what_was_paid(
+        make_station, tmp_path):
+    ledger = make_ledger(tmp_path)
+    s = make_station(ledger=ledger)
+    play_round(s)
+    slip = s.session.round.slip
+    delivered(ledger)
+    pit = open_pit(s)
+    pit.tabs.setCurrentIndex(1)
+    pit.rounds.selectRow(0)
+    answered(s, pit)
+    assert pit.recall.isEnabled()
+    dialog = pit.open_recall()
+    assert dialog is not None
+    s.qtbot.waitUntil(lambda: dialog.recalled is not None, timeout=10000)
+    text = dialog.text.toPlainText()
+    assert text.startswith("ROUND 1 - table PG-1 - SETTLED")
+    assert "  1. seat 3: " + " ".join(map(str, s.session.round.deal.hands[0])) in text
+    assert "dealer: Kim" in text
+    assert f"net {money(slip.line(5).net, sign=True)}" in text
+    assert dialog.verdict.text().startswith("MATCH: the core, settling the recorded cards")
