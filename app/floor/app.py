@@ -279,7 +279,17 @@ async def table_page(request: Request, floor: Floor, user: User) -> Response:
         raise Refused(404, f"There is no table named {table!r} on this floor: pick one from "
                            f"the floor page.")
     return render(request, floor, "table.html", user, page=found, tile=tile,
-                  alerts=table_alerts)
+                  alerts=table_alerts, chain=await run_in_threadpool(_chain, floor, table))
+
+
+def _chain(floor: Floor, table: str) -> dict[str, Any]:
+    """The table's hash chain walked now (`paigow ledger verify --table`): checked, or the
+    first row that does not match."""
+    try:
+        [report] = floor.store.verify(table)
+    except (LedgerError, ValueError) as e:
+        return {"intact": False, "text": f"the chain could not be checked: {e}"}
+    return {"intact": report.intact, "text": report.text(), "head": report.head}
 
 
 @page()
@@ -335,8 +345,14 @@ def _round_context(floor: Floor, round_id: str) -> dict[str, Any]:
         fixes = tuple(c.text() for c in corrections(s, row))
         requests = list(s.scalars(select(FloorRequest).where(FloorRequest.round_id == row.id)
                                   .order_by(FloorRequest.requested_at)))
-        return {"round": views.past_round(row, fixes), "table": row.table_name,
-                "requests": requests, "row_status": row.status}
+        context = {"round": views.past_round(row, fixes), "table": row.table_name,
+                   "requests": requests, "row_status": row.status, "recall": None,
+                   "recall_error": None}
+    try:  # the round whole, settled again by the core (app/ledger/recall.py)
+        context["recall"] = floor.store.recall(str(row.id))
+    except LedgerError as e:
+        context["recall_error"] = str(e)
+    return context
 
 
 @page()
