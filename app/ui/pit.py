@@ -45,7 +45,7 @@ from app.ledger import (
     Totals,
 )
 from app.ledger.floor_status import Request
-from app.ledger.people import Person
+from app.ledger.people import NotAuthorised, Person
 from app.ledger.recall import Recall
 from app.session import DealerSession, SupervisorCommand
 from app.session.words import rotation_lines
@@ -277,7 +277,8 @@ class PitController(QObject):
             self._say(f"Type {name.strip()}'s PIN or password: nothing was done.", "error")
             return False
         self._read(what or action.capitalize(),
-                   lambda store: store.authorise(name, secret, action), then)
+                   lambda store: _noted(store, name, action,
+                                        lambda: store.authorise(name, secret, action)), then)
         return True
 
     def _reason(self, reason: str) -> bool:
@@ -381,9 +382,9 @@ class PitController(QObject):
                 then(done is not None)
 
         self._say("Correcting...", "info")
-        self._read("Correction", lambda store: store.correct(
+        self._read("Correction", lambda store: _noted(store, by, "correct", lambda: store.correct(
             round_id, position, net_cents=net, reason=reason.strip(), by=by.strip(),
-            secret=secret), corrected)
+            secret=secret)), corrected)
         return True
 
     def authorise_close(self, by: str, secret: str, reason: str,
@@ -407,7 +408,7 @@ class PitController(QObject):
             return False
 
         def work(store: Store) -> Person:
-            person = store.authorise(by, secret, "close")
+            person = _noted(store, by, "close", lambda: store.authorise(by, secret, "close"))
             store.note("station_closed", {"reason": reason.strip(),
                                           "sign_in": str(person.sign_in)}, by=person.name)
             return person
@@ -504,6 +505,21 @@ class PitController(QObject):
         except (AdviceError, CardError) as e:
             self._say(f"No advice for {hand.title}: {e}", "error")
             return None
+
+
+def _noted(store: Store, name: str, action: str, act: Callable[[], T]) -> T:
+    """A supervisor's action tried: a refusal is also written as a station note
+    (`pin_refused`: who, for what, why; never the secret), which the pit floor raises as an
+    alert; the person's try itself is in `sign_ins`."""
+    try:
+        return act()
+    except NotAuthorised as e:
+        try:
+            store.note("pin_refused", {"why": str(e), "action": action},
+                       by=" ".join(name.split()) or None)
+        except LedgerError:
+            pass  # the refusal stands; the status bar says what ails the ledger
+        raise
 
 
 def _how(set_by: str | None, rule: str | None, foul: str | None) -> str:

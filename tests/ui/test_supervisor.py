@@ -148,12 +148,16 @@ def test_a_void_refuses_a_wrong_secret_and_is_logged_with_the_person(make_statio
                                                      Event.kind == "round_voided")))
         tries = list(db.scalars(select(SignIn).where(SignIn.action == "void")
                                 .order_by(SignIn.at)))
+        refused = list(db.scalars(select(Event).where(Event.kind == "pin_refused")))
     assert (row.status, row.void_reason) == ("void", "a card was exposed")
     assert [e.actor for e in voided] == [SUPERVISOR] and voided[0].at is not None
     # Both tries are in the ledger, the person's own, right or wrong; never the secret.
     assert [(t.name, t.ok) for t in tries] == [(SUPERVISOR, False), (SUPERVISOR, True)]
     assert str(tries[1].id) in voided[0].payload  # the void names the sign-in it rode on
     assert SUPERVISOR_SECRET not in voided[0].payload and WRONG not in voided[0].payload
+    # The refusal is a station note too, which the pit floor raises as an alert.
+    assert [e.actor for e in refused] == [SUPERVISOR] and WRONG not in refused[0].payload
+    assert "Wrong secret for" in refused[0].payload
     # The next round starts from the same rotation (the dealer back at the window).
     s.window.toggle_pit()
     s.window.activateWindow()
