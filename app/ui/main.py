@@ -49,7 +49,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, Q
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
-from app.ledger import LedgerError
+from app.ledger import LedgerError, LedgerUnavailable
 from app.ledger.database import default_url
 from app.ledger.floor_status import FloorStatus
 from app.session import DealerSession
@@ -214,8 +214,17 @@ def supervisors(ledger: Ledger, *, demo: bool) -> None:
     supervisor to its own ledger and prints who they are."""
     store = ledger.store
     if not demo:
-        if not store.has_people():
+        try:
+            nobody = not store.accounts()
+        except LedgerUnavailable as e:
+            # Not refused: every supervisor's action asks the database anyway, and a kiosk
+            # must come up when its database is late at boot (exit 2 is never restarted).
+            print(f"paigow-dealer: {e}; the station starts, and a supervisor's action "
+                  f"waits for the database", file=sys.stderr, flush=True)
+            return
+        if nobody:
             raise LedgerError(NO_SUPERVISORS.format(where=store.database, config=""))
+        store.has_people()  # remembered in the journal, for when the database is away
         return
     if not store.has_people():
         store.add_person(DEMO_SUPERVISOR, "shift manager", DEMO_SUPERVISOR_PIN, by=None,

@@ -108,3 +108,15 @@ def test_the_demo_adds_a_demo_supervisor_and_says_who_they_are(qtbot, tmp_path, 
     assert person.name == DEMO_SUPERVISOR
     window.close()
     window.close_station()
+
+
+def test_a_station_whose_database_is_away_at_start_still_comes_up_for_the_kiosk(
+        qtbot, tmp_path, capsys):
+    # A closed port: the ledger cannot say whether it has supervisors; exit 2 would never
+    # be restarted, so the station comes up and says a supervisor's action waits.
+    window = build(parse_args(["--data-dir", str(tmp_path / "d"), "--dealer", "Kim",
+                               "--database-url", "postgresql://paigow@127.0.0.1:9/paigow"]))
+    qtbot.addWidget(window)
+    assert "a supervisor's action waits for the database" in capsys.readouterr().err
+    window.close()
+    window.close_station()
