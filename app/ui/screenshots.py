@@ -12,8 +12,9 @@ out; the printer unplugged and the ledger's database away, then both back; the p
 history, advice and totals; a void refused for a wrong PIN (a person's own, checked by the
 ledger); the shoe unplugged and a card typed wrong. The PNGs go to
 docs/screenshots/WIDTHxHEIGHT/ by default (docs/station.md shows them). After every stage
-at every size app/ui/screencheck.py looks for a text cut or a widget off the screen, and for words meant for developers; the walk lists what it found
-and exits 1 (tests/ui/test_screen_sizes.py runs the same walk off screen).
+at every size app/ui/screencheck.py looks for a text cut or a widget off the screen, and
+for words meant for developers; the walk lists what it found and exits 1
+(tests/ui/test_screen_sizes.py runs the same walk off screen).
 """
 
 from __future__ import annotations
