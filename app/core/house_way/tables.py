@@ -30,6 +30,7 @@ import os
 import sys
 import tempfile
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import prod
@@ -95,7 +96,8 @@ class Row:
 class SettingTable:
     """One card's settings of every flush-free rank pattern under one set of hand rules."""
 
-    __slots__ = ("way", "rules", "rows", "entries", "strengths", "path")
+    __slots__ = ("way", "rules", "rows", "path", "_keys", "_entries", "_strengths",
+                 "_entry_of", "_strength_of")
 
     def __init__(self, way: str, rules: HandRules, rows: Sequence[Row],
                  keys: Sequence[int], entries: Sequence[int], strengths: Sequence[int],
@@ -103,9 +105,35 @@ class SettingTable:
         self.way = way
         self.rules = rules
         self.rows = tuple(rows)
-        self.entries: dict[int, int] = dict(zip(keys, entries, strict=True))
-        self.strengths: dict[int, int] = dict(zip(keys, strengths, strict=True))
         self.path = path
+        self._keys = keys  # sorted (by `build`): one hand is found by bisection
+        self._entries = entries
+        self._strengths = strengths
+        self._entry_of: dict[int, int] | None = None
+        self._strength_of: dict[int, int] | None = None
+
+    @property
+    def entries(self) -> dict[int, int]:
+        """Rank-pattern key (the ranks' prime product) -> entry; made on first use (10-20
+        ms: a command answering one hand finds it by `entry_of` instead)."""
+        if self._entry_of is None:
+            self._entry_of = dict(zip(self._keys, self._entries, strict=True))
+        return self._entry_of
+
+    def entry_of(self, key: int) -> int:
+        """One pattern's entry, by bisection of the sorted keys (KeyError if none)."""
+        at = bisect_left(self._keys, key)
+        if at == len(self._keys) or self._keys[at] != key:
+            raise KeyError(key)
+        return self._entries[at]
+
+    @property
+    def strengths(self) -> dict[int, int]:
+        """Rank-pattern key -> the setting's strengths, front << SHIFT | back (made on
+        first use: answering hands needs only the entries)."""
+        if self._strength_of is None:
+            self._strength_of = dict(zip(self._keys, self._strengths, strict=True))
+        return self._strength_of
 
     def entry(self, hand: Sequence[int]) -> tuple[list[int], int] | None:
         """(the hand's card indexes in place order, its entry), or None for a hand that can
@@ -172,7 +200,10 @@ def build(card: HouseWay, rules: HandRules,
         strengths.append(r.rank2(result.low) << SHIFT | r.rank5(result.high))
         if progress is not None and n % 5000 == 4999:
             progress(5000)
-    return SettingTable(card.name, rules, _rows(card), keys, entries, strengths)
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    return SettingTable(card.name, rules, _rows(card), array("q", (keys[i] for i in order)),
+                        array("I", (entries[i] for i in order)),
+                        array("q", (strengths[i] for i in order)))
 
 
 def card_rules(card: HouseWay, rules: HandRules) -> HandRules:
@@ -226,12 +257,12 @@ def table_path(name: str, rules: HandRules, source: bytes, kind: str = "patterns
 
 def save(table: SettingTable, path: Path) -> None:
     header = {"format": FORMAT, "way": table.way, "joker": table.rules.joker,
-              "wheel": table.rules.wheel, "patterns": len(table.entries),
+              "wheel": table.rules.wheel, "patterns": len(table._keys),
               "rows": [[r.id, r.says, r.section, [list(s) for s in r.steps]]
                        for r in table.rows]}
-    keys = array("q", table.entries.keys())
-    entries = array("I", table.entries.values())
-    strengths = array("q", (table.strengths[k] for k in table.entries))
+    keys = array("q", table._keys)
+    entries = array("I", table._entries)
+    strengths = array("q", table._strengths)
     _write(path, [json.dumps(header).encode() + b"\n", keys.tobytes(), entries.tobytes(),
                   strengths.tobytes()])
 
@@ -336,3 +367,18 @@ class TableWay:
         front = (DECK[placed[e & 7]], DECK[placed[e >> 3 & 7]])
         return HouseWaySetting(Setting.from_front(seven, front), rule, self.card.name, step)
 
+
+
+def main() -> None:
+    """`python -m app.core.house_way.tables`: build the shipped cards' tables now (at
+    install) rather than on their first use."""
+    from . import WAYS
+
+    for name in WAYS:
+        table = setting_table(name)
+        print(f"House Way table of {name}: {len(table.entries):,} rank patterns "
+              f"({table.path or 'not kept: no cache folder may be written'})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""`paigow house-way` answering hands at speed: the card's table sets every hand that cannot
+make a flush (app/core/house_way/tables.py), the card itself the rest and any line the fast
+reader does not take (`10H`, suit glyphs, commas, a mistake: read by `parse_cards`, which
+names what is wrong). The output is the card's, line for line, byte for byte
+(tests/test_cli_house_way_speed.py).
+
+Input is read as it comes (`os.read` returns what the pipe holds, at least one line's
+worth), and the answers to everything read are written in one go: a file of hands is
+answered in large chunks, and a hand fed through a pipe one at a time is answered at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from itertools import product
+from math import prod
+from typing import Any
+
+from app.core.cards import DECK, CardError, parse_cards
+from app.core.hands import HandRules
+from app.core.house_way import HouseWay, HouseWayError
+from app.core.house_way.tables import (
+    FIVE_OF_A_SUIT,
+    PLACE,
+    PLUS_THREE,
+    PRIME,
+    SUIT,
+    SettingTable,
+)
+
+from .common import InputError
+
+CHUNK = 1 << 16
+
+
+def _tokens() -> dict[str, int]:
+    """Every way a card is typed that the fast reader takes: its text in any case."""
+    out: dict[str, int] = {}
+    for c in DECK:
+        text = str(c)
+        for chars in product(*((ch.upper(), ch.lower()) for ch in text)):
+            out["".join(chars)] = c.index
+    return out
+
+
+TOKENS = _tokens()
+TEXT = tuple(str(c) for c in DECK)
+QUOTED = tuple(json.dumps(t) for t in TEXT)
+
+
+def _tails(table: SettingTable, as_json: bool) -> dict[int, str]:
+    """What follows the cards in an answer, for every row and step of the card (keyed as
+    the table's entries are, `row | step << 8`)."""
+    out: dict[int, str] = {}
+    for number, row in enumerate(table.rows):
+        for step in range(len(row.steps) + 1):
+            named, says = row.id, row.says
+            step_id = None
+            if step:
+                step_id, step_says = row.steps[step - 1]
+                named += f" -> {step_id}"
+                says = f"{row.says} -> {step_id}: {step_says}"
+            if as_json:
+                out[number | step << 8] = (
+                    f', "rule": {json.dumps(row.id)}, "says": {json.dumps(row.says)}, '
+                    f'"step": {json.dumps(step_id)}, "section": {json.dumps(row.section)}}}\n')
+            else:
+                out[number | step << 8] = f"   [{named}] {says}\n"
+    return out
+
+
+def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules,
+                 table: SettingTable | None) -> int:
+    """Answer every hand of the arguments or stdin in order; 2 when any line was wrong."""
+    as_json = bool(args.json)
+    slow = _by_card(way, rules)
+    fast = _by_table(table, as_json, few=bool(args.cards)) if table is not None else None
+    code = 0
+    number = 0
+    out: list[str] = []
+    write = sys.stdout.write
+
+    def flush() -> None:
+        if out:
+            write("".join(out))
+            out.clear()
+        sys.stdout.flush()
+
+    for batch in _batches(args):
+        for line in batch:
+            number += 1
+            answer = fast(line) if fast is not None else None
+            if answer is not None:
+                out.append(answer)
+                continue
+            try:
+                obj, text = slow(line)
+            except HouseWayError as err:
+                code = 2
+                flush()
+                print(f"paigow: {err}: set this hand by hand and report it as a defect of "
+                      "the rule card", file=sys.stderr, flush=True)
+                continue
+            except (CardError, InputError) as err:
+                code = 2
+                flush()
+                where = "" if args.cards else f"line {number}: "
+                if as_json:
+                    print(json.dumps({"input": line, "error": str(err)}), flush=True)
+                print(f"paigow: {where}{err}", file=sys.stderr, flush=True)
+                continue
+            out.append((json.dumps(obj) if as_json else text) + "\n")
+        flush()
+    return code
+
+
+def _batches(args: argparse.Namespace) -> Iterator[list[str]]:
+    """The input's non-blank lines, stripped, in batches of what has arrived."""
+    if args.cards:
+        yield [" ".join(args.cards)]
+        return
+    if sys.stdin.isatty():  # a person at a terminal, not a pipe: say what we wait for
+        print(f"paigow {args.command}: reading hands from the keyboard, one per line (such as "
+              f"AS KD TH 9C 5S 3D JK); Ctrl-D ends. Or give the cards as arguments.",
+              file=sys.stderr, flush=True)
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+        yield [s for s in (line.strip() for line in sys.stdin) if s]
+        return
+    rest = b""
+    while True:
+        data = os.read(fd, CHUNK)
+        if not data:
+            break
+        data = rest + data
+        end = data.rfind(b"\n") + 1
+        rest = data[end:]
+        if end:
+            text = data[:end].decode("utf-8", "replace")
+            yield [s for s in (line.strip() for line in text.splitlines()) if s]
+    last = rest.decode("utf-8", "replace").strip()
+    if last:
+        yield [last]
+
+
+def _by_card(way: str | HouseWay, rules: HandRules
+             ) -> Callable[[str], tuple[dict[str, Any], str]]:
+    """The card itself sets the line (imported on the first line that needs it)."""
+    found: list[HouseWay] = []
+
+    def handle(line: str) -> tuple[dict[str, Any], str]:
+        if not found:
+            from app.core.house_way import house_way
+
+            found.append(house_way(way) if isinstance(way, str) else way)
+        result = found[0].set(parse_cards(line, count=7), rules)
+        obj = {"low": [str(c) for c in result.low], "high": [str(c) for c in result.high],
+               "rule": result.rule.id, "says": result.rule.says,
+               "step": result.step.id if result.step else None, "section": result.rule.section}
+        named = result.rule.id + (f" -> {result.step.id}" if result.step else "")
+        return obj, f"{result.setting}   [{named}] {result.says}"
+
+    return handle
+
+
+def _by_table(table: SettingTable, as_json: bool, few: bool = False
+              ) -> Callable[[str], str | None]:
+    """The answer to a line of seven plainly typed cards that cannot make a flush, from the
+    table; None for any other line (the card answers it, or says what is wrong). `few`:
+    one hand or so, found by bisection rather than a dict made for them."""
+    tokens, tails = TOKENS, _tails(table, as_json)
+    find = table.entry_of if few else table.entries.__getitem__
+    place, prime, suit = PLACE.__getitem__, PRIME.__getitem__, SUIT.__getitem__
+    names = QUOTED if as_json else TEXT
+
+    def answer(line: str) -> str | None:
+        words = line.split()
+        if len(words) != 7:
+            return None
+        try:
+            hand = [tokens[w] for w in words]
+        except KeyError:
+            return None
+        if len(set(hand)) != 7 or (sum(map(suit, hand)) + PLUS_THREE) & FIVE_OF_A_SUIT:
+            return None
+        placed = sorted(hand, key=place)
+        e = find(prod(map(prime, hand)))
+        a, b = placed[e & 7], placed[e >> 3 & 7]
+        if place(a) < place(b):
+            a, b = b, a
+        high = [names[i] for i in reversed(placed) if i != a and i != b]
+        if as_json:
+            return (f'{{"low": [{names[a]}, {names[b]}], "high": [{", ".join(high)}]'
+                    + tails[e >> 6])
+        return f"{names[a]} {names[b]} | {' '.join(high)}" + tails[e >> 6]
+
+    return answer
