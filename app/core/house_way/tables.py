@@ -49,7 +49,7 @@ JOKER_INDEX = 52
 HERE = Path(__file__).resolve().parent
 # Everything in the core a setting can depend on (a card's module is added per card).
 _CODE = ("engine.py", "facts.py", "plays.py", "phrases.py", "steps.py", "card_file.py",
-         "tables.py", "../hands.py", "../cards.py")
+         "../hands.py", "../cards.py")  # this module: FORMAT names its encoding
 _BUILTIN = {"standard": "standard.py", "delaware-park": "delaware_park.py",
             "trump-plaza": "trump_plaza.py", "fully-wild": "fully_wild.py"}
 
@@ -106,9 +106,10 @@ class SettingTable:
         self.rules = rules
         self.rows = tuple(rows)
         self.path = path
-        self._keys = keys  # sorted (by `build`): one hand is found by bisection
-        self._entries = entries
-        self._strengths = strengths
+        # Sorted (by `build`): one hand is found by bisection.
+        self._keys = keys if isinstance(keys, array) else array("q", keys)
+        self._entries = entries if isinstance(entries, array) else array("I", entries)
+        self._strengths = strengths if isinstance(strengths, array) else array("q", strengths)
         self._entry_of: dict[int, int] | None = None
         self._strength_of: dict[int, int] | None = None
 
@@ -271,6 +272,11 @@ def _write(path: Path, parts: Sequence[bytes]) -> None:
     """Written whole or not at all: a reader never sees half a table."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # The same card's older tables (another code or card digest) are never read again.
+        stem = path.name.rsplit("-", 1)[0]
+        for old in path.parent.glob(f"{stem}-*.tbl"):
+            if old != path:
+                old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".tbl")
         with os.fdopen(fd, "wb") as f:
             for part in parts:
@@ -336,6 +342,84 @@ def _card(way: str | HouseWay) -> HouseWay:
     from . import house_way
 
     return house_way(way) if isinstance(way, str) else way
+
+
+# --- strengths of the hands that can make a flush (for simulations) ----------------------
+
+@dataclass(frozen=True, slots=True)
+class FlushStrengths:
+    """The card's setting of every hand class that can make a flush (224,653 classes: the
+    ranks and which of them the flush suit holds), as packed strengths front << SHIFT |
+    back, by `flush_key`; keys sorted. Strengths only: which of two cards of one rank the
+    card puts in front can differ with the suits, their strengths cannot."""
+
+    keys: array[int]
+    strengths: array[int]
+
+
+def build_flush(card: HouseWay, rules: HandRules,
+                progress: Callable[[int], None] | None = None) -> FlushStrengths:
+    """Set one hand of every flush class by the card itself (about half a minute)."""
+    from ..analysis.classes import hand_classes
+    from ..hands import ranker
+
+    r = ranker(card_rules(card, rules))
+    found: dict[int, int] = {}
+    n = 0
+    for hand, _ in hand_classes():
+        idx = [c.index for c in hand]
+        suits = sum(SUIT[i] for i in idx)
+        if not flush_possible(suits):
+            continue
+        result = card.set(hand, rules)
+        found[flush_key(idx, suits)] = r.rank2(result.low) << SHIFT | r.rank5(result.high)
+        n += 1
+        if progress is not None and n % 5000 == 0:
+            progress(5000)
+    keys = sorted(found)
+    return FlushStrengths(array("q", keys), array("q", (found[k] for k in keys)))
+
+
+_flush_loaded: dict[tuple[str, HandRules, bytes], FlushStrengths] = {}
+
+
+def flush_strengths(way: str | HouseWay, rules: HandRules = DEFAULT_RULES,
+                    progress: Callable[[int], None] | None = None) -> FlushStrengths:
+    """The card's flush table under `rules`: from the cache, else built (and kept)."""
+    name = way if isinstance(way, str) else way.name
+    card = None if isinstance(way, str) and way in _BUILTIN else _card(way)
+    source = card_source(name, card)
+    key = (name, rules, source if source is not None else str(id(card)).encode())
+    found = _flush_loaded.get(key)
+    if found is not None:
+        return found
+    path = None if source is None else table_path(name, rules, source, "flush")
+    if path is not None:
+        try:
+            data = path.read_bytes()
+            half = len(data) // 2
+            keys, strengths = array("q"), array("q")
+            keys.frombytes(data[:half])
+            strengths.frombytes(data[half:])
+            if len(keys) == len(strengths) > 0:
+                found = FlushStrengths(keys, strengths)
+        except (OSError, ValueError):
+            found = None
+    if found is None:
+        found = build_flush(card or _card(way), rules, progress)
+        if path is not None:
+            _write(path, [found.keys.tobytes(), found.strengths.tobytes()])
+    _flush_loaded[key] = found
+    return found
+
+
+def kept(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, kind: str = "patterns"
+         ) -> bool:
+    """Whether the card's table of that kind is in the cache (using it is quick then)."""
+    name = way if isinstance(way, str) else way.name
+    source = card_source(name, None if isinstance(way, str) and way in _BUILTIN
+                         else _card(way))
+    return source is not None and table_path(name, rules, source, kind).is_file()
 
 
 # --- the House Way by table ---------------------------------------------------------------
