@@ -106,3 +106,24 @@ def test_a_site_config_or_the_environment_is_left_to_the_settings(
     monkeypatch.delenv("PAIGOW_RULES__JOKER")
     monkeypatch.setenv("PAIGOW_CONFIG", "site.toml")
     assert shipped_rules() is None
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_a_file_of_hands_answered_in_chunks_prints_what_line_by_line_prints(
+        as_json: bool, tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of plainly typed hands is answered a chunk at a time (numpy); the output is
+    the line-by-line answers', byte for byte, flush hands (the card's) included."""
+    rng = random.Random("chunks")
+    text = "".join(" ".join(str(c) for c in rng.sample(DECK, 7)) + "\n" for _ in range(6000))
+    path = tmp_path / "hands.txt"  # type: ignore[operator]
+    path.write_text(text)
+    _, by_line, _ = answered(text, as_json=as_json, by_table=True, way="standard",
+                             capsys=capsys, monkeypatch=monkeypatch)
+    with open(path, "rb") as source:
+        proc = subprocess.run([sys.executable, "-m", "app.cli", "house-way", "--way",
+                               "standard", "--joker", "bug", "--wheel", "second",
+                               *(["--json"] if as_json else [])],
+                              stdin=source, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == by_line

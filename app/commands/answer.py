@@ -34,7 +34,7 @@ from app.core.house_way.tables import (
 
 from .common import InputError
 
-CHUNK = 1 << 16
+CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds (64 KiB at most)
 
 
 def _tokens() -> dict[str, int]:
@@ -78,19 +78,40 @@ def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules
     """Answer every hand of the arguments or stdin in order; 2 when any line was wrong."""
     as_json = bool(args.json)
     slow = _by_card(way, rules)
-    fast = _by_table(table, as_json, few=bool(args.cards)) if table is not None else None
+    fast = _by_table(table, as_json, few=bool(args.cards), card=_card_of(way)) \
+        if table is not None else None
     code = 0
     number = 0
     out: list[str] = []
-    write = sys.stdout.write
 
     def flush() -> None:
         if out:
-            write("".join(out))
+            sys.stdout.write("".join(out))
             out.clear()
         sys.stdout.flush()
 
+    def by_line(line: str) -> str | None:
+        """A well-typed line's answer (the table's, else the card's); None on a mistake."""
+        answer = fast(line) if fast is not None else None
+        if answer is not None:
+            return answer
+        try:
+            obj, text = slow(line)
+        except (HouseWayError, CardError, InputError):
+            return None
+        return (json.dumps(obj) if as_json else text) + "\n"
+
+    chunks = _chunk_answers(table, as_json, by_line) if table is not None else None
     for batch in _batches(args):
+        if isinstance(batch, bytes):
+            answered = chunks(batch) if chunks is not None else None
+            if answered is not None:
+                flush()
+                _write_bytes(answered)
+                number += len(batch) // 21
+                continue
+            text = batch.decode("utf-8", "replace")
+            batch = [s for s in (line.strip() for line in text.splitlines()) if s]
         for line in batch:
             number += 1
             answer = fast(line) if fast is not None else None
@@ -118,8 +139,45 @@ def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules
     return code
 
 
-def _batches(args: argparse.Namespace) -> Iterator[list[str]]:
-    """The input's non-blank lines, stripped, in batches of what has arrived."""
+def _write_bytes(data: bytes) -> None:
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+        buffer.flush()
+    else:
+        sys.stdout.write(data.decode())
+        sys.stdout.flush()
+
+
+# A chunk of at least this many hands is answered by numpy (when it is installed): below
+# it, numpy's import (tens of milliseconds) costs more than it saves.
+CHUNK_FROM = 2000
+
+
+def _chunk_answers(table: SettingTable, as_json: bool, by_line: Callable[[str], str | None]
+                   ) -> Callable[[bytes], bytes | None]:
+    """Whole chunks of plainly typed hands answered at once (app/commands/vectors.py);
+    None for a chunk it leaves to the line-by-line answers."""
+    made: list[Any] = []
+
+    def answer(data: bytes) -> bytes | None:
+        if len(data) < CHUNK_FROM * 21:
+            return None
+        if not made:
+            try:
+                from .vectors import HouseWayChunk
+            except ImportError:  # no numpy: line by line, the same answers
+                made.append(None)
+            else:
+                made.append(HouseWayChunk(table, as_json, _tails(table, as_json), by_line))
+        return made[0].answer(data) if made[0] is not None else None
+
+    return answer
+
+
+def _batches(args: argparse.Namespace) -> Iterator[list[str] | bytes]:
+    """The input in batches of what has arrived: raw bytes of whole lines from a file or
+    a pipe, else (arguments, a test's StringIO) the non-blank lines, stripped."""
     if args.cards:
         yield [" ".join(args.cards)]
         return
@@ -141,8 +199,7 @@ def _batches(args: argparse.Namespace) -> Iterator[list[str]]:
         end = data.rfind(b"\n") + 1
         rest = data[end:]
         if end:
-            text = data[:end].decode("utf-8", "replace")
-            yield [s for s in (line.strip() for line in text.splitlines()) if s]
+            yield data[:end]
     last = rest.decode("utf-8", "replace").strip()
     if last:
         yield [last]
@@ -168,15 +225,45 @@ def _by_card(way: str | HouseWay, rules: HandRules
     return handle
 
 
-def _by_table(table: SettingTable, as_json: bool, few: bool = False
-              ) -> Callable[[str], str | None]:
-    """The answer to a line of seven plainly typed cards that cannot make a flush, from the
-    table; None for any other line (the card answers it, or says what is wrong). `few`:
-    one hand or so, found by bisection rather than a dict made for them."""
+def _card_of(way: str | HouseWay) -> Callable[[], HouseWay]:
+    """The card itself, imported on first need (a table answers most hands without it)."""
+    found: list[HouseWay] = []
+
+    def card() -> HouseWay:
+        if not found:
+            from app.core.house_way import house_way
+
+            found.append(house_way(way) if isinstance(way, str) else way)
+        return found[0]
+
+    return card
+
+
+def _by_table(table: SettingTable, as_json: bool, few: bool = False,
+              card: Callable[[], HouseWay] | None = None) -> Callable[[str], str | None]:
+    """The answer to a line of seven plainly typed cards, from the table (or, for a hand
+    that can make a flush, from the card, printed the same way); None for any other line
+    (the card's own answer says what is wrong). `few`: one hand or so, found by bisection
+    rather than a dict made for them."""
     tokens, tails = TOKENS, _tails(table, as_json)
     find = table.entry_of if few else table.entries.__getitem__
     place, prime, suit = PLACE.__getitem__, PRIME.__getitem__, SUIT.__getitem__
     names = QUOTED if as_json else TEXT
+    rows: dict[str, tuple[int, dict[str, int]]] = {
+        r.id: (n, {s[0]: k + 1 for k, s in enumerate(r.steps)}) for n, r in enumerate(table.rows)}
+
+    def by_card(hand: list[int]) -> str | None:
+        if card is None:
+            return None
+        try:
+            result = card().set([DECK[i] for i in hand], table.rules)
+        except HouseWayError:
+            return None  # the card's own answer reports it
+        number, steps = rows[result.rule.id]
+        step = 0 if result.step is None else steps[result.step.id]
+        low = [names[c.index] for c in result.low]
+        high = [names[c.index] for c in result.high]
+        return _line(low, high, as_json) + tails[number | step << 8]
 
     def answer(line: str) -> str | None:
         words = line.split()
@@ -186,17 +273,22 @@ def _by_table(table: SettingTable, as_json: bool, few: bool = False
             hand = [tokens[w] for w in words]
         except KeyError:
             return None
-        if len(set(hand)) != 7 or (sum(map(suit, hand)) + PLUS_THREE) & FIVE_OF_A_SUIT:
+        if len(set(hand)) != 7:
             return None
+        if (sum(map(suit, hand)) + PLUS_THREE) & FIVE_OF_A_SUIT:
+            return by_card(hand)
         placed = sorted(hand, key=place)
         e = find(prod(map(prime, hand)))
         a, b = placed[e & 7], placed[e >> 3 & 7]
         if place(a) < place(b):
             a, b = b, a
         high = [names[i] for i in reversed(placed) if i != a and i != b]
-        if as_json:
-            return (f'{{"low": [{names[a]}, {names[b]}], "high": [{", ".join(high)}]'
-                    + tails[e >> 6])
-        return f"{names[a]} {names[b]} | {' '.join(high)}" + tails[e >> 6]
+        return _line([names[a], names[b]], high, as_json) + tails[e >> 6]
 
     return answer
+
+
+def _line(low: list[str], high: list[str], as_json: bool) -> str:
+    if as_json:
+        return f'{{"low": [{low[0]}, {low[1]}], "high": [{", ".join(high)}]'
+    return f"{low[0]} {low[1]} | {' '.join(high)}"
