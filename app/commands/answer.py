@@ -246,9 +246,14 @@ def _by_table(table: SettingTable, as_json: bool, few: bool = False,
     (the card's own answer says what is wrong). `few`: one hand or so, found by bisection
     rather than a dict made for them."""
     tokens, tails = TOKENS, _tails(table, as_json)
-    find = table.entry_of if few else table.entries.__getitem__
     place, prime, suit = PLACE.__getitem__, PRIME.__getitem__, SUIT.__getitem__
     names = QUOTED if as_json else TEXT
+
+    def find(key: int) -> int:
+        # The dict is made on the first line answered here (a file answered in numpy
+        # chunks never needs it); one hand is found by bisection.
+        return table.entry_of(key) if few else table.entries[key]
+
     rows: dict[str, tuple[int, dict[str, int]]] = {
         r.id: (n, {s[0]: k + 1 for k, s in enumerate(r.steps)}) for n, r in enumerate(table.rows)}
 
