@@ -127,3 +127,28 @@ def test_a_file_of_hands_answered_in_chunks_prints_what_line_by_line_prints(
                               stdin=source, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == by_line
+
+
+@pytest.mark.slow
+def test_flush_hands_by_the_flush_entries_print_what_the_card_prints() -> None:
+    """A hand that can make a flush is answered by the card's flush entries (each class set
+    by the card with the flush in spades and in clubs; a class set differently the two
+    ways is left to the card): the same line as the card's, whatever the flush suit."""
+    from app.commands.answer import _by_card, _by_table, _card_of
+    from app.core.house_way.tables import flush_entries
+
+    table = setting_table("standard")
+    entries = flush_entries("standard", build=True)
+    assert entries is not None and len(entries) == 224_653
+    for as_json in (False, True):
+        by_table = _by_table(table, as_json, card=_card_of("standard"), flushes=entries)
+        by_card = _by_card("standard", DEFAULT_RULES)
+        rng = random.Random(f"flushes/{as_json}")
+        for _ in range(4000):
+            suit = rng.randrange(4)
+            pool = [*range(13 * suit, 13 * suit + 13), *rng.sample(range(52), 12), 52]
+            hand = rng.sample(sorted(set(pool)), 7)
+            line = " ".join(str(DECK[i]) for i in hand)
+            obj, text = by_card(line)
+            expected = (json.dumps(obj) if as_json else text) + "\n"
+            assert by_table(line) == expected, line

@@ -25,11 +25,14 @@ from app.core.hands import HandRules
 from app.core.house_way import HouseWay, HouseWayError
 from app.core.house_way.tables import (
     FIVE_OF_A_SUIT,
+    NO_ENTRY,
     PLACE,
     PLUS_THREE,
     PRIME,
     SUIT,
     SettingTable,
+    flush_key,
+    flush_placed,
 )
 
 from .common import InputError
@@ -78,8 +81,13 @@ def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules
     """Answer every hand of the arguments or stdin in order; 2 when any line was wrong."""
     as_json = bool(args.json)
     slow = _by_card(way, rules)
-    fast = _by_table(table, as_json, few=bool(args.cards), card=_card_of(way)) \
-        if table is not None else None
+    fast = None
+    if table is not None:
+        from app.core.house_way.tables import flush_entries
+
+        flushes = None if args.cards else flush_entries(way, table.rules)
+        fast = _by_table(table, as_json, few=bool(args.cards), card=_card_of(way),
+                         flushes=flushes)
     code = 0
     number = 0
     out: list[str] = []
@@ -240,7 +248,8 @@ def _card_of(way: str | HouseWay) -> Callable[[], HouseWay]:
 
 
 def _by_table(table: SettingTable, as_json: bool, few: bool = False,
-              card: Callable[[], HouseWay] | None = None) -> Callable[[str], str | None]:
+              card: Callable[[], HouseWay] | None = None,
+              flushes: dict[int, int] | None = None) -> Callable[[str], str | None]:
     """The answer to a line of seven plainly typed cards, from the table (or, for a hand
     that can make a flush, from the card, printed the same way); None for any other line
     (the card's own answer says what is wrong). `few`: one hand or so, found by bisection
@@ -280,8 +289,18 @@ def _by_table(table: SettingTable, as_json: bool, few: bool = False,
             return None
         if len(set(hand)) != 7:
             return None
-        if (sum(map(suit, hand)) + PLUS_THREE) & FIVE_OF_A_SUIT:
-            return by_card(hand)
+        suits = sum(map(suit, hand))
+        if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
+            e = NO_ENTRY if flushes is None else flushes.get(flush_key(hand, suits), NO_ENTRY)
+            if e == NO_ENTRY:
+                return by_card(hand)
+            placed = flush_placed(hand, suits)
+            a, b = placed[e & 7], placed[e >> 3 & 7]
+            if place(a) < place(b):
+                a, b = b, a
+            high = [names[i] for i in sorted(hand, key=place, reverse=True)
+                    if i != a and i != b]
+            return _line([names[a], names[b]], high, as_json) + tails[e >> 6]
         placed = sorted(hand, key=place)
         e = find(prod(map(prime, hand)))
         a, b = placed[e & 7], placed[e >> 3 & 7]

@@ -422,6 +422,81 @@ def kept(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, kind: str = "pat
     return source is not None and table_path(name, rules, source, kind).is_file()
 
 
+# --- settings of the hands that can make a flush (for answering hands) --------------------
+
+NO_ENTRY = 0xFFFFFFFF  # a flush class whose setting depends on the suits: the card sets it
+
+
+def flush_suit(suits: int) -> int:
+    return next(k for k in range(4) if ((suits >> (4 * k)) & 0xF) >= 5)
+
+
+def flush_placed(hand: Sequence[int], suits: int) -> list[int]:
+    """A hand that can make a flush in its places: by rank (the joker above the aces), the
+    flush suit's card first within a rank, then deck order."""
+    bit = 1 << 4 * flush_suit(suits)
+    return sorted(hand, key=lambda i: PLACE[i] << 1 | (i != JOKER_INDEX and not SUIT[i] & bit))
+
+
+def _flush_entry(card: HouseWay, hand: Sequence[Card], rules: HandRules) -> int:
+    result = card.set(hand, rules)
+    idx = [c.index for c in hand]
+    placed = flush_placed(idx, sum(SUIT[i] for i in idx))
+    a, b = (placed.index(c.index) for c in result.low)
+    row = next(n for n, r in enumerate(card.rules) if r.id == result.rule.id)
+    step = 0 if result.step is None else 1 + next(
+        n for n, s in enumerate(result.rule.steps) if s.id == result.step.id)
+    return a | b << 3 | row << 6 | step << 14
+
+
+def build_flush_entries(card: HouseWay, rules: HandRules) -> dict[int, int]:
+    """flush_key -> entry (places in `flush_placed` order) of every flush class, set by the
+    card twice: with the flush in spades (its cards first of their ranks in deck order)
+    and in clubs (last); a class set differently the two ways is NO_ENTRY (the card sets
+    it). Two minutes or so a card: built only on request (`python -m
+    app.core.house_way.tables --flush`, `make bench`)."""
+    from ..analysis.classes import hand_classes
+
+    out: dict[int, int] = {}
+    for hand, _ in hand_classes():
+        idx = [c.index for c in hand]
+        suits = sum(SUIT[i] for i in idx)
+        if not flush_possible(suits):
+            continue
+        twin = [DECK[i if i == JOKER_INDEX else (3 - i // 13) * 13 + i % 13] for i in idx]
+        entry = _flush_entry(card, hand, rules)
+        out[flush_key(idx, suits)] = entry if entry == _flush_entry(card, twin, rules) \
+            else NO_ENTRY
+    return out
+
+
+def flush_entries(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, *,
+                  build: bool = False) -> dict[int, int] | None:
+    """The card's flush entries when kept (or built now with `build`), else None."""
+    name = way if isinstance(way, str) else way.name
+    card = None if isinstance(way, str) and way in _BUILTIN else _card(way)
+    source = card_source(name, card)
+    path = None if source is None else table_path(name, rules, source, "flush-entries")
+    if path is not None:
+        try:
+            data = path.read_bytes()
+            n = len(data) // 12
+            keys, entries = array("q"), array("I")
+            keys.frombytes(data[:8 * n])
+            entries.frombytes(data[8 * n:])
+            if n and len(entries) == n:
+                return dict(zip(keys, entries, strict=True))
+        except (OSError, ValueError):
+            pass
+    if not build:
+        return None
+    found = build_flush_entries(card or _card(way), rules)
+    if path is not None:
+        keys = array("q", found.keys())
+        _write(path, [keys.tobytes(), array("I", found.values()).tobytes()])
+    return found
+
+
 # --- the House Way by table ---------------------------------------------------------------
 
 class TableWay:
@@ -454,14 +529,20 @@ class TableWay:
 
 
 def main() -> None:
-    """`python -m app.core.house_way.tables`: build the shipped cards' tables now (at
-    install) rather than on their first use."""
+    """`python -m app.core.house_way.tables [--flush]`: build the shipped cards' tables now
+    (at install) rather than on their first use; `--flush` also the flush entries that let
+    `paigow house-way` answer the hands that can make a flush without the card."""
     from . import WAYS
 
     for name in WAYS:
         table = setting_table(name)
         print(f"House Way table of {name}: {len(table.entries):,} rank patterns "
-              f"({table.path or 'not kept: no cache folder may be written'})")
+              f"({table.path or 'not kept: no cache folder may be written'})", flush=True)
+        if "--flush" in sys.argv[1:]:
+            found = flush_entries(name, build=True) or {}
+            by_card = sum(1 for e in found.values() if e == NO_ENTRY)
+            print(f"  and {len(found):,} flush classes ({by_card:,} left to the card)",
+                  flush=True)
 
 
 if __name__ == "__main__":
