@@ -145,3 +145,19 @@ def test_a_card_file_gets_a_table_keyed_by_its_content(tmp_path: Path,
     fast = TableWay(card)
     for hand in random_hands(random.Random("card file"), 600):
         same(card.set(hand), fast.set(hand), hand)
+
+
+def test_a_new_table_replaces_only_the_same_cards_older_table_of_its_kind(
+        tmp_path: Path) -> None:
+    from app.core.house_way.tables import _write
+
+    older = tmp_path / f"standard-bug-second-flush-{'a' * 20}.tbl"
+    other_kind = tmp_path / f"standard-bug-second-flush-entries-{'b' * 20}.tbl"
+    other_card = tmp_path / f"standard-bug-lowest-flush-{'c' * 20}.tbl"
+    for path in (older, other_kind, other_card):
+        path.write_bytes(b"x")
+    newer = tmp_path / f"standard-bug-second-flush-{'d' * 20}.tbl"
+    _write(newer, [b"table"])
+    assert newer.read_bytes() == b"table"
+    assert not older.exists()
+    assert other_kind.exists() and other_card.exists()

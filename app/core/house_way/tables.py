@@ -275,7 +275,8 @@ def _write(path: Path, parts: Sequence[bytes]) -> None:
         # The same card's older tables (another code or card digest) are never read again.
         stem = path.name.rsplit("-", 1)[0]
         for old in path.parent.glob(f"{stem}-*.tbl"):
-            if old != path:
+            digest = old.name[len(stem) + 1:-len(".tbl")]
+            if old != path and len(digest) == 20 and "-" not in digest:  # not another kind
                 old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".tbl")
         with os.fdopen(fd, "wb") as f:
