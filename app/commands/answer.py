@@ -30,6 +30,7 @@ from app.core.house_way.tables import (
     PLUS_THREE,
     PRIME,
     SUIT,
+    FlushEntries,
     SettingTable,
     flush_key,
     flush_placed,
@@ -249,7 +250,7 @@ def _card_of(way: str | HouseWay) -> Callable[[], HouseWay]:
 
 def _by_table(table: SettingTable, as_json: bool, few: bool = False,
               card: Callable[[], HouseWay] | None = None,
-              flushes: dict[int, int] | None = None) -> Callable[[str], str | None]:
+              flushes: FlushEntries | None = None) -> Callable[[str], str | None]:
     """The answer to a line of seven plainly typed cards, from the table (or, for a hand
     that can make a flush, from the card, printed the same way); None for any other line
     (the card's own answer says what is wrong). `few`: one hand or so, found by bisection

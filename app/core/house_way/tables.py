@@ -471,13 +471,36 @@ def build_flush_entries(card: HouseWay, rules: HandRules) -> dict[int, int]:
     return out
 
 
+class FlushEntries:
+    """flush_key -> entry, found by bisection of sorted keys: reading 224,653 entries into a
+    dict would cost more than the few thousand hands of a run that look them up."""
+
+    __slots__ = ("keys", "entries")
+
+    def __init__(self, keys: array[int], entries: array[int]) -> None:
+        self.keys = keys
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def get(self, key: int, default: int = NO_ENTRY) -> int:
+        at = bisect_left(self.keys, key)
+        if at == len(self.keys) or self.keys[at] != key:
+            return default
+        return self.entries[at]
+
+    def values(self) -> array[int]:
+        return self.entries
+
+
 def flush_entries(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, *,
-                  build: bool = False) -> dict[int, int] | None:
+                  build: bool = False) -> FlushEntries | None:
     """The card's flush entries when kept (or built now with `build`), else None."""
     name = way if isinstance(way, str) else way.name
     card = None if isinstance(way, str) and way in _BUILTIN else _card(way)
     source = card_source(name, card)
-    path = None if source is None else table_path(name, rules, source, "flush-entries")
+    path = None if source is None else table_path(name, rules, source, "flush-entries-sorted")
     if path is not None:
         try:
             data = path.read_bytes()
@@ -486,16 +509,17 @@ def flush_entries(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, *,
             keys.frombytes(data[:8 * n])
             entries.frombytes(data[8 * n:])
             if n and len(entries) == n:
-                return dict(zip(keys, entries, strict=True))
+                return FlushEntries(keys, entries)
         except (OSError, ValueError):
             pass
     if not build:
         return None
     found = build_flush_entries(card or _card(way), rules)
+    order = sorted(found)
+    table = FlushEntries(array("q", order), array("I", (found[k] for k in order)))
     if path is not None:
-        keys = array("q", found.keys())
-        _write(path, [keys.tobytes(), array("I", found.values()).tobytes()])
-    return found
+        _write(path, [table.keys.tobytes(), table.entries.tobytes()])
+    return table
 
 
 # --- the House Way by table ---------------------------------------------------------------
@@ -540,9 +564,10 @@ def main() -> None:
         print(f"House Way table of {name}: {len(table.entries):,} rank patterns "
               f"({table.path or 'not kept: no cache folder may be written'})", flush=True)
         if "--flush" in sys.argv[1:]:
-            found = flush_entries(name, build=True) or {}
-            by_card = sum(1 for e in found.values() if e == NO_ENTRY)
-            print(f"  and {len(found):,} flush classes ({by_card:,} left to the card)",
+            kept = flush_entries(name, build=True)
+            assert kept is not None
+            by_card = sum(1 for e in kept.values() if e == NO_ENTRY)
+            print(f"  and {len(kept):,} flush classes ({by_card:,} left to the card)",
                   flush=True)
 
 
