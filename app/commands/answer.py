@@ -1,8 +1,8 @@
 """`paigow house-way` answering hands at speed: the card's table sets every hand that cannot
-make a flush (app/core/house_way/tables.py), the card itself the rest and any line the fast
-reader does not take (`10H`, suit glyphs, commas, a mistake: read by `parse_cards`, which
-names what is wrong). The output is the card's, line for line, byte for byte
-(tests/test_cli_house_way_speed.py).
+make a flush (app/core/house_way/tables.py), its flush entries (when kept) most of those
+that can, the card itself the rest and any line the fast reader does not take (`10H`,
+suit glyphs, commas, a mistake: read by `parse_cards`, which names what is wrong). The
+output is the card's, line for line, byte for byte (tests/test_cli_house_way_speed.py).
 
 Input is read as it comes (`os.read` returns what the pipe holds, at least one line's
 worth), and the answers to everything read are written in one go: a file of hands is

@@ -11,8 +11,11 @@ the card and kept as the two places of the hand that go in front, the row and th
     places: the seven cards sorted by rank (the joker above the aces), then deck order;
     entry:  place of one front card | the other's << 3 | row << 6 | step << 14
 
-The hands that can make a flush (4.2% of all) are set by the card (`TableWay.set`), or for
-a simulation by the flush table (`flush_strengths`), built by the card too.
+The hands that can make a flush (4.2% of all) are set by the card (`TableWay.set`); for a
+simulation their strengths come from the flush table (`flush_strengths`, every flush class
+set by the card), and `paigow house-way` reads the flush entries (`flush_entries`: each
+class set by the card with the flush in spades and in clubs, kept where the two agree;
+built on request) and asks the card for the rest.
 
 Tables are built on first use (a few seconds a card) and kept in the user's cache folder
 ($PAIGOW_CACHE_DIR, else $XDG_CACHE_HOME/paigow, else ~/.cache/paigow), named by a digest
