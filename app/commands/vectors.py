@@ -246,8 +246,9 @@ class HouseWayChunk:
         entries = self.entries.find(PRIMES[hands].prod(axis=1))
         flush |= entries < 0  # (no flush-free pattern is missing: the card would answer)
         entries[flush] = 1 << 3  # places 0 and 1 for now: the card answers these below
-        order = np.argsort(self.place[hands], axis=1)
-        placed = np.take_along_axis(hands, order, axis=1)[:, ::-1]  # highest first
+        # A place key holds its card's index in its low six bits: sorting the keys sorts
+        # the cards (highest first after the flip).
+        placed = (np.sort(self.place[hands], axis=1) & 63)[:, ::-1]
         at = np.arange(n)
         a_pos, b_pos = 6 - (entries & 7), 6 - ((entries >> 3) & 7)
         lo_pos, hi_pos = np.minimum(a_pos, b_pos), np.maximum(a_pos, b_pos)
