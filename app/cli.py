@@ -21,6 +21,7 @@ COMMANDS = (
     "simulate",
     "advise",
     "odds",
+    "edge",
     "replay",
     "floor",
 )

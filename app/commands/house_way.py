@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.core.analysis.classes import ALL_HANDS
-from app.core.cards import cards_text, parse_cards
 from app.core.hands import HandRules
-from app.core.house_way import CardFileError, HouseWay, card_names, house_way
-from app.core.house_way.audit import Dominated, share, survey
-from app.core.house_way.card_file import check_card
+from app.core.house_way import WAYS, CardFileError, HouseWay
 
-from .common import add_hand_arguments, hand_rules, rule_card, run_lines
+from .common import add_hand_arguments, hand_rules, rule_card
+
+if TYPE_CHECKING:
+    from app.core.house_way.audit import Dominated
+    from app.core.house_way.tables import SettingTable
 
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
@@ -47,6 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def find(name: str) -> HouseWay | None:
     """The card, or None after saying on stderr what is wrong and what to do."""
+    from app.core.house_way import card_names, house_way
+
     try:
         return house_way(name)
     except KeyError:
@@ -65,39 +68,82 @@ def run(args: argparse.Namespace) -> int:
         if find(args.audit) is None:
             return 2
         return audit(args.audit, hand_rules(args), args.json)
-    card: HouseWay | None = None
-    if args.way is not None:
-        card = find(args.way)
-        if card is None:
+    # A built-in card is named, not imported: its table answers (the card is imported only
+    # for a hand its table leaves to it, or to print it).
+    way: str | HouseWay | None = args.way if args.way in WAYS else None
+    if args.way is not None and way is None:
+        way = find(args.way)
+        if way is None:
             return 2
     rules = hand_rules(args)
-    if card is None or args.joker is None or args.wheel is None:
-        # What the options leave out is the table's: its card and its hand rules. (The
-        # config, and pydantic with it, is read only then: a fully given command starts
-        # fast.)
-        from app.settings import ConfigError
+    if way is None or args.joker is None or args.wheel is None:
+        shipped = None if getattr(args, "config", None) else shipped_rules()
+        table_way: str | HouseWay
+        if shipped is not None:
+            table_way, table_hands = shipped
+        else:
+            # What the options leave out is the table's: its card and its hand rules. (The
+            # config, and pydantic with it, is read only then.)
+            from app.settings import ConfigError
 
-        from .table_options import report_error, table_rules
+            from .table_options import report_error, table_rules
 
-        try:
-            table = table_rules(args)
-        except ConfigError as err:
-            return report_error(NAME, err)
-        card = card or table.house_way
-        rules = hand_rules(args, table.hands)
+            try:
+                table = table_rules(args)
+            except ConfigError as err:
+                return report_error(NAME, err)
+            table_way, table_hands = table.house_way, table.hands
+        way = way or table_way
+        rules = hand_rules(args, table_hands)
     if args.list:
+        card = find(way) if isinstance(way, str) else way
+        assert card is not None  # a built-in card
         sys.stdout.write(card_text(card))
         return 0
+    from .answer import answer_hands
 
-    def handle(line: str) -> tuple[dict[str, Any], str]:
-        result = card.set(parse_cards(line, count=7), rules)
-        obj = {"low": [str(c) for c in result.low], "high": [str(c) for c in result.high],
-               "rule": result.rule.id, "says": result.rule.says,
-               "step": result.step.id if result.step else None, "section": result.rule.section}
-        named = result.rule.id + (f" -> {result.step.id}" if result.step else "")
-        return obj, f"{result.setting}   [{named}] {result.says}"
+    return answer_hands(args, way, rules, table_for(args, way, rules))
 
-    return run_lines(args, handle)
+
+def shipped_rules() -> tuple[str, HandRules] | None:
+    """The table's card and hand rules when the table is the shipped config/default.toml
+    unchanged (no site file, no PAIGOW_<SECTION>__<KEY> in the environment), read without
+    the settings' models: a command with one hand answers in a blink. None otherwise (the
+    settings read the config then). tests/test_cli_table_config.py checks it against them."""
+    if os.environ.get("PAIGOW_CONFIG") or any(
+            k.startswith("PAIGOW_") and "__" in k for k in os.environ):
+        return None
+    import tomllib
+    from pathlib import Path
+
+    try:
+        path = Path(__file__).resolve().parents[2] / "config" / "default.toml"
+        rules = tomllib.loads(path.read_text(encoding="utf-8"))["rules"]
+        hands = HandRules(rules.get("joker", "bug"), rules.get("wheel", "second"))
+        # The shipped card left unnamed is chosen by the joker (settings.RulesSection).
+        way = "fully-wild" if hands.joker == "fully-wild" else rules["house_way"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (way, hands) if way in WAYS else None
+
+
+def table_for(args: argparse.Namespace, way: str | HouseWay,
+              rules: HandRules) -> SettingTable | None:
+    """The card's table when it is kept, or built now for a stream of hands (a few seconds,
+    once: said on stderr); for hands given as arguments the card sets them itself."""
+    from app.core.house_way import tables
+
+    name = way if isinstance(way, str) else way.name
+    source = tables.card_source(name, None if isinstance(way, str) else way)
+    if source is not None:
+        kept = tables.load(tables.table_path(name, rules, source))
+        if kept is not None:
+            return kept
+    if args.cards:
+        return None
+    print(f"paigow house-way: building the table of the {name} card (once, a few seconds)",
+          file=sys.stderr, flush=True)
+    return tables.setting_table(way, rules)
 
 
 def card_text(card: HouseWay) -> str:
@@ -118,6 +164,9 @@ def card_text(card: HouseWay) -> str:
 def check(name: str, same_as: str | None, rules: HandRules) -> int:
     """The full check of a card over every hand: 0 when nothing is wrong, 1 with each
     problem named by its row, 2 when the card (or --same-as) cannot even be read."""
+    from app.core.analysis.classes import ALL_HANDS
+    from app.core.house_way.card_file import check_card
+
     card = find(name)
     other = find(same_as) if same_as else None
     if card is None or (same_as and other is None):
@@ -139,6 +188,10 @@ def check(name: str, same_as: str | None, rules: HandRules) -> int:
 
 def audit(way: str, rules: HandRules, as_json: bool) -> int:
     """Every row of the card that gives up strength on some hands, most hands first."""
+    from app.core.analysis.classes import ALL_HANDS
+    from app.core.cards import cards_text
+    from app.core.house_way.audit import share, survey
+
     found = survey([way], rules, audit=True)[way]
     reach = found.reach
     rows = sorted(found.dominated.values(), key=lambda d: -d.hands)
@@ -165,6 +218,8 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
 
 
 def _row_json(d: Dominated, fired: int) -> dict[str, Any]:
+    from app.core.analysis.classes import ALL_HANDS
+
     assert d.played is not None and d.better is not None
     return {"row": d.row, "says": d.says, "hands": d.hands, "share": d.hands / ALL_HANDS,
             "row_hands": fired, "example": [str(c) for c in d.example],

@@ -2,8 +2,9 @@
 
 from importlib import import_module
 
-# Device and window benchmarks first; the core's lines are the last lines printed.
-ORDER = ("bench_floor", "bench_shoe", "bench_window", "bench_analysis", "bench_core")
+# Device and window benchmarks first; the core's lines and the peer's are printed last.
+ORDER = ("bench_floor", "bench_shoe", "bench_window", "bench_analysis", "bench_core",
+         "bench_peer")
 
 for name in ORDER:
     try:

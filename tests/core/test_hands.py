@@ -7,10 +7,13 @@ import pytest
 
 from app.core.cards import DECK, parse_cards
 from app.core.hands import (
+    ALL_RULES,
     DEFAULT_RULES,
     Category,
     HandRules,
     Setting,
+    _shipped_tables,
+    built_tables,
     category_of,
     describe,
     foul_reason,
@@ -169,3 +172,14 @@ def test_a_setting_of_other_cards_than_dealt_is_a_foul():
     dealt = parse_cards("AS KD QH JC 9S 4D 3H")
     setting = Setting.of(parse_cards("AS KD"), parse_cards("QH JC 9S 4D 2H"))
     assert "not the seven cards dealt" in foul_reason(setting, dealt)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: f"{r.joker}-{r.wheel}")
+def test_shipped_rank_tables_agree_with_the_rules_as_written_on_every_entry(
+        rules: HandRules) -> None:
+    """app/core/rank_tables.bin (read, not built, by every process) against the reference
+    evaluator: `python -m app.core.hands` writes it again when the rules change."""
+    shipped = _shipped_tables()[rules]
+    built = built_tables(rules)
+    assert shipped.suited == built.suited
+    assert shipped.unsuited == built.unsuited

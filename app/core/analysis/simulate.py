@@ -50,6 +50,10 @@ BATCH = 10_000  # rounds between progress reports
 CARDS = range(DECK_SIZE)
 
 Progress = Callable[[int], None]
+# How a worker plays its rounds: `play` below (standard library), or a faster engine with
+# the same signature and the same tally for the same deals' odds (app/commands/vectors.py
+# plays them in numpy batches); a module-level function, so it reaches worker processes.
+Player = Callable[[int, int, int, str, str, HandRules, "Progress | None"], "Tally"]
 
 
 class SimulationError(RuntimeError):
@@ -307,7 +311,8 @@ def cores() -> int:
 def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = None,
              seed: int = 0, workers: int | None = None,
              policy: CommissionPolicy = DEFAULT_COMMISSION, wager: int = 500,
-             rules: HandRules = DEFAULT_RULES, progress: Progress | None = None) -> Simulation:
+             rules: HandRules = DEFAULT_RULES, progress: Progress | None = None,
+             player: Player | None = None) -> Simulation:
     """Play `rounds` rounds over `workers` processes (default: every core).
 
     `progress` is called in this process with the rounds just finished. One worker plays
@@ -315,8 +320,8 @@ def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = Non
     """
     try:
         # Cards travel to the workers by name: a worker finds the same card the same way.
-        player = card_of(way).name
-        dealer = player if dealer_way is None else card_of(dealer_way).name
+        way_name = card_of(way).name
+        dealer = way_name if dealer_way is None else card_of(dealer_way).name
     except KeyError as e:
         raise SimulationError(str(e.args[0])) from None
     k = cores() if workers is None else workers
@@ -327,18 +332,19 @@ def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = Non
     if wager <= 0:
         raise SimulationError(f"the wager must be above $0.00, not {money(wager)}")
     start = time.perf_counter()
+    engine = player or play
     if k == 1:
-        tally = play(rounds, seed, 0, player, dealer, rules, progress)
+        tally = engine(rounds, seed, 0, way_name, dealer, rules, progress)
     else:
-        tally = _in_processes(rounds, seed, k, player, dealer, rules, progress)
-    return Simulation(player, dealer, seed, k, wager, policy.on(wager), policy, rules, tally,
+        tally = _in_processes(rounds, seed, k, way_name, dealer, rules, progress, engine)
+    return Simulation(way_name, dealer, seed, k, wager, policy.on(wager), policy, rules, tally,
                       time.perf_counter() - start)
 
 
 def _worker(out: Any, rounds: int, seed: int, worker: int, way: str, dealer_way: str,
-            rules: HandRules) -> None:
+            rules: HandRules, engine: Player) -> None:
     try:
-        tally = play(rounds, seed, worker, way, dealer_way, rules,
+        tally = engine(rounds, seed, worker, way, dealer_way, rules,
                      lambda n: out.put(("progress", worker, n)))
         out.put(("done", worker, _fields(tally)))
     except BaseException:  # report, never hang the parent
@@ -346,12 +352,13 @@ def _worker(out: Any, rounds: int, seed: int, worker: int, way: str, dealer_way:
 
 
 def _in_processes(rounds: int, seed: int, workers: int, way: str, dealer_way: str,
-                  rules: HandRules, progress: Progress | None) -> Tally:
+                  rules: HandRules, progress: Progress | None, engine: Player) -> Tally:
     context = multiprocessing.get_context()
     out = context.Queue()
     shares = share(rounds, workers)
     procs = {k: context.Process(target=_worker, name=f"paigow-simulate-{k}",
-                                args=(out, n, seed, k, way, dealer_way, rules), daemon=True)
+                                args=(out, n, seed, k, way, dealer_way, rules, engine),
+                                daemon=True)
              for k, n in enumerate(shares) if n}
     tallies: dict[int, Tally] = {}
     try:

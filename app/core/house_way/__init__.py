@@ -17,8 +17,7 @@ from typing import cast
 
 from ..cards import Card
 from ..hands import DEFAULT_RULES, HandRules
-from .card_file import CardFileError, load_card
-from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule, Section
+from .engine import CardFileError, HouseWay, HouseWayError, HouseWaySetting, Rule, Section
 
 # Adding a casino's House Way adds a module here and one line below.
 WAYS: dict[str, str] = {
@@ -84,6 +83,8 @@ def house_way(name: str) -> HouseWay:
     if path is None:
         raise KeyError(f"no House Way called {name!r}; the cards are: "
                        + ", ".join(card_names()))
+    from .card_file import load_card  # the TOML reader only when a card file is named
+
     return load_card(path, name)
 
 

@@ -48,6 +48,7 @@ from ..cards import RANK_CHARS, Card, cards_text
 from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason
 from . import phrases, plays, trump_plaza
 from .engine import (
+    CardFileError,
     Condition,
     HouseWay,
     HouseWayError,
@@ -58,16 +59,6 @@ from .engine import (
     _strongest_back,
 )
 from .facts import Facts, value
-
-
-class CardFileError(HouseWayError):
-    """A rule-card file that cannot be used as it is: every problem, each naming the file,
-    the line and the row, and what to do."""
-
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.problems))
-
 
 # --- the vocabulary: words -> the engine's own conditions and plays -----------------------
 RankSet = frozenset[int]

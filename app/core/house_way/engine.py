@@ -24,6 +24,15 @@ class HouseWayError(RuntimeError):
     """A rule card that cannot set a hand: a defect in the card, never the dealer's fault."""
 
 
+class CardFileError(HouseWayError):
+    """A rule-card file that cannot be used as it is: every problem, each naming the file,
+    the line and the row, and what to do."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
 def _no_play(_: Facts) -> None:
     return None
 
