@@ -29,7 +29,7 @@ from app.core.table import DEALER, Direction
 from . import theme
 from .present import CenterState
 from .seat import SeatView
-from .theme import px
+from .theme import named, px
 
 # (row, column, column span) in a grid of 3 rows by 6 half-columns.
 PLACES: dict[int, tuple[int, int]] = {
@@ -43,11 +43,11 @@ CENTER = (1, 2)
 class CenterView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.heading = QLabel(objectName="centerText")
-        self.phase = QLabel(objectName="centerTitle")
-        self.action = QLabel(objectName="centerAction")
-        self.order = QLabel(objectName="order")
-        self.bank = QLabel(objectName="centerText")
+        self.heading = named(QLabel(), "centerText")
+        self.phase = named(QLabel(), "centerTitle")
+        self.action = named(QLabel(), "centerAction")
+        self.order = named(QLabel(), "order")
+        self.bank = named(QLabel(), "centerText")
         box = QVBoxLayout(self)
         box.setSpacing(4)
         box.addStretch(1)
@@ -85,7 +85,7 @@ class FeltView(QWidget):
             grid.setColumnStretch(c, 1)
         for r in range(3):
             grid.setRowStretch(r, 1)
-        self.no_play = QLabel("NO PLAY", self, objectName="noPlay")
+        self.no_play = named(QLabel("NO PLAY", self), "noPlay")
         self.no_play.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.no_play.setStyleSheet(
             "QLabel#noPlay { background: #7a1010; color: white; font-weight: bold;"

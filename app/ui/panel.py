@@ -137,7 +137,8 @@ class SlipView(QWidget):
         for c in range(t.columnCount()):
             if header.sectionResizeMode(c) is QHeaderView.ResizeMode.Stretch:
                 continue
-            texts = [t.item(r, c).text() for r in range(t.rowCount()) if t.item(r, c)]
+            texts = [item.text() for r in range(t.rowCount())
+                     if (item := t.item(r, c)) is not None]
             wide = max((fm.horizontalAdvance(line) for text in texts
                         for line in text.split("\n")), default=0)
             title = hfm.horizontalAdvance(self.COLUMNS[c]) + pad + 2  # bold, padded 4 px
@@ -197,7 +198,7 @@ class ControlPanel(QWidget):
             self.fields[name] = f
 
         self.grid = grid = QGridLayout()
-        b, f = self.buttons, self.fields
+        buttons, fields = self.buttons, self.fields
         self.cards_label = _label("fieldLabel", "Cards")
         labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
                   "dragon": "Dragon", "front": "Front"}
@@ -206,13 +207,13 @@ class ControlPanel(QWidget):
                 name = row[1]
                 grid.addWidget(self.cards_label if name == "cards"
                                else _label("fieldLabel", labels[name]), r, 0)
-                grid.addWidget(f[name], r, 1)
-                grid.addWidget(b[name], r, 2)
+                grid.addWidget(fields[name], r, 1)
+                grid.addWidget(buttons[name], r, 2)
             elif len(row) == 1:
-                grid.addWidget(b[row[0]], r, 0, 1, 3)
+                grid.addWidget(buttons[row[0]], r, 0, 1, 3)
             else:
-                grid.addWidget(b[row[0]], r, 0, 1, 2)
-                grid.addWidget(b[row[1]], r, 2)
+                grid.addWidget(buttons[row[0]], r, 0, 1, 2)
+                grid.addWidget(buttons[row[1]], r, 2)
         grid.setColumnStretch(1, 1)
 
         self.log = QListWidget()

@@ -48,7 +48,7 @@ from app.ledger.floor_status import Request
 from app.ledger.people import NotAuthorised, Person
 from app.ledger.recall import Recall
 from app.session import DealerSession, SupervisorCommand
-from app.session.words import rotation_lines
+from app.session.words import bank_standing, rotation_lines
 
 from . import present
 from .services import Ledger, PrintJob
@@ -234,7 +234,7 @@ class PitController(QObject):
         if game.bank.player == seat:
             return SeatStanding(seat, wager, house, "banks", True,
                                 f"banks this round with {money(game.bank.stake or 0)}", "")
-        could, reasons, cover = present.bank_standing(game, seat)
+        could, reasons, cover = bank_standing(game, seat)
         verdict = "may bank" if could else "may not bank"
         return SeatStanding(seat, wager, house, verdict, could, reasons,
                             money(cover) if could else "")

@@ -345,11 +345,10 @@ def fit_problems(tops: Iterable[QWidget]) -> list[Problem]:
 
 def shown_windows(main: QWidget) -> list[QWidget]:
     """The dealer's window and every other window shown over it (the pit's, a dialog)."""
-    app = QApplication.instance()
-    others = [w for w in app.topLevelWidgets()  # type: ignore[union-attr]
+    others = [w for w in QApplication.topLevelWidgets()
               if w is not main and w.isVisible() and w.isWindow()
               and w.windowType() not in (Qt.WindowType.ToolTip, Qt.WindowType.Popup)
-              ] if app else []
+              ]
     def depth(w: QWidget) -> int:  # a dialog of the pit's window is painted over it
         n, parent = 0, w.parentWidget()
         while parent is not None:

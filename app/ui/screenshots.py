@@ -180,7 +180,7 @@ def save_png(image: QImage, path: Path) -> None:
     Qt writes it."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    if not image.save(buffer, b"PNG"):
         raise RuntimeError(f"could not save {path}")
     data = bytes(buffer.data().data())
     try:
@@ -428,8 +428,9 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera
 def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     """The pit supervisor's view: history and a slip, advice on a hand, shift totals, and a
     void refused for a wrong PIN, then done with the right one."""
-    pit = window.toggle_pit()
-    assert pit is not None
+    shown = window.toggle_pit()
+    assert shown is not None
+    pit = shown  # narrowed for the closures below
     pit.tabs.setCurrentIndex(1)
     pit.refresh()
     pump(lambda: pit.pit.reading == 0)
@@ -451,8 +452,9 @@ def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     c.key("N")
     c.key("Shift+Q")
     c.wagers(((2, "25"), (4, "30")))
-    pit = window.toggle_pit()
-    assert pit is not None
+    shown = window.toggle_pit()
+    assert shown is not None
+    pit = shown
     pit.tabs.setCurrentIndex(0)
     void = pit.open_void()
     void.form.by.setText(SUPERVISOR)

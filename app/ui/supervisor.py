@@ -335,9 +335,9 @@ class AdviceDialog(QDialog):
         self.advice: Advice | None = None
         self.choice.currentIndexChanged.connect(self.show_hand)
         index = next((i for i, h in enumerate(self.hands) if h.position == selected), 0)
-        top = self.parentWidget()  # never larger than the window it opens over
-        self.resize(min(1000, top.width()) if top is not None else 1000,
-                    min(700, top.height()) if top is not None else 700)
+        over = self.parentWidget()  # never larger than the window it opens over
+        self.resize(min(1000, over.width()) if over is not None else 1000,
+                    min(700, over.height()) if over is not None else 700)
         if self.hands:
             self.choice.setCurrentIndex(index)
             self.show_hand(index)
@@ -876,7 +876,10 @@ class SupervisorWindow(QDialog):
         self.title.setText(f"PIT SUPERVISOR - table {self.pit.session.rules.table.name}"
                            + (f" - dealer {dealer}" if dealer else ""))
         self.refresh_round()
-        self.fill_shifts(lambda: (self.refresh_history(), self.refresh_totals()))
+        def both() -> None:
+            self.refresh_history()
+            self.refresh_totals()
+        self.fill_shifts(both)
         self.show_message()
 
     def showEvent(self, event: object) -> None:  # noqa: N802

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor, QFont
+
+Named = TypeVar("Named", bound=QObject)
 
 FONT_FAMILY = "DejaVu Sans"
 
@@ -34,6 +38,12 @@ INFO = "#0d47a1"
 OK = "#2e7d32"
 WARN = "#ef6c00"
 OFF = "#b71c1c"
+
+
+def named(widget: Named, name: str) -> Named:
+    """The widget with the object name its style sheet rule reads."""
+    widget.setObjectName(name)
+    return widget
 
 
 def font(pixels: int, bold: bool = False) -> QFont:

@@ -69,6 +69,7 @@ from app.session.commands import COMMANDS_BY_ID, HelpRow, availability
 from drivers.action import ActionInput
 
 from . import theme, view
+from .cards import CardWidget
 from .felt import FeltView
 from .panel import ControlPanel
 from .pit import PitController
@@ -77,7 +78,7 @@ from .seat import restyle
 from .services import LedgerView, Printer, PrintJob, StationLedger, outcome_of
 from .shoe import ShoeFeed
 from .supervisor import SupervisorWindow
-from .theme import STYLE
+from .theme import STYLE, named
 from .worker import Worker
 
 PANEL_WIDTH = 470  # at the style's scale 1 (theme.BASE); it scales with the screen
@@ -168,18 +169,18 @@ class MainWindow(QMainWindow):
 
         bar = QStatusBar()
         self.setStatusBar(bar)
-        self.devices = [QLabel(objectName="device") for _ in range(3)]
+        self.devices = [named(QLabel(), "device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
-        self.banner = QLabel(objectName="banner")  # on two lines if it must
+        self.banner = named(QLabel(), "banner")  # on two lines if it must
         self.banner.setWordWrap(True)
-        self.table_info = QLabel(objectName="tableInfo")  # two whole lines (view.table_info)
+        self.table_info = named(QLabel(), "tableInfo")  # two whole lines (view.table_info)
         for label in (self.banner, self.table_info):  # they take what room is left, no more
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             label.setMinimumWidth(0)
             bar.addWidget(label, 1)
         self.banner.hide()
-        self.pit_button = QPushButton("Pit view  [F2]", objectName="statusButton")
+        self.pit_button = named(QPushButton("Pit view  [F2]"), "statusButton")
         self.pit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
                                    "the totals, void and correct (PIN) [F2]")
@@ -455,7 +456,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         todo = list(DECK) if left is None else left
-        sizes = {}
+        sizes: dict[tuple[int, int], CardWidget] = {}
         for seat in self.felt.seats.values():
             for cw in seat.cards:
                 if cw.width() > 0 and cw.height() > 0:
@@ -491,11 +492,10 @@ class MainWindow(QMainWindow):
         def ask() -> tuple[LedgerView | None, Device | None]:
             # A printer printing says so itself (the window sees it busy); asked then, its
             # answer would outlive the print.
-            idle = printer is not None and printer.busy is None
-            if idle:
-                printer.refresh()
-            return (ledger.view() if ledger is not None else None,
-                    printer.device() if idle else None)
+            if printer is None or printer.busy is not None:
+                return (ledger.view() if ledger is not None else None, None)
+            printer.refresh()
+            return (ledger.view() if ledger is not None else None, printer.device())
 
         def answered(result: object, _error: BaseException | None) -> None:
             self._polling = False
