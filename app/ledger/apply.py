@@ -86,7 +86,14 @@ def apply_op(s: Session, op: Op) -> bool:
 def _station(s: Session, p: dict[str, Any]) -> bool:
     if s.get(Station, uuid.UUID(p["id"])) is not None:
         return False
-    s.add(Station(id=uuid.UUID(p["id"]), table_name=p["table_name"], name=p["name"],
+    name = p["name"]
+    taken = s.scalar(select(Station.id).where(Station.table_name == p["table_name"],
+                                              Station.name == name))
+    if taken is not None:
+        # The name is only a label: another station (another identity) already has it, so
+        # this one is told apart by its identity, never merged into the other.
+        name = f"{name[:88]} ({p['id'][:8]})"
+    s.add(Station(id=uuid.UUID(p["id"]), table_name=p["table_name"], name=name,
                   first_seen=_when(p["at"])))
     return True
 

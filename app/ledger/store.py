@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -57,7 +58,16 @@ from .database import WRITE, default_url, make_engine, mask, migrate, parse_url
 from .database import data_dir as station_data_dir
 from .errors import LedgerError, LedgerUnavailable, RoundSettled
 from .journal import Journal, Op
-from .models import Event, RoundRow, SettlementRow, Shift, Station, User, now
+from .models import (
+    Event,
+    RoundRow,
+    SettlementRow,
+    Shift,
+    Station,
+    StationClaim,
+    User,
+    now,
+)
 from .people import NotAuthorised, Person
 
 T = TypeVar("T")
@@ -66,9 +76,52 @@ STATION_SPACE = uuid.UUID("0c9e3b8a-5f0d-5b5e-8d61-3f7e7f1c2a10")
 BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
 
 
+IDENTITY_FILE = "station-id"  # the installer's: this machine's identity, whatever its name
+LIVE_S = 15.0  # a claim seen this recently belongs to a station that is running
+
+
 def station_id(table: str, station: str) -> uuid.UUID:
-    """A station's id, made on the station from its table and its name."""
+    """The id older stations made from their table and name (two machines with one name
+    got one id, and merged: see `identity`)."""
     return uuid.uuid5(STATION_SPACE, f"{table}\x00{station}")
+
+
+def identity(directory: Path, table: str, station: str) -> uuid.UUID:
+    """This station's identity: a UUID made once and kept in its data directory, so two
+    machines that share a name (the host name of a cloned PC) are two stations. In order:
+    the installer's `station-id` file; else the one made on an earlier start for this table
+    and name (`identity/<old id>`); else the old id when its journal is there (a station
+    that ran before identities were made: its rounds stay its own); else a new UUID."""
+    installed = directory / IDENTITY_FILE
+    if installed.is_file():
+        return _read_identity(installed)
+    old = station_id(table, station)
+    kept = directory / "identity" / str(old)
+    if kept.is_file():
+        return _read_identity(kept)
+    made = old if (directory / "journal" / f"{old}.sqlite").exists() else uuid.uuid4()
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_suffix(".tmp")
+        tmp.write_text(f"{made}\n")
+        tmp.replace(kept)
+    except OSError as e:
+        raise LedgerError(f"the station cannot keep its identity in {kept} ({e.strerror}): "
+                          f"check the data directory's permissions and free space") from None
+    return made
+
+
+def _read_identity(path: Path) -> uuid.UUID:
+    try:
+        return uuid.UUID(path.read_text().strip())
+    except (OSError, ValueError):
+        raise LedgerError(f"{path} should hold this station's identity (a UUID) and does "
+                          f"not: restore it from a backup, or delete it to make the station "
+                          f"a new one (its rounds so far stay under the old identity)") from None
+
+
+class StationClaimed(LedgerError):
+    """Another station is running under this station's identity now."""
 
 
 def unreachable(error: BaseException) -> bool:
@@ -175,8 +228,10 @@ class Store:
 
     def __init__(self, database_url: str | None = None, *, table: str = "PG-1",
                  station: str | None = None, data_dir: str | Path | None = None,
-                 migrate_now: bool = True, send_on_save: bool = True) -> None:
-        """`send_on_save=False`: a save only writes the station's journal (on disk before
+                 migrate_now: bool = True, send_on_save: bool = True,
+                 station_id: str | None = None) -> None:
+        """`station_id`: the station's identity (else `identity()` finds or makes it).
+        `send_on_save=False`: a save only writes the station's journal (on disk before
         it returns) and the retry thread (`start_retrying`) sends it on, so a database that
         is slow or away never holds up the caller, a dealer's window above all."""
         self.data_dir = station_data_dir(data_dir)
@@ -185,7 +240,10 @@ class Store:
         self.database = mask(self.url)
         self.table = table
         self.station = station or socket.gethostname() or "station"
-        self.station_id = str(station_id(table, self.station))
+        self.station_id = station_id or str(identity(self.data_dir, table, self.station))
+        self.instance = str(uuid.uuid4())  # this run of the station (its live claim)
+        self.boot = _boot_id()  # this machine since it started: another PC has another
+        self.claim_note: str | None = None  # why the claim was not checked at start
         self.engine: Engine = make_engine(self.url)
         self._writes = self.engine.execution_options(**WRITE)
         self._lock = threading.RLock()  # the journal and what it remembers
@@ -255,6 +313,77 @@ class Store:
                                   f"reads and adds rows only: people are changed, and the "
                                   f"schema migrated, with the owner's login") from None
             raise
+
+    # --- who runs as this station ----------------------------------------------------
+
+    def claim(self, live_s: float = LIVE_S) -> bool:
+        """Take this station's identity for this run, at start. Refused (`StationClaimed`,
+        in words) while another process holds it and was seen in the last `live_s`
+        seconds: a PC cloned from a running station, say, which would merge its rounds
+        into the other's. This station's own run before a restart (killed, say) is known by
+        the run the journal last wrote on this machine since it booted, and is taken over at
+        once (a disk copied from a running station names that run too, but on another
+        machine). False: the database
+        could not be reached, so nothing was checked (`claim_note` says so; play goes on
+        into the journal, and the claim is taken by the next heartbeat)."""
+        last = self.journal.meta("instance")
+        host, pid = socket.gethostname(), os.getpid()
+
+        def run(s: Session) -> None:
+            at = now()
+            row = s.get(StationClaim, uuid.UUID(self.station_id), with_for_update=True)
+            restarted = row is not None and row.instance == last and row.boot == self.boot
+            if row is not None and row.instance != self.instance and not restarted:
+                age = (at - _aware(row.seen_at)).total_seconds()
+                if age < live_s:
+                    raise StationClaimed(
+                        f"Another station is running as this one (identity "
+                        f"{self.station_id[:8]}, table {self.table}): {row.host} (process "
+                        f"{row.pid}) was last seen {max(age, 0):.0f} s ago. Two stations "
+                        f"with one identity would mix their rounds. Stop the other station; "
+                        f"if this PC was copied from it, give this one its own identity: "
+                        f"delete {self.data_dir / IDENTITY_FILE} (or {self.data_dir}/identity)"
+                        f" here and start again.")
+            if row is None:
+                s.add(StationClaim(station_id=uuid.UUID(self.station_id),
+                                   instance=self.instance, host=host, boot=self.boot,
+                                   pid=pid,
+                                   name=self.station, claimed_at=at, seen_at=at))
+            else:
+                row.instance, row.host, row.pid, row.name = self.instance, host, pid, self.station
+                row.boot = self.boot
+                row.claimed_at = row.seen_at = at
+            s.commit()
+
+        for attempt in (1, 2):
+            try:
+                self._read(run, writes=True)
+                break
+            except LedgerUnavailable as e:
+                self.claim_note = (f"this station's identity was not checked at start (the "
+                                   f"database could not be reached: {e})")
+                return False
+            except IntegrityError:
+                if attempt == 2:  # two started at once: the other took it first
+                    raise
+        self.journal.append([], {"instance": self.instance})
+        self.claim_note = None
+        return True
+
+    def beat(self) -> bool:
+        """This run is still the station (its claim's `seen_at`, written in place). False:
+        not written (the database is away), or another run holds the identity now."""
+        def run(s: Session) -> bool:
+            row = s.get(StationClaim, uuid.UUID(self.station_id), with_for_update=True)
+            if row is None or row.instance != self.instance:
+                return False
+            row.seen_at = now()
+            s.commit()
+            return True
+        try:
+            return self._read(run, writes=True)
+        except LedgerError:
+            return False
 
     def revision(self) -> str | None:
         from .database import current_revision
@@ -709,7 +838,11 @@ class Store:
         self._stop.clear()
 
         def loop() -> None:
+            beaten = 0.0
             while not self._stop.wait(every):
+                if time.monotonic() - beaten >= LIVE_S / 3:
+                    beaten = time.monotonic()
+                    self._keep_claim()
                 try:
                     if self.journal.counts()[0] and time.monotonic() >= self._next_try:
                         self.drain()
@@ -718,6 +851,19 @@ class Store:
 
         self._retrying = threading.Thread(target=loop, name="ledger-retry", daemon=True)
         self._retrying.start()
+
+    def _keep_claim(self) -> None:
+        """The heartbeat of this run's claim; a claim not checked at start (the database
+        was away) is checked now, and a refusal is what the status says from then on."""
+        try:
+            if self.claim_note is not None:
+                self.claim()
+            elif self.journal.meta("instance") == self.instance:
+                self.beat()
+        except StationClaimed as e:
+            self._refused = str(e)
+        except Exception:  # noqa: BLE001 - the next beat tries again
+            pass
 
     def stop_retrying(self) -> None:
         if self._retrying is not None:
@@ -840,6 +986,20 @@ class Store:
 
     def station_row(self) -> Station | None:
         return self._read(lambda s: s.get(Station, uuid.UUID(self.station_id)))
+
+
+def _boot_id() -> str:
+    """This machine's boot id (Linux); a copy of the station's disk on another PC, or this
+    one after a reboot, has another. Elsewhere: empty (a restart waits out the claim)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:64]
+    except OSError:
+        return ""
+
+
+def _aware(at: datetime) -> datetime:
+    """SQLite gives times back without their zone; the ledger writes them in UTC."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _authorised(person: Person | None) -> dict[str, Any]:

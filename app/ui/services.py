@@ -98,6 +98,11 @@ class Ledger:
         # thread sends them on.
         store = Store(url, table=config.table.name, station=station, data_dir=data_dir,
                       migrate_now=False, send_on_save=False)
+        try:
+            store.claim()  # a second station running under this one's identity is refused
+        except LedgerError:
+            store.close()
+            raise
         return cls(store, config)
 
     def _probe(self) -> None:
