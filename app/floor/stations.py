@@ -68,6 +68,10 @@ class StoreLedger:
         self.recording.void(reason, by)
         self.recording = None
 
+    def keep_deal(self, game: Round, deal: Any) -> None:
+        if self.recording is not None:
+            self.recording.keep_deal(dict(deal))
+
     @property
     def round_id(self) -> str | None:
         return self.recording.round_id if self.recording else None

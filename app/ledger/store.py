@@ -214,6 +214,20 @@ class Recording:
         """Record a decision on who may bank this round (the pit asked), with its reasons."""
         self.store.record_eligibility(verdict, round_id=self.round_id, by=by)
 
+    def keep_deal(self, deal: dict[str, Any]) -> None:
+        """The deal coming in as the station holds it (every card the shoe read, at its
+        place, with the shoe's number; the cards typed; the leftovers), on disk before this
+        returns: a station killed mid-deal gets every card back (`deal()`) and asks the shoe
+        only for what followed. Kept in the journal until the round is finished."""
+        self.store._keep_deal(self, deal)
+
+    def deal(self) -> dict[str, Any] | None:
+        """The deal kept for this round (`keep_deal`), or None."""
+        kept = self.store.journal.meta("deal")
+        if not isinstance(kept, dict) or kept.get("round_id") != self.round_id:
+            return None
+        return {k: v for k, v in kept.items() if k != "round_id"}
+
     def void(self, reason: str, by: str | Person | None = None,
              secret: str | None = None) -> None:
         """The round is abandoned unsettled (e.g. the table closes mid-round): it stays in
@@ -495,7 +509,7 @@ class Store:
                 "table_name": self.table, "round_no": game.rotation.round_no,
                 "config": snapshot, "rotation": encode_rotation(game.rotation),
                 "actor": by or shift.dealer})
-            self.journal.append([op], {"open_round": round_id})
+            self.journal.append([op], {"open_round": round_id, "deal": None})
         rec = Recording(self, round_id, game, 0)
         if game.log:
             self._save(rec, by)
@@ -524,12 +538,19 @@ class Store:
                 payload["slip_text"] = settled.slip.text()
                 rotation = encode_rotation(game.next_rotation())
                 payload["rotation_after"] = rotation
-                meta = {"open_round": None, "rotation": rotation}
+                meta = {"open_round": None, "rotation": rotation, "deal": None}
             ops = [self._op("records", rec.round_id, payload)]
             self.journal.append(ops, meta)
             rec.saved += len(new)  # not len(game.log): the round may have moved on meanwhile
         self._deliver()
         return len(new)
+
+    def _keep_deal(self, rec: Recording, deal: dict[str, Any]) -> None:
+        with self._lock:
+            if self.journal.meta("open_round") != rec.round_id:
+                raise RoundSettled(f"round {rec.round_id[:8]} is no longer in play here: its "
+                                   f"deal is not kept")
+            self.journal.append([], {"deal": {**deal, "round_id": rec.round_id}})
 
     def _void(self, rec: Recording, reason: str, by: str | Person | None,
               secret: str | None) -> None:
@@ -546,7 +567,7 @@ class Store:
             self.journal.append([self._op("round_void", rec.round_id, {
                 "round_id": rec.round_id, "reason": reason,
                 "actor": name or (shift.dealer if shift else None),
-                "authorised": _authorised(person)})], {"open_round": None})
+                "authorised": _authorised(person)})], {"open_round": None, "deal": None})
         self._deliver()
 
     def resume(self) -> Recording | None:

@@ -41,6 +41,10 @@ class LedgerPort(Protocol):
     def void(self, game: Round, reason: str, by: str) -> None:
         """The round in play is void: who and why."""
 
+    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+        """The deal coming in as the station holds it (feed.deal_state), on disk before
+        the round is given it: a station restarted mid-deal gets it back (feed.restore)."""
+
 
 class PrinterPort(Protocol):
     def problem(self) -> str | None:
@@ -81,6 +85,8 @@ class MemoryLedger:
     voids: list[tuple[int, str, str]] = field(default_factory=list)
     shifts: list[str] = field(default_factory=list)
     refuse: str | None = None  # set: every save is refused with these words
+    deal: dict[str, Any] | None = None  # the deal kept for the round in play
+    deals_kept: int = 0  # how many times it was kept (once per card read or typed)
 
     @property
     def dealer(self) -> str | None:
@@ -105,6 +111,13 @@ class MemoryLedger:
 
     def void(self, game: Round, reason: str, by: str) -> None:
         self.voids.append((game.rotation.round_no, reason, by))
+        self.deal = None
+
+    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+        if self.refuse is not None:
+            raise PortError(self.refuse)
+        self.deal = {"round_no": game.rotation.round_no, **deal}
+        self.deals_kept += 1
 
     def records(self) -> list[Record]:
         return [r for _, records in self.rounds for r in records]

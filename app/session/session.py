@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -89,6 +89,8 @@ class DealerSession:
         self.preview_error: str | None = None
         self.front_text = ""
         self.stream: list[Card | None] = []  # by place in the dealing order; None: a hole
+        self.seqs: dict[int, int] = {}  # place -> the shoe's number of the card read there
+        self.first_seq: int | None = None  # the shoe's number of the deal's first card
         self.manual: dict[int, list[Card]] = {}
         self.leftovers: tuple[Card, ...] | None = None
         self.action_input: ActionInput | None = None  # the round's action and its source
@@ -169,6 +171,7 @@ class DealerSession:
                 return feed.on_card(self, c)
             case LeftoversRead(cards=cards):
                 self.leftovers = cards
+                feed.keep_deal(self)
                 return self.run(lambda: feed.try_finish(self))
             case Shuffled():
                 feed.on_shuffled(self)
@@ -281,9 +284,13 @@ class DealerSession:
         try:
             self.ledger.save(self.round)
         except PortError as e:
-            self.note(f"Ledger: {e}")
-            self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
-                                  f"supervisor; the round goes on.")
+            self.ledger_refused(e)
+
+    def ledger_refused(self, e: PortError) -> None:
+        """A write the ledger refused: logged, and said last (no step's words hide it)."""
+        self.note(f"Ledger: {e}")
+        self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
+                              f"supervisor; the round goes on.")
 
     def dry(self, method: str, *args: Any) -> Any:
         """What the round would answer to a change, without making it (on a copy; the 53
@@ -309,6 +316,7 @@ class DealerSession:
 
     def clear_deal(self) -> None:
         self.stream, self.manual, self.leftovers = [], {}, None
+        self.seqs, self.first_seq = {}, None
         self.picks, self.preview, self.preview_error = [], None, None
         self.front_text = ""
 
@@ -413,10 +421,11 @@ class DealerSession:
 
     # --- a round taken back ----------------------------------------------------------------
 
-    def resume(self, game: Round) -> Changes:
-        """The round a stopped station had in play, as the ledger rebuilt it."""
+    def resume(self, game: Round, deal: Mapping[str, Any] | None = None) -> Changes:
+        """The round a stopped station had in play, as the ledger rebuilt it; `deal`: the
+        deal it was reading (`Recording.deal()`), every card back in its place."""
         from . import steps
-        return self._step(lambda: steps.resume(self, game))
+        return self._step(lambda: steps.resume(self, game, deal))
 
     def _step(self, step: Callable[[], None]) -> Changes:
         """A step that is not an event (taking a round back): its Changes, not recorded."""

@@ -7,7 +7,8 @@ dealer's mistake is raised as the core's error and shown by the session, never f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, CardError, cards_text, parse_cards
 from app.core.round import DragonSetting, DragonWager, HandReturned, Phase, Round
@@ -226,6 +227,7 @@ def enter_cards(s: DealerSession, text: str) -> None:
                         f"{CARDS_PER_HAND}: {cards_text(cards)} is {len(cards)} too many by "
                         f"{len(mine) + len(cards) - 7}")
     s.manual.setdefault(position, []).extend(cards)
+    feed.keep_deal(s)  # typed cards come back after a restart too
     s.say(f"{words.name(position)}: {cards_text(cards)}", "ok")
     if len(mine) + len(cards) == CARDS_PER_HAND:
         have = s.dealing()
@@ -495,7 +497,7 @@ def void_round(s: DealerSession, reason: str, by: str) -> None:
           f"the players. N opens a new round.", "warn")
 
 
-def resume(s: DealerSession, game: Round) -> None:
+def resume(s: DealerSession, game: Round, deal: Mapping[str, Any] | None = None) -> None:
     """The round a stopped station had in play, as the ledger rebuilt it: every wager, the
     bank, action, the cards and the settings are back; the dealer carries on."""
     from .commands import next_line
@@ -512,16 +514,25 @@ def resume(s: DealerSession, game: Round) -> None:
     elif game.phase is Phase.DEALING:
         assert game.action is not None
         s.select(game.action.position)
-        if s.shoe_online and s.shoe_demo:
+        kept = feed.restore(s, deal) if deal else 0
+        if kept:
+            _, last = feed.resume_point(deal)
+            asked = (f"the shoe is asked for every card after its message {last}"
+                     if last is not None else "the rest come as the shoe reads them")
+            how = (f"the {kept} card(s) read before it stopped are back in their places; "
+                   f"{asked} (while it is offline, type them: C).")
+            feed.try_finish(s)
+        elif s.shoe_online and s.shoe_demo:
             s.ask_shoe("start_deal")
             how = "the demo shoe deals again."
         elif s.shoe_online:
-            how = ("the cards read before it stopped are not kept: run the seven hands "
-                   "through the shoe again, or a supervisor voids the round (F2).")
+            how = ("no card of it was read before it stopped: the cards come as the shoe "
+                   "reads them, or a supervisor calls a misdeal.")
         else:
             how = "type each position's seven cards (C)."
-        s.say(f"{resumed} The deal was under way: {how}", "warn")
-        return
+        if s.round is not None and s.round.phase is Phase.DEALING:
+            s.say(f"{resumed} The deal was under way: {how}", "warn")
+            return
     elif game.phase is Phase.SETTING:
         offered = s.dragon_offered()
         if offered is not None:

@@ -45,6 +45,7 @@ from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError
 from app.ledger.database import default_url
 from app.session import DealerSession
+from app.session.feed import resume_point
 from app.settings import ConfigError, TableConfig, load_config
 
 from .pit import PitController
@@ -97,9 +98,11 @@ def window_size(text: str) -> tuple[int, int]:
         f"(from 320x240 to 16384x16384)")
 
 
-def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
+def make_shoe(args: argparse.Namespace, config: Any = None,
+              resume: tuple[int | None, int | None] = (None, None)) -> ShoeFeed:
+    """`resume`: the deal a restarted station was reading (feed.resume_point)."""
     if args.shoe:
-        return SerialShoe(args.shoe)
+        return SerialShoe(args.shoe, resume=resume)
     if args.demo:
         decks = None
         if args.deck:
@@ -109,7 +112,7 @@ def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
     shoe_config = getattr(config, "shoe_config", None)
     configured = shoe_config() if shoe_config is not None else None
     if configured is not None:
-        return SerialShoe(configured.port, config=configured)
+        return SerialShoe(configured.port, config=configured, resume=resume)
     return NoShoe()
 
 
@@ -162,7 +165,8 @@ def build(args: argparse.Namespace) -> MainWindow:
         if dealer is not None and dealer != ledger.dealer:
             ledger.open_shift(dealer)
         rotation = ledger.store.rotation()  # what the table remembers
-        shoe = make_shoe(args, config)
+        deal = resumed.deal() if resumed is not None else None
+        shoe = make_shoe(args, config, resume_point(deal))
     except BaseException:
         ledger.close()
         raise
@@ -176,7 +180,7 @@ def build(args: argparse.Namespace) -> MainWindow:
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window, pin=config.supervisor.pin))
     if resumed is not None:
-        window.apply(session.resume(resumed.game))
+        window.apply(session.resume(resumed.game, deal))
     return window
 
 

@@ -437,6 +437,17 @@ class StationLedger:
             self._rec = None
         self._write(work)
 
+    def keep_deal(self, game: Round, deal: Any) -> None:
+        """The deal as read so far, into the journal on the worker, in order with the
+        round's records (a restart gets every card back and asks the shoe for the rest)."""
+        kept = dict(deal)
+
+        def work() -> None:
+            rec = self._rec
+            if rec is not None and rec.game is game:
+                rec.keep_deal(kept)
+        self._write(work)
+
     def note_eligibility(self, verdict: Any, then: Callable[[str], None]) -> None:
         """The pit's check of who may bank, recorded with the round in play (or the table)."""
         def work() -> None:
