@@ -337,6 +337,9 @@ def _settled(s: Session, rnd: RoundRow, slip: dict[str, Any], p: dict[str, Any],
     rnd.rotation_after = _dumps(p["rotation_after"])
 
 
+MISDEAL_PREFIX = "misdeal: "
+
+
 def _round_void(s: Session, p: dict[str, Any]) -> bool:
     rnd = s.get(RoundRow, uuid.UUID(p["round_id"]))
     if rnd is None:
@@ -344,11 +347,16 @@ def _round_void(s: Session, p: dict[str, Any]) -> bool:
     if rnd.status == "void":
         return False
     rnd = _open_round(s, p["round_id"])
-    rnd.status, rnd.void_reason = "void", p["reason"]
+    misdeal = bool(p.get("misdeal"))
+    # A supervisor's misdeal ends the round as a void does (every wager goes back; the
+    # status stays one of open/settled/void, so the triggers and checks are unchanged),
+    # and says so in its reason and its event.
+    rnd.status = "void"
+    rnd.void_reason = f"{MISDEAL_PREFIX}{p['reason']}" if misdeal else p["reason"]
     _event(s, id=derived_id(rnd.id, "void"), station_id=str(rnd.station_id),
            shift_id=str(rnd.shift_id), round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
            actor=p.get("actor"), at=p["at"],
-           payload={"reason": p["reason"],
+           payload={"reason": p["reason"], **({"misdeal": True} if misdeal else {}),
                     **({"authorised": p["authorised"]} if "authorised" in p else {})})
     return True
 

@@ -236,6 +236,13 @@ class Recording:
         name with `secret` (a ledger with no people yet takes a name alone)."""
         self.store._void(self, reason, by, secret)
 
+    def misdeal(self, reason: str, by: str | Person | None = None,
+                secret: str | None = None) -> None:
+        """A supervisor ends the deal as a misdeal: the round ends as a void does (every
+        wager returned, the next round from the same rotation), marked misdeal with who
+        and why, in the round's row and its event (chained). `by` as for `void`."""
+        self.store._void(self, reason, by, secret, misdeal=True)
+
 
 class Store:
     """The ledger of one station's table, and the reads of every table in the database."""
@@ -553,13 +560,15 @@ class Store:
             self.journal.append([], {"deal": {**deal, "round_id": rec.round_id}})
 
     def _void(self, rec: Recording, reason: str, by: str | Person | None,
-              secret: str | None) -> None:
+              secret: str | None, misdeal: bool = False) -> None:
+        what = "misdeal" if misdeal else "void"
         if rec.game.phase is Phase.SETTLED:
-            raise RoundSettled(f"round {rec.round_id[:8]} is settled: it cannot be voided; "
-                               f"record a correction")
-        person = self._supervisor(by, secret, "void")
+            raise RoundSettled(f"round {rec.round_id[:8]} is settled: it cannot be "
+                               f"{'called a misdeal' if misdeal else 'voided'}; record a "
+                               f"correction")
+        person = self._supervisor(by, secret, what)
         if person is not None:
-            self._read(lambda s: people.confirm(s, person, "void"))
+            self._read(lambda s: people.confirm(s, person, what))
         name = person.name if person is not None else by if isinstance(by, str) else None
         self._save(rec, name)
         with self._lock:
@@ -567,6 +576,7 @@ class Store:
             self.journal.append([self._op("round_void", rec.round_id, {
                 "round_id": rec.round_id, "reason": reason,
                 "actor": name or (shift.dealer if shift else None),
+                **({"misdeal": True} if misdeal else {}),
                 "authorised": _authorised(person)})], {"open_round": None, "deal": None})
         self._deliver()
 
@@ -1044,3 +1054,20 @@ def _config_dump(config: Any) -> Any:
     for section in NOT_IN_SNAPSHOT:
         data.pop(section, None)
     return data
+
+
+class StoreSupervisors:
+    """The dealer session's supervisor port over the ledger's people (`Store.authorise`):
+    the session's `Supervisor` carries the Person, which the round's void or misdeal then
+    shows the store. A refusal is the people's own words."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def authorise(self, name: str, secret: str, action: str) -> Any:
+        from app.session.ports import PortError, Supervisor
+        try:
+            person = self.store.authorise(name, secret, action)
+        except LedgerError as e:  # NotAuthorised is one: wrong secret, locked, role
+            raise PortError(str(e)) from None
+        return Supervisor(person.name, person)

@@ -96,13 +96,36 @@ def _verify_cards(s: DealerSession, rnd: Round) -> None:
     if rnd.phase is not Phase.DEALING:
         raise TableError(f"cards are entered while the round is dealing, after action; it is "
                          f"{rnd.phase.value}")
-    if s.shoe_online:
-        raise TableError("the shoe is online and reads the cards: enter cards by hand only "
-                         "when it is offline")
+    if s.shoe_online and s.typing_allowed is None and not (
+            s.selected is not None and _short_by_a_hole(s, rnd, s.selected)):
+        raise TableError("the shoe is online and reads the cards: cards are typed when it is "
+                         "offline, for a card it lost (a hole), or when a supervisor allows "
+                         "it")
     position = s.need_position("position")
     if len(s.dealing().get(position, ())) >= CARDS_PER_HAND:
         raise TableError(f"{position_name(position)} has its seven cards: select a position "
                          f"still short of cards")
+
+
+def _short_by_a_hole(s: DealerSession, rnd: Round, position: int) -> bool:
+    """The shoe lost a card of this position's hand (a hole in the deal): it is typed."""
+    from .feed import DEALT
+    if rnd.action is None:
+        return False
+    return any(c is None and rnd.table.position_of_card(rnd.action.position, i) == position
+               for i, c in enumerate(s.stream[:DEALT]))
+
+
+def _verify_misdeal(s: DealerSession) -> None:
+    rnd = s.round
+    if rnd is None:
+        raise TableError("no round is open: there is no deal to call a misdeal on")
+    if rnd.phase is Phase.BETTING:
+        raise TableError("no card is dealt yet: a misdeal ends a deal; before action the "
+                         "wagers can simply be taken back (X)")
+    if rnd.phase is Phase.SETTLED:
+        raise TableError(f"round {rnd.rotation.round_no} is settled: a misdeal cannot undo "
+                         f"it; a supervisor corrects a settlement instead")
 
 
 def _verify_deal_done(s: DealerSession, rnd: Round) -> None:
@@ -133,6 +156,8 @@ def verify(s: DealerSession, action: str) -> None:
             raise TableError("the shoe goes offline by itself when unplugged; this switch is "
                              "for the demo shoe")
         return None
+    if action == "misdeal":
+        return _verify_misdeal(s)
     if action == "shift":
         if s.ledger is None:
             raise TableError("this station keeps no ledger: there is no shift to open")

@@ -46,6 +46,26 @@ class LedgerPort(Protocol):
         the round is given it: a station restarted mid-deal gets it back (feed.restore)."""
 
 
+    def misdeal(self, game: Round, reason: str, by: object) -> None:
+        """A supervisor ends the deal as a misdeal: the round ends (every wager back),
+        marked misdeal with who and why. `by` is what the supervisor port gave."""
+
+
+@dataclass(frozen=True)
+class Supervisor:
+    """Who did a supervisor's action: the name as recorded, and the proof the supervisor
+    port gave (the ledger's Person; None where no one checks, as in a replay)."""
+
+    name: str
+    proof: object = None
+
+
+class SupervisorPort(Protocol):
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
+        """The supervisor, if the secret is theirs and they may do `action`; else PortError
+        saying why (nothing was done)."""
+
+
 class PrinterPort(Protocol):
     def problem(self) -> str | None:
         """Why nothing can be printed now, in the dealer's words (None: it can)."""
@@ -111,6 +131,11 @@ class MemoryLedger:
 
     def void(self, game: Round, reason: str, by: str) -> None:
         self.voids.append((game.rotation.round_no, reason, by))
+        self.deal = None
+
+    def misdeal(self, game: Round, reason: str, by: object) -> None:
+        name = by.name if isinstance(by, Supervisor) else str(by)
+        self.voids.append((game.rotation.round_no, f"misdeal: {reason}", name))
         self.deal = None
 
     def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
@@ -196,3 +221,19 @@ class MemoryRecorder:
 
     def append(self, event: Event, at: str) -> None:
         self.events.append((event, at))
+
+
+@dataclass
+class MemorySupervisors:
+    """Supervisors by name and secret (tests): a wrong secret is refused in words."""
+
+    secrets: dict[str, str] = field(default_factory=dict)
+    tries: list[tuple[str, str, bool]] = field(default_factory=list)  # name, action, ok
+
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
+        ok = bool(secret) and self.secrets.get(name.strip()) == secret
+        self.tries.append((name, action, ok))
+        if not ok:
+            raise PortError(f"{name.strip() or 'no one'} is not a supervisor with that secret: "
+                            f"nothing was done; try again")
+        return Supervisor(name.strip(), ("memory", name.strip()))

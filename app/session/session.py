@@ -56,7 +56,14 @@ from .events import (
     Shuffled,
     SupervisorCommand,
 )
-from .ports import LedgerPort, PortError, PrinterPort, RecorderPort
+from .ports import (
+    LedgerPort,
+    PortError,
+    PrinterPort,
+    RecorderPort,
+    Supervisor,
+    SupervisorPort,
+)
 
 DEALER_ERRORS = (TableError, CardError, ActionError, HouseWayError, PortError)
 
@@ -71,12 +78,14 @@ class DealerSession:
     def __init__(self, rules: RoundRules | None = None, *, ledger: LedgerPort | None = None,
                  printer: PrinterPort | None = None, recorder: RecorderPort | None = None,
                  rotation: BankRotation | None = None,
+                 supervisors: SupervisorPort | None = None,
                  clock: Callable[[], datetime] = _now,
                  randbelow: Callable[[int], int] = secrets.randbelow) -> None:
         self.rules = rules or RoundRules()
         self.ledger = ledger
         self.printer = printer
         self.recorder = recorder
+        self.supervisors = supervisors  # None: who is named is taken (a replay, no people)
         self.clock = clock
         self.randbelow = randbelow
         self.rotation = rotation or BankRotation()
@@ -92,6 +101,7 @@ class DealerSession:
         self.seqs: dict[int, int] = {}  # place -> the shoe's number of the card read there
         self.first_seq: int | None = None  # the shoe's number of the deal's first card
         self.manual: dict[int, list[Card]] = {}
+        self.typing_allowed: str | None = None  # the supervisor who let the dealer type
         self.leftovers: tuple[Card, ...] | None = None
         self.action_input: ActionInput | None = None  # the round's action and its source
         self.device_action: ActionInput | None = None  # sent by a device, not yet taken
@@ -191,6 +201,10 @@ class DealerSession:
                 steps.type_front(self, text)
             case SupervisorCommand(what="void", by=by, reason=reason):
                 return self.run(lambda: steps.void_round(self, reason, by))
+            case SupervisorCommand(what="misdeal", by=by, reason=reason, secret=secret):
+                return self.run(lambda: steps.misdeal(self, reason, by, secret))
+            case SupervisorCommand(what="allow_typing", by=by, reason=reason, secret=secret):
+                return self.run(lambda: steps.allow_typing(self, reason, by, secret))
             case SupervisorCommand(what=what):
                 self.say(f"there is no supervisor's command {what!r}", "error")
                 return False
@@ -292,6 +306,16 @@ class DealerSession:
         self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
                               f"supervisor; the round goes on.")
 
+    def authorise(self, by: str, secret: str, action: str) -> Supervisor:
+        """The supervisor doing `action`, checked by the supervisor port (PortError in
+        words: nothing is done); with no port, the name given (a replay, or a ledger that
+        checks the person itself)."""
+        if not by.strip():
+            raise TableError(f"a {action} names the supervisor who does it")
+        if self.supervisors is None:
+            return Supervisor(by.strip())
+        return self.supervisors.authorise(by.strip(), secret, action)
+
     def dry(self, method: str, *args: Any) -> Any:
         """What the round would answer to a change, without making it (on a copy; the 53
         cards are shared, never copied: a card is itself, not equal to another)."""
@@ -328,6 +352,7 @@ class DealerSession:
         self._logged = 0
         self.passed_over = {}
         self.action_input, self.co_bank = None, False
+        self.typing_allowed = None
         self.clear_deal()
 
     # --- what is on offer ----------------------------------------------------------------

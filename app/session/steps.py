@@ -497,6 +497,56 @@ def void_round(s: DealerSession, reason: str, by: str) -> None:
           f"the players. N opens a new round.", "warn")
 
 
+def ask_misdeal(s: DealerSession) -> None:
+    """Shift+M: a misdeal is the supervisor's: the pit view asks for their name, their
+    secret and why (then a SupervisorCommand("misdeal") ends the deal)."""
+    verify(s, "misdeal")
+    s.show("pit")
+    s.say("A misdeal is called by a supervisor: their name, their own secret and why, in "
+          "the pit view (F2). The deal ends and every wager goes back.", "warn")
+
+
+def misdeal(s: DealerSession, reason: str, by: str, secret: str) -> None:
+    """The supervisor ends the deal as a misdeal (a deal that cannot be completed: cards
+    the shoe lost, a card exposed, the wrong number dealt): the round ends, every wager
+    goes back, and the ledger keeps it marked misdeal with who and why; the next round
+    starts from the same rotation."""
+    rnd = s.need_round()
+    verify(s, "misdeal")
+    reason = reason.strip()
+    if not reason:
+        raise TableError("a misdeal says why: e.g. 'the shoe lost card 12; no one could say "
+                         "which it was'")
+    who = s.authorise(by, secret, "misdeal")
+    if s.ledger is not None:
+        s.ledger.misdeal(rnd, reason, who)
+    no = rnd.rotation.round_no
+    s.ask_shoe("stop_deal")
+    s.clear_deal()
+    s.rotation = s.opened_with
+    s.round, s.selected = None, None
+    s.action_input, s.device_action, s.co_bank = None, None, False
+    s.typing_allowed = None
+    s.log.append(f"--- round {no} MISDEAL called by {who.name}: {reason} ---")
+    s.say(f"Round {no} is a misdeal ({who.name}: {reason}). Every wager goes back to its "
+          f"player. N opens a new round.", "warn")
+
+
+def allow_typing(s: DealerSession, reason: str, by: str, secret: str) -> None:
+    """A supervisor lets the dealer type this deal's cards (C) though the shoe is online
+    (a shoe that misreads, a card it cannot give back): for this round only, logged."""
+    rnd = s.need_round()
+    if rnd.phase is not Phase.DEALING:
+        raise TableError(f"typing cards is allowed for a deal under way; the round is "
+                         f"{rnd.phase.value}")
+    who = s.authorise(by, secret, "override")
+    s.typing_allowed = who.name
+    s.note(f"Typing cards allowed by {who.name}" + (f": {reason.strip()}" if reason.strip()
+                                                   else ""))
+    s.say(f"{who.name} allows typing this deal's cards: select a position, C, type its "
+          f"cards, Enter.", "ok")
+
+
 def resume(s: DealerSession, game: Round, deal: Mapping[str, Any] | None = None) -> None:
     """The round a stopped station had in play, as the ledger rebuilt it: every wager, the
     bank, action, the cards and the settings are back; the dealer carries on."""

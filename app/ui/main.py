@@ -44,6 +44,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError
 from app.ledger.database import default_url
+from app.ledger.store import StoreSupervisors
 from app.session import DealerSession
 from app.session.feed import resume_point
 from app.settings import ConfigError, TableConfig, load_config
@@ -176,7 +177,8 @@ def build(args: argparse.Namespace) -> MainWindow:
     if resumed is not None:
         port.adopt(resumed)
     session = DealerSession(config.round_rules(), ledger=port,
-                            printer=StationPrinter(printer), rotation=rotation)
+                            printer=StationPrinter(printer), rotation=rotation,
+                            supervisors=StoreSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window, pin=config.supervisor.pin))
     if resumed is not None:

@@ -437,6 +437,19 @@ class StationLedger:
             self._rec = None
         self._write(work)
 
+    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+        """A supervisor's misdeal: `by` is the Supervisor the port gave (its proof, the
+        ledger's Person, is what the store checks)."""
+        who = getattr(by, "proof", None) or getattr(by, "name", by)
+
+        def work() -> None:
+            rec = self._rec
+            if rec is None or rec.game is not game:
+                raise LedgerError("this round was not begun in the ledger; call a supervisor")
+            rec.misdeal(reason, by=who)
+            self._rec = None
+        self._write(work)
+
     def keep_deal(self, game: Round, deal: Any) -> None:
         """The deal as read so far, into the journal on the worker, in order with the
         round's records (a restart gets every card back and asks the shoe for the rest)."""

@@ -71,6 +71,12 @@ class StorePort:
         self.recording.void(reason, by)
         self.recording = None
 
+    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.misdeal(reason, getattr(by, "proof", None) or getattr(by, "name", by))
+        self.recording = None
+
     def keep_deal(self, game: Round, deal: Any) -> None:
         if self.recording is not None:
             self.recording.keep_deal(dict(deal))
