@@ -71,7 +71,17 @@ def verify_printer(s: DealerSession) -> None:
         raise TableError(problem)
 
 
+def verify_ledger_takes(s: DealerSession, what: str) -> None:
+    """No new wager (or round) while the ledger cannot record it: a disk full, a journal
+    that cannot be written. What is recorded stays; the station says why."""
+    problem = s.ledger_problem()
+    if problem is not None:
+        raise TableError(f"the ledger cannot record now ({problem}): no {what} is taken until "
+                         f"it can. Call a supervisor; what is recorded is kept.")
+
+
 def _verify_new(s: DealerSession) -> None:
+    verify_ledger_takes(s, "new round")
     rnd = s.round
     if rnd is not None and rnd.phase is not Phase.SETTLED:
         raise TableError(f"round {rnd.rotation.round_no} is {rnd.phase.value}: settle it (S) "
@@ -165,6 +175,7 @@ def verify(s: DealerSession, action: str) -> None:
     rnd = s.need_round()
     match action:
         case "wager":
+            verify_ledger_takes(s, "wager")
             seat = s.need_position()
             rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
         case "withdraw":

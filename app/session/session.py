@@ -125,6 +125,8 @@ class DealerSession:
         self._slip: Slip | None = None
         self._devices = False
         self._ledger_error: str | None = None
+        self._ledger_down: str | None = None  # the last write the ledger refused, if no
+        # write has gone through since
         self.drawn: int | None = None  # the RNG number this step drew (recorded)
         if recorder is not None:
             from .record import header
@@ -297,11 +299,28 @@ class DealerSession:
             return
         try:
             self.ledger.save(self.round)
+            self._ledger_down = None
         except PortError as e:
             self.ledger_refused(e)
 
+    def ledger_problem(self) -> str | None:
+        """Why the ledger cannot record now (its port's `problem()`, or the last write it
+        refused here), or None."""
+        ask = getattr(self.ledger, "problem", None)
+        said = ask() if callable(ask) else None
+        if said:
+            return str(said)
+        if self._ledger_down is not None and self.ledger is not None and self.round:
+            try:  # try again: the records not yet taken go with this write
+                self.ledger.save(self.round)
+                self._ledger_down = None
+            except PortError as e:
+                self._ledger_down = str(e)
+        return self._ledger_down
+
     def ledger_refused(self, e: PortError) -> None:
         """A write the ledger refused: logged, and said last (no step's words hide it)."""
+        self._ledger_down = str(e)
         self.note(f"Ledger: {e}")
         self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
                               f"supervisor; the round goes on.")

@@ -17,7 +17,7 @@ from app.core.table import CARDS_PER_HAND, DEALER, TableError, position_name
 from drivers.action import dice, draw_rng
 
 from . import feed, words
-from .checks import verify, verify_no_offer_open, why_no_bank_offer
+from .checks import verify, verify_ledger_takes, verify_no_offer_open, why_no_bank_offer
 from .events import PrintJob
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ def place_wager(s: DealerSession, text: str) -> None:
     if not text.strip():
         raise MoneyError("type the wager in dollars (e.g. 25 or 25.50), then Enter")
     cents = parse_money(text)
+    verify_ledger_takes(s, "wager")
     s.do("place_wager", seat, cents)
     nxt = s.table.step(seat)
     while nxt in (DEALER, rnd.bank.player):

@@ -450,6 +450,11 @@ class StationLedger:
             self._rec = None
         self._write(work)
 
+    def problem(self) -> str | None:
+        """Why the ledger cannot record now: the last write the journal refused (a disk
+        full), until one goes through; the session takes no new wager meanwhile."""
+        return self.failed
+
     def keep_deal(self, game: Round, deal: Any) -> None:
         """The deal as read so far, into the journal on the worker, in order with the
         round's records (a restart gets every card back and asks the shoe for the rest)."""

@@ -62,3 +62,27 @@ def test_a_card_the_ledger_refuses_to_keep_is_said_and_the_deal_goes_on() -> Non
     changes = s.handle(CardRead(DECK[0], 4, 4))
     assert "The ledger did not take this change (the disk is full)" in changes.message
     assert s.stream == [DECK[0]]
+
+
+def test_once_the_ledger_refuses_a_write_no_new_wager_is_taken_and_the_station_says_why(
+        ) -> None:
+    from app.session import KeyPressed
+    ledger = MemoryLedger()
+    s = DealerSession(ledger=ledger)
+    ledger.open_shift("Ann")
+    s.handle(KeyPressed("N"))
+    ledger.refuse = "the station cannot write its journal (database or disk is full)"
+    s.handle(DealerCommand("select", "1"))
+    first = s.handle(DealerCommand("wager", "25"))  # taken: the round goes on, said
+    assert "did not take this change" in first.message
+    s.handle(DealerCommand("select", "2"))
+    refused = s.handle(DealerCommand("wager", "40"))
+    assert not refused.done
+    assert "the ledger cannot record now" in refused.message and "disk is full" in \
+        refused.message and "no wager is taken" in refused.message
+    assert s.round is not None and 2 not in s.round.wagers
+    ledger.refuse = None  # room again: the next change goes through and wagers are taken
+    s.handle(DealerCommand("select", "1"))
+    s.handle(DealerCommand("wager", "30"))
+    again = s.handle(DealerCommand("wager", "30"))
+    assert again.done, again.message
