@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from app.core.round import Phase, Round, RoundRules
-from app.ledger import Recording, Store
+from app.ledger import LedgerError, Recording, Store
 from app.session import (
     CardRead,
     DealerCommand,
     DealerSession,
     LeftoversRead,
+    MemoryLedger,
     MemoryPrinter,
     ShoeFault,
     ShoeStatus,
@@ -58,12 +59,18 @@ class StorePort:
         return self.store.open_shift(dealer).dealer
 
     def begin(self, game: Round) -> None:
-        self.recording = self.store.begin(game)
+        try:
+            self.recording = self.store.begin(game)
+        except LedgerError as e:
+            raise PortError(str(e)) from None
 
     def save(self, game: Round) -> None:
         if self.recording is None:
             raise PortError("no round is being recorded")
-        self.recording.save()
+        try:
+            self.recording.save()
+        except LedgerError as e:  # the journal refused (a disk full): the dealer is told
+            raise PortError(str(e)) from None
 
     def void(self, game: Round, reason: str, by: str) -> None:
         if self.recording is None:
@@ -79,25 +86,37 @@ class StorePort:
 
     def keep_deal(self, game: Round, deal: Any) -> None:
         if self.recording is not None:
-            self.recording.keep_deal(dict(deal))
+            try:
+                self.recording.keep_deal(dict(deal))
+            except LedgerError as e:
+                raise PortError(str(e)) from None
 
 
 class ShoeStation:
     """One station: `pump()` hands the shoe's events to the session as the window does."""
 
-    def __init__(self, url: str | None, data_dir: str | Path, port: str, *, seed: int = 0,
-                 station: str = "faults-station") -> None:
-        self.store = Store(url, table=TABLE, station=station, data_dir=data_dir)
-        self.store.claim()
-        self.port = StorePort(self.store)
+    def __init__(self, url: str | None, data_dir: str | Path | None, port: str, *,
+                 seed: int = 0, station: str = "faults-station", memory: bool = False) -> None:
+        """`memory`: the session's ledger in lists (the shoe's faults need no database)."""
         self.rng = random.Random(seed)
-        self.resumed = self.store.resume()
+        self.store: Store | None = None
+        self.resumed: Recording | None = None
+        ledger: Any
+        if memory:
+            ledger = MemoryLedger()
+            ledger.open_shift("Fault Suite")
+            rotation = None
+        else:
+            self.store = Store(url, table=TABLE, station=station, data_dir=data_dir)
+            self.store.claim()
+            ledger = self.port = StorePort(self.store)
+            self.resumed = self.store.resume()
+            if self.store.shift is None:
+                self.store.open_shift("Fault Suite")
+            rotation = self.store.rotation()
         self.deal = self.resumed.deal() if self.resumed is not None else None
-        if self.store.shift is None:
-            self.store.open_shift("Fault Suite")
-        self.session = DealerSession(RoundRules(), ledger=self.port, printer=MemoryPrinter(),
-                                     rotation=self.store.rotation(),
-                                     randbelow=self.rng.randrange)
+        self.session = DealerSession(RoundRules(), ledger=ledger, printer=MemoryPrinter(),
+                                     rotation=rotation, randbelow=self.rng.randrange)
         self.session.handle(ShoeStatus(True, f"online: {port}", "online"))
         if self.resumed is not None:
             self.port.recording = self.resumed
@@ -168,7 +187,8 @@ class ShoeStation:
 
     def close(self) -> None:
         self.reader.stop()
-        self.store.close()
+        if self.store is not None:
+            self.store.close()
 
 
 def _say(**obj: object) -> None:
