@@ -104,7 +104,7 @@ class HeadlessStation:
                                      rotation=self.store.rotation(),
                                      randbelow=self.rng.randrange)
         self.status = FloorStatus(status_engine or database_url, table=table,
-                                  station=self.store.station)
+                                  station=self.store.station, identity=self.store.station_id)
         self.session.handle(ShoeStatus(True, "online: simulated shoe", "online", demo=True))
         self.last_settled: datetime | None = None
         self.settled: list[int] = []  # the round numbers this station settled

@@ -386,6 +386,8 @@ class StationLedger:
         self.worker = worker
         self.on_written = on_written  # the window: the recording state moved
         self._rec: Recording | None = None
+        self._deal: tuple[Round, dict[str, Any]] | None = None  # a deal waiting to be kept
+        self._deal_lock = threading.Lock()
         self.pending = 0  # writes queued and not yet confirmed on disk
         self.failed: str | None = None  # the last write refused, until one goes through
 
@@ -457,13 +459,22 @@ class StationLedger:
 
     def keep_deal(self, game: Round, deal: Any) -> None:
         """The deal as read so far, into the journal on the worker, in order with the
-        round's records (a restart gets every card back and asks the shoe for the rest)."""
-        kept = dict(deal)
+        round's records (a restart gets every card back and asks the shoe for the rest).
+        Cards read while a write of the deal still waits its turn go with it: the newest
+        deal holds every card before it, so one write does (the queue never grows by a
+        card a write)."""
+        with self._deal_lock:
+            queued = self._deal is not None
+            self._deal = (game, dict(deal))
+        if queued:
+            return
 
         def work() -> None:
+            with self._deal_lock:
+                latest, self._deal = self._deal, None
             rec = self._rec
-            if rec is not None and rec.game is game:
-                rec.keep_deal(kept)
+            if latest is not None and rec is not None and rec.game is latest[0]:
+                rec.keep_deal(latest[1])
         self._write(work)
 
     def note_eligibility(self, verdict: Any, then: Callable[[str], None]) -> None:
