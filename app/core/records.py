@@ -9,17 +9,19 @@ from .hands import Setting
 from .settlement import Hand, Slip
 from .table import Action, Deal, Direction
 
+# The dealer, the slip and the floor read these: the casino's words only (no rule's
+# source, file or code word).
 RULE_ACTION = ("the bank's position counts as 1, 8 and 15; every position counts, wager or "
-               "not; counted {direction} (seed 004)")
+               "not; counted {direction}")
 RULE_DEAL = "the first hand dealt goes to action, then on {direction}; 4 cards left over"
 RULE_MISDEAL = "a misdeal stops the round: nothing is settled and the wagers stand"
 RULE_DEALER_FIRST = "the dealer banks the first round"
-RULE_DEALER_TURN = "the dealer takes the bank in turn (seed 003)"
+RULE_DEALER_TURN = "the dealer takes the bank in turn"
 RULE_NO_BANKING = "the dealer banks: this table has no player banking"
 RULE_PLAYER_BANK = ("a player who wagered against the dealer in the last round with no player "
-                    "banker and covers every wager may bank (seed 003)")
-RULE_FOUL_FORFEIT = "a player's fouled hand forfeits (seed 001 physical game, seed 004)"
-RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (table: foul_penalty)"
+                    "banker and covers every wager may bank")
+RULE_FOUL_FORFEIT = "a player's fouled hand forfeits"
+RULE_FOUL_RESET = "a player's fouled hand is reset the House Way (this table's rule)"
 RULE_BANK_RESET = "a banker's or dealer's mis-set is always reset the House Way"
 RULE_OWN_SETTING = "the player sets the hand; the dealer entered the two cards in front"
 RULE_HOUSE_WAY = "set the House Way ({way}), rule {rule}: {says}"

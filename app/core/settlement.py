@@ -435,21 +435,21 @@ class Slip:
         for line in self.lines:
             hands = (f"{cards_text(line.setting.low):<6} | {cards_text(line.setting.high):<15}"
                      if line.setting else f"{cards_text(line.cards):<24}")
-            how = line.set_by.value if line.set_by else ""
-            if line.rule:
-                how += f" {line.rule}"
+            how = SET_BY_WORDS[line.set_by] if line.set_by else ""
             if line.foul:
                 how += " FOUL"
             if line.outcome is None:
                 result = "BANK" if line.role is Role.BANK else "mucked"
-                out.append(f"   {line.name:<24} {hands}  {how:<18} {result}")
+                out.append(f"   {line.name:<24} {hands}  {how:<18} {result}"
+                           + rule_words(line))
                 continue
             money_part = (f"wager {money(line.wager)}  net {money(line.net, sign=True)}"
                           + (f" (commission {money(line.commission)})" if line.commission
                              else ""))
             out.append(f"{line.order:>2} {line.name:<24} {hands}  {how:<18} "
                        f"{line.outcome.value.upper():<8} "
-                       f"{money_part}" + (f"  [{line.note}]" if line.note else ""))
+                       f"{money_part}" + (f"  [{line.note}]" if line.note else "")
+                       + rule_words(line))
         b = self.bank
         if b.player is not None:
             out.append(f"Banker seat {b.player}: collected {money(b.collected)}, paid "
@@ -464,6 +464,17 @@ class Slip:
         out.append(f"Leftovers: {cards_text(self.leftovers)}"
                    + ("" if self.leftovers_counted else " (not read: the cards not dealt)"))
         return "\n".join(out)
+
+
+SET_BY_WORDS = {SetBy.PLAYER: "by the player", SetBy.HOUSE_WAY: "House Way",
+                SetBy.RESET: "reset House Way", SetBy.AFTER_BANK: "House Way, after"}
+
+
+def rule_words(line: Line) -> str:
+    """The House Way rule that set the hand: its id with its words, as the card says it."""
+    if not line.rule:
+        return ""
+    return f"  (House Way {line.rule}" + (f": {line.rule_says})" if line.rule_says else ")")
 
 
 # --- settling ------------------------------------------------------------------------------

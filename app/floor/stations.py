@@ -201,6 +201,8 @@ class HeadlessStation:
             dollars = self.rng.randrange(lim.minimum, min(lim.maximum, 20_000) + 1, 500)
             self.key(str(seat))
             self.cmd("wager", str(dollars // 100))
+            if s.asking is not None:  # far above the seat's last wager: the demo player
+                self.cmd("confirm")  # means it, and the session holds it until confirmed
 
     def _action(self) -> None:
         self.key("R")

@@ -194,8 +194,9 @@ def _how(line: dict[str, Any]) -> str:
     how = {"player": "set by the player", "house-way": "set the House Way",
            "reset": "reset the House Way",
            "after-bank": "set the House Way after the bank"}.get(set_by, set_by)
-    if line.get("house_way_rule"):
-        how += f": rule {line['house_way_rule']} - {line.get('house_way_says') or ''}"
+    if line.get("house_way_rule"):  # the rule's id always with its words
+        says = line.get("house_way_says")
+        how += f", rule {line['house_way_rule']}" + (f": {says}" if says else "")
     return how
 
 

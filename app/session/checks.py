@@ -174,6 +174,10 @@ def verify(s: DealerSession, action: str) -> None:
         return None
     rnd = s.need_round()
     match action:
+        case "confirm":
+            if s.asking is None:
+                raise TableError("nothing waits for a yes: Enter or Y confirms a wager far "
+                                 "above the seat's last one, when the station asks")
         case "wager":
             verify_ledger_takes(s, "wager")
             seat = s.need_position()

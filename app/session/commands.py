@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 from app.core.round import Phase
 from app.core.table import CARDS_PER_HAND, position_name
 
-from . import steps
+from . import entry, steps
 from .checks import verify
+from .entry import CARD_TEXT, DICE, MONEY, Field
 
 if TYPE_CHECKING:
     from .changes import Changes
@@ -31,9 +32,10 @@ class Command:
 
     `keys`: each key and the text it sends ("3" selects seat 3); `label`: the keys as the
     help shows them; `words`: what it does, as the dealer reads it; `button`: the button's
-    text (None: a key only); `field`: the typed field its key opens (Enter sends the text);
-    `check`: the name of its check in checks.py (None: always available); `step`: what it
-    does; `direct`: for a command with a field, when its key acts without the field.
+    text (None: a key only); `field`: the field its key opens, what it takes and for which
+    position (entry.py; Enter runs the command with the text, Esc leaves it); `check`: the
+    name of its check in checks.py (None: always available); `step`: what it does;
+    `direct`: for a command with a field, when its key acts without the field.
     """
 
     id: str
@@ -43,7 +45,7 @@ class Command:
     step: Step
     check: str | None = None
     button: str | None = None
-    field: str | None = None
+    field: Field | None = None
     direct: Callable[[DealerSession], bool] | None = None
 
     def available(self, s: DealerSession) -> str | None:
@@ -96,7 +98,8 @@ COMMANDS: tuple[Command, ...] = (
             _select_step(1)),
     Command("bank", (("B", ""),), "B",
             "the seat offered the bank takes it: type the chips, Enter",
-            lambda s, t, _d: steps.take_bank(s, t), "bank", "Take bank", "bank"),
+            lambda s, t, _d: steps.take_bank(s, t), "bank", "Take bank",
+            Field("bank", MONEY, "bank's chips", "500", whose="bank", money=True)),
     Command("pass", (("Q", ""),), "Q", "the seat offered the bank (or the dragon) passes",
             lambda s, _t, _d: steps.pass_offer(s), "pass", "Pass"),
     Command("pass_all", (("Shift+Q", ""),), "Shift+Q",
@@ -105,26 +108,35 @@ COMMANDS: tuple[Command, ...] = (
     Command("co_bank", (("K", ""),), "K", "co-bank with the house on / off (tables that "
             "co-bank)", lambda s, _t, _d: steps.toggle_co_bank(s), "co_bank", "Co-bank"),
     Command("wager", (("W", ""),), "W", "type the selected seat's wager, Enter",
-            lambda s, t, _d: steps.place_wager(s, t), "wager", "Place wager", "wager"),
+            lambda s, t, _d: steps.place_wager(s, t), "wager", "Place wager",
+            Field("wager", MONEY, "wager", "25 or 25.50", money=True, moves=True)),
+    Command("confirm", (("Enter", "enter"), ("Y", "y")), "Enter / Y",
+            "yes: set the wager asked about (one far above the seat's last wager); Esc: no",
+            lambda s, t, _d: steps.confirm_wager(s, t), "confirm"),
     Command("withdraw", (("X", ""),), "X", "take back the selected seat's wager",
             lambda s, _t, _d: steps.withdraw_wager(s), "withdraw", "Take back"),
     Command("rng", (("R", ""),), "R",
             "action from the station's RNG, or the action the shuffler sent",
             lambda s, _t, d: steps.rng_action(s, d), "rng", "RNG action"),
     Command("dice", (("D", ""),), "D", "type the three dice, Enter",
-            lambda s, t, _d: steps.dice_action(s, t), "dice", "Dice action", "dice"),
+            lambda s, t, _d: steps.dice_action(s, t), "dice", "Dice action",
+            Field("dice", DICE, "three dice", "3 5 6", whose="")),
     Command("cards", (("C", ""),), "C",
             "shoe offline: type the selected position's cards, Enter",
-            lambda s, t, _d: steps.enter_cards(s, t), "cards", "Enter cards", "cards"),
+            lambda s, t, _d: steps.enter_cards(s, t), "cards", "Enter cards",
+            Field("cards", CARD_TEXT, "cards", "AS KD 10H 7C 7D 2S JK")),
     Command("deal_done", (("E", ""),), "E",
             "deal complete: the shoe read the 49 cards but not the 4 left over",
             lambda s, _t, _d: steps.deal_complete(s), "deal_done", "Deal complete"),
     Command("dragon", (("G", ""),), "G",
             "the seat offered the dragon takes it: its wager (filled in), Enter",
-            lambda s, t, _d: steps.take_dragon(s, t), "dragon", "Take dragon", "dragon"),
+            lambda s, t, _d: steps.take_dragon(s, t), "dragon", "Take dragon",
+            Field("dragon", MONEY, "dragon wager", "25", whose="dragon", money=True,
+                  prefill=steps.dragon_suggestion)),
     Command("front", (("F", ""),), "F",
             "set the front: the two clicked cards, or type them, Enter",
-            lambda s, t, _d: steps.set_front(s, t), "front", "Set front", "front",
+            lambda s, t, _d: steps.set_front(s, t), "front", "Set front",
+            Field("front", CARD_TEXT, "front (two cards)", "KS 9H"),
             direct=lambda s: len(s.picks) == 2),
     Command("house_way", (("H", ""),), "H", "House Way for the selected position",
             lambda s, _t, _d: steps.house_way(s), "house_way", "House Way"),
@@ -148,7 +160,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("shift", (("F3", ""),), "F3",
             "the dealer at the table: type the name, Enter (a new shift in the ledger)",
             _shift, "shift"),
-    Command("escape", (("Esc", ""),), "Esc", "leave a field, drop picked cards",
+    Command("escape", (("Esc", ""),), "Esc",
+            "leave a field (nothing set), drop picked cards, say no to a wager asked about",
             lambda s, _t, _d: steps.escape(s)),
     Command("misdeal", (("Shift+M", ""),), "Shift+M",
             "misdeal (a supervisor, in the pit view): the deal ends, every wager goes back",
@@ -164,11 +177,21 @@ def keymap() -> dict[str, tuple[Command, str]]:
 
 
 def press(s: DealerSession, key: str) -> bool:
-    """A key: a command with a typed field asks for the field (or says why not), any other
-    runs."""
+    """A key (docs/keyboard.md). While a wager waits for a yes only Enter, Y and Esc answer;
+    while a field is open the key is typed into it or refused (entry.py); else the key's
+    command runs, or opens its field (or says why not)."""
+    if s.asking is not None and key not in entry.VIEWS:
+        return _answer(s, key)
+    if s.entry is not None and key not in entry.VIEWS:
+        return entry.key(s, key)
     bound = keymap().get(key)
     if bound is None:
-        s.say(f"{key} does nothing here: F1 lists every key", "warn")
+        if len(key) == 1 and key in MONEY:  # a number with no field open types nowhere
+            s.say(f"{key} is not a position and no field is open, so it is typed nowhere: "
+                  f"1-6 select a seat, 7 the dealer; W opens the selected seat's wager.",
+                  "warn")
+        else:
+            s.say(f"{key} does nothing here: F1 lists every key", "warn")
         return False
     command, text = bound
     if command.field is not None and not (command.direct and command.direct(s)):
@@ -176,9 +199,20 @@ def press(s: DealerSession, key: str) -> bool:
         if reason is not None:
             s.say(reason, "warn")
             return False
-        s.show(f"field:{command.field}")
+        entry.open_entry(s, command.id, command.field)
         return True
     return s.run(lambda: command.do(s, text))
+
+
+def _answer(s: DealerSession, key: str) -> bool:
+    """A wager far above the seat's last waits for a yes (Enter, Y) or a no (Esc)."""
+    asking = s.asking
+    assert asking is not None
+    if key in ("Enter", "Y", "Esc"):
+        command, text = keymap()[key]
+        return s.run(lambda: command.do(s, text))
+    s.say(f"{asking.words()} ({key} does nothing until then.)", "warn")
+    return False
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from app.core.banker import BankRotation
-from app.core.round import RoundRules
+from app.core.round import Phase, RoundRules
 from app.core.rules_data import (
     RulesDataError,
     rotation_from_data,
@@ -73,11 +73,15 @@ def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
 # --- writing -------------------------------------------------------------------------------
 
 def header(s: DealerSession) -> Json:
-    """What a session was started with: the rules, the rotation, the ports it had."""
+    """What a session was started with: the rules, the rotation, the ports it had. Written
+    between rounds: after a settled round, the rotation the next round opens with."""
+    rnd = s.round
+    rotation = rnd.next_rotation() if rnd is not None and rnd.phase is Phase.SETTLED \
+        else s.rotation
     return {
         "schema": SESSION_SCHEMA,
         "rules": encode_rules(s.rules),
-        "rotation": encode_rotation(s.rotation),
+        "rotation": encode_rotation(rotation),
         "ledger": s.ledger is not None,
         "dealer": s.ledger.dealer if s.ledger is not None else None,
         "printer": s.printer is not None and s.printer.attached,
@@ -85,7 +89,7 @@ def header(s: DealerSession) -> Json:
     }
 
 
-def _line(data: Mapping[str, Any]) -> str:
+def jsonl_line(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -97,11 +101,11 @@ class JsonlRecorder:
         self.stream = stream
 
     def start(self, head: Mapping[str, Any]) -> None:
-        self.stream.write(_line(head))
+        self.stream.write(jsonl_line(head))
         self.stream.flush()
 
     def append(self, event: Event, at: str) -> None:
-        self.stream.write(_line({"at": at, **event_to_dict(event)}))
+        self.stream.write(jsonl_line({"at": at, **event_to_dict(event)}))
         self.stream.flush()
 
 

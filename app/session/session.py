@@ -39,6 +39,7 @@ from drivers.action import ActionError, ActionInput
 
 from . import words
 from .changes import Changes
+from .entry import Entry
 from .events import (
     CardPicked,
     CardRead,
@@ -64,8 +65,14 @@ from .ports import (
     Supervisor,
     SupervisorPort,
 )
+from .wager_limits import Asking
 
 DEALER_ERRORS = (TableError, CardError, ActionError, HouseWayError, PortError)
+# While a wager waits for a yes, the commands that answer it (the same wager again is a
+# yes, another a new question) or only open a view; any other is refused until then.
+ANSWER_ASKING = frozenset({"confirm", "escape", "wager", "help", "pit"})
+# Commands that leave a field open: a click on a seat (it may move the field), a view.
+KEEP_ENTRY = frozenset({"select", "help", "pit"})
 
 
 def _now() -> datetime:
@@ -93,6 +100,10 @@ class DealerSession:
         self.slip_printed: str | None = None  # this round's slip: "printed" or "kept"
         self.opened_with = self.rotation
         self.selected: int | None = None
+        self.entry: Entry | None = None  # the field open now and the text typed in it
+        self.asking: Asking | None = None  # a wager far above the last, waiting for a yes
+        # Each seat's last main wager here (the jump rule); after a restart, the ledger's.
+        self.last_wagers: dict[int, int] = dict(self.rotation.house_bets)
         self.picks: list[Card] = []
         self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
@@ -176,6 +187,11 @@ class DealerSession:
                 if command is None:
                     self.say(f"there is no dealer's command {name!r}", "error")
                     return False
+                if self.asking is not None and name not in ANSWER_ASKING:
+                    self.say(self.asking.words(), "warn")
+                    return False
+                if self.entry is not None and name not in KEEP_ENTRY:
+                    self.entry = None  # a button pressed: the typing in a field is left
                 return self.run(lambda: command.do(self, text, draw))
             case CardRead(card=c, seq=seq, first=first):
                 if seq is not None and first is not None:
@@ -372,6 +388,7 @@ class DealerSession:
         self.passed_over = {}
         self.action_input, self.co_bank = None, False
         self.typing_allowed = None
+        self.entry, self.asking = None, None
         self.clear_deal()
 
     # --- what is on offer ----------------------------------------------------------------

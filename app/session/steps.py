@@ -16,9 +16,10 @@ from app.core.settlement import MoneyError, Role, Slip, money, parse_money
 from app.core.table import CARDS_PER_HAND, DEALER, TableError, position_name
 from drivers.action import dice, draw_rng
 
-from . import feed, words
+from . import entry, feed, words
 from .checks import verify, verify_ledger_takes, verify_no_offer_open, why_no_bank_offer
 from .events import PrintJob
+from .wager_limits import asking_for, verify_wager
 
 if TYPE_CHECKING:
     from .session import DealerSession
@@ -58,6 +59,8 @@ def dragon_suggestion(s: DealerSession) -> str:
 
 def new_round(s: DealerSession) -> None:
     verify(s, "new")
+    if s.round is not None and s.round.phase is Phase.SETTLED:
+        s.last_wagers.update(s.round.wagers)  # each seat's last wager, for the jump rule
     rotation = s.round.next_rotation() if s.round is not None else s.rotation
     game = Round(s.rules, rotation)
     if s.ledger is not None:
@@ -76,8 +79,23 @@ def new_round(s: DealerSession) -> None:
 
 
 def select(s: DealerSession, text: str) -> None:
+    """A seat chosen (by its key at the table, or a click on it). A click while a field is
+    open moves a wager's field to that seat, else leaves the field (entry.move_to)."""
     position = int(text) if text.strip().isdigit() else -1
-    s.select(DEALER if position == 7 else position)
+    position = DEALER if position == 7 else position
+    s.table.verify_position(position)
+    if s.entry is not None:
+        field = s.entry.field
+        entry.move_to(s, position)
+        if s.entry is not None:
+            s.select(position)
+            entry.show(s)
+            return
+        s.select(position)
+        s.say(f"Nothing set: the {field.what} field is left; {words.name(position)} is "
+              f"selected.", "info")
+        return
+    s.select(position)
 
 
 def select_step(s: DealerSession, by: int) -> None:
@@ -86,12 +104,42 @@ def select_step(s: DealerSession, by: int) -> None:
 
 
 def place_wager(s: DealerSession, text: str) -> None:
-    rnd = s.need_round()
+    """The selected seat's wager: refused over the maximum (or under the minimum); one far
+    above the seat's previous wager is asked about first (wager_limits.py), and set when
+    the same wager comes again or the dealer says yes (confirm_wager)."""
+    s.need_round()
     seat = s.need_position()
     if not text.strip():
         raise MoneyError("type the wager in dollars (e.g. 25 or 25.50), then Enter")
     cents = parse_money(text)
     verify_ledger_takes(s, "wager")
+    verify_wager(s, seat, cents)
+    asking = asking_for(s, seat, cents)
+    if asking is not None and asking != s.asking:
+        s.asking = asking
+        s.say(asking.words(), "warn")
+        return
+    set_wager(s, seat, cents)
+
+
+def confirm_wager(s: DealerSession, text: str) -> None:
+    """Enter (again) or Y: the wager asked about is set. With nothing asked, a second Enter
+    does nothing at all (a double Enter is no mistake); Y says there is nothing to confirm."""
+    asking = s.asking
+    if asking is None:
+        if text == "enter":
+            return
+        verify(s, "confirm")
+        return
+    if s.selected != asking.seat:
+        s.select(asking.seat)
+    set_wager(s, asking.seat, asking.cents)
+
+
+def set_wager(s: DealerSession, seat: int, cents: int) -> None:
+    rnd = s.need_round()
+    verify_ledger_takes(s, "wager")
+    s.asking = None
     s.do("place_wager", seat, cents)
     nxt = s.table.step(seat)
     while nxt in (DEALER, rnd.bank.player):
@@ -394,9 +442,16 @@ def after_set(s: DealerSession) -> None:
 
 
 def escape(s: DealerSession) -> None:
-    """Esc: the picked cards are dropped."""
+    """Esc: the field open is left, the picked cards are dropped, a wager asked about is not
+    set."""
     s.picks, s.preview, s.preview_error = [], None, None
     s.front_text = ""
+    entry.close(s)
+    asking, s.asking = s.asking, None
+    if asking is not None:
+        s.say(f"Not set: seat {asking.seat}'s wager stays "
+              + (money(asking.previous) if s.round is not None and asking.seat
+                 in s.round.wagers else "unplaced") + ".", "info")
 
 
 # --- settling and the slip ------------------------------------------------------------------
@@ -406,6 +461,7 @@ def settle(s: DealerSession) -> None:
     verify_no_offer_open(s, "settling")
     slip: Slip = s.do("settle")
     s.selected = None
+    entry.close(s)
     s.picks = []
     t, bank = slip.totals, slip.bank
     banker = ""
@@ -492,6 +548,7 @@ def void_round(s: DealerSession, reason: str, by: str) -> None:
     s.clear_deal()
     s.rotation = s.opened_with
     s.round, s.selected = None, None
+    s.entry, s.asking = None, None
     s.action_input, s.device_action, s.co_bank = None, None, False
     s.log.append(f"--- round {rnd.rotation.round_no} VOID by {by}: {reason} ---")
     s.say(f"Round {rnd.rotation.round_no} is void ({by}: {reason}). The wagers go back to "

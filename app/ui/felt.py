@@ -29,6 +29,7 @@ from app.core.table import DEALER, Direction
 from . import theme
 from .present import CenterState
 from .seat import SeatView
+from .theme import px
 
 # (row, column, column span) in a grid of 3 rows by 6 half-columns.
 PLACES: dict[int, tuple[int, int]] = {
@@ -74,10 +75,7 @@ class FeltView(QWidget):
         self.direction = Direction.CLOCKWISE
         self.seats: dict[int, SeatView] = {}
         self.center = CenterView(self)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(26, 22, 26, 22)
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(12)
+        self.grid = grid = QGridLayout(self)
         for position, (row, col) in PLACES.items():
             view = SeatView(position, self)
             self.seats[position] = view
@@ -96,6 +94,16 @@ class FeltView(QWidget):
         self.no_play_between: tuple[int, int] | None = None
         self._background: QPixmap | None = None
         self._background_key: object = None
+        self.set_scale(1.0)
+
+    def set_scale(self, scale: float) -> None:
+        """The felt's border and the room between the places, for the style's scale."""
+        self.grid.setContentsMargins(px(26, scale), px(20, scale), px(26, scale),
+                                     px(20, scale))
+        self.grid.setHorizontalSpacing(px(12, scale))
+        self.grid.setVerticalSpacing(px(10, scale))
+        for seat in self.seats.values():
+            seat.set_scale(scale)
 
     def show_no_play(self, between: tuple[int, int] | None) -> None:
         """Put the NO PLAY button between these two places (None: the table has none)."""

@@ -51,6 +51,7 @@ from app.settings import ConfigError, TableConfig, load_config
 
 from .pit import PitController
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
+from .recorder import SessionFile, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -176,12 +177,15 @@ def build(args: argparse.Namespace) -> MainWindow:
     port = StationLedger(ledger, worker)
     if resumed is not None:
         port.adopt(resumed)
-    session = DealerSession(config.round_rules(), ledger=port,
-                            printer=StationPrinter(printer), rotation=rotation,
+    recorder = SessionFile(session_path(ledger.store.data_dir), worker,
+                           resumed=resumed is not None)
+    session = DealerSession(config.round_rules(), ledger=port, printer=StationPrinter(printer),
+                            rotation=rotation, recorder=recorder,
                             supervisors=StoreSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window, pin=config.supervisor.pin))
     if resumed is not None:
+        recorder.session = session
         window.apply(session.resume(resumed.game, deal))
     return window
 

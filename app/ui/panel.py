@@ -3,8 +3,8 @@ their keys, the entry fields, and the round log or the settlement slip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -26,14 +27,15 @@ from app.session.commands import COMMANDS, Command
 from . import theme
 from .present import SlipState
 from .seat import restyle
+from .theme import px
 
 # The panel's rows in the order of a round: open, the bank, the wagers, action, the deal,
-# the dragon, the hands, settle ("field": a typed field and its button). Reprint sits over
-# the log.
+# the dragon, the hands, settle ("field": a typed field and its button; a lone button takes
+# the whole row, so its words fit a small screen). Reprint sits over the log.
 ROWS: tuple[tuple[str, ...], ...] = (
     ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
     ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-    ("field", "front"), ("withdraw", "show_house_way", "house_way"), ("settle", "print"))
+    ("field", "front"), ("withdraw", "house_way"), ("show_house_way",), ("settle", "print"))
 PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
 # Each button is a command of the registry (app/session/commands.py): its text, key and
 # tooltip are the command's own.
@@ -48,9 +50,10 @@ def button_tip(command: Command) -> str:
     return f"{command.words[0].upper()}{command.words[1:]} [{command.label}]"
 
 
-FIELDS = {"bank": "chips, e.g. 500", "wager": "dollars, e.g. 25",
-          "dice": "three dice, e.g. 3 5 6", "cards": "cards, e.g. AS KD 10H 7C 7D 2S JK",
-          "dragon": "dragon wager, e.g. 25", "front": "two cards, e.g. KS 9H"}
+# Each field's label says what it takes; the hint shows how it is written, short enough for
+# the field at a 1024x768 screen.
+FIELDS = {"bank": "e.g. 500", "wager": "e.g. 25", "dice": "e.g. 3 5 6",
+          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H"}
 KIND_COLOURS = {"win": theme.WIN, "lose": theme.LOSE, "push": theme.PUSH,
                 "returned": theme.PUSH}
 
@@ -75,11 +78,15 @@ class SlipView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # "seat 4 (dragon, seat 5)" on two lines if it must
+        self.table.setProperty("whole", True)  # every row in sight (app/ui/screencheck.py)
+        self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
-        for i in range(len(self.COLUMNS)):
-            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        for i in range(len(self.COLUMNS)):  # sized by refit, to the contents
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # the position's column takes what is left: its rows are as tall as its text wraps
+        header.sectionResized.connect(lambda *_: QTimer.singleShot(0, self.fit_rows))
         self.totals = _label("totals")
         self.totals.setWordWrap(True)
         box = QVBoxLayout(self)
@@ -87,6 +94,13 @@ class SlipView(QWidget):
         box.addWidget(self.heading)
         box.addWidget(self.table, 1)
         box.addWidget(self.totals)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # The style's scale changed the table's font: measure the columns again in it.
+        if watched is self.table and event.type() in (QEvent.Type.FontChange,
+                                                      QEvent.Type.StyleChange):
+            QTimer.singleShot(0, self.refit)
+        return False
 
     def show_slip(self, slip: SlipState) -> None:
         self.heading.setText(slip.heading)
@@ -106,6 +120,47 @@ class SlipView(QWidget):
                 self.table.setItem(r, c, item)
         self.totals.setText(slip.totals)
         self.setToolTip(slip.text)
+        self.refit()
+
+    def refit(self) -> None:
+        """The columns to their contents and the rows to their lines, measured in the
+        table's font now (again once the style's scale changed it)."""
+        t = self.table
+        t.ensurePolished()
+        fm = t.fontMetrics()
+        pad = 8  # the item's margins (3 px a side) and a little air
+        header = t.horizontalHeader()
+        header.ensurePolished()
+        bold = header.font()  # the style sheet sets the titles bold, not the header's font
+        bold.setBold(True)
+        hfm = QFontMetrics(bold)
+        for c in range(t.columnCount()):
+            if header.sectionResizeMode(c) is QHeaderView.ResizeMode.Stretch:
+                continue
+            texts = [t.item(r, c).text() for r in range(t.rowCount()) if t.item(r, c)]
+            wide = max((fm.horizontalAdvance(line) for text in texts
+                        for line in text.split("\n")), default=0)
+            title = hfm.horizontalAdvance(self.COLUMNS[c]) + pad + 2  # bold, padded 4 px
+            header.resizeSection(c, max(wide + pad, title))
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Each row as tall as its text, wrapped in its column's width."""
+        t = self.table
+        fm = t.fontMetrics()
+        for r in range(t.rowCount()):
+            high = fm.height()
+            for c in range(t.columnCount()):
+                item = t.item(r, c)
+                if item is not None and item.text():
+                    room = QRect(0, 0, max(t.columnWidth(c) - 6, 1), 10_000)
+                    high = max(high, fm.boundingRect(room, int(Qt.TextFlag.TextWordWrap),
+                                                     item.text()).height())
+            t.setRowHeight(r, high + fm.height() // 2 + 2)
+        # every row in sight: the panel gives the slip this much before the log
+        rows = sum(t.rowHeight(r) for r in range(t.rowCount()))
+        t.setMinimumHeight(rows + t.horizontalHeader().sizeHint().height()
+                           + 2 * t.frameWidth() + 2)
 
 
 class ControlPanel(QWidget):
@@ -120,7 +175,6 @@ class ControlPanel(QWidget):
         self.next.setWordWrap(True)
         self.message = _label("message")
         self.message.setWordWrap(True)
-        self.message.setMinimumHeight(62)
         self.message.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.selected = _label("sectionTitle")
 
@@ -136,11 +190,13 @@ class ControlPanel(QWidget):
             f = QLineEdit()
             f.setPlaceholderText(hint)
             f.setObjectName(f"field-{name}")
+            # The session holds what is typed (docs/keyboard.md): a field shows it and never
+            # takes the keyboard, so no key can land in a field the dealer has left.
+            f.setReadOnly(True)
+            f.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.fields[name] = f
 
-        grid = QGridLayout()
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(4)
+        self.grid = grid = QGridLayout()
         b, f = self.buttons, self.fields
         self.cards_label = _label("fieldLabel", "Cards")
         labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
@@ -152,17 +208,12 @@ class ControlPanel(QWidget):
                                else _label("fieldLabel", labels[name]), r, 0)
                 grid.addWidget(f[name], r, 1)
                 grid.addWidget(b[name], r, 2)
-            elif len(row) == 3:  # three buttons share the row's width
-                three = QHBoxLayout()
-                three.setSpacing(6)
-                for action in row:
-                    three.addWidget(b[action], 1)
-                grid.addLayout(three, r, 0, 1, 3)
+            elif len(row) == 1:
+                grid.addWidget(b[row[0]], r, 0, 1, 3)
             else:
                 grid.addWidget(b[row[0]], r, 0, 1, 2)
                 grid.addWidget(b[row[1]], r, 2)
         grid.setColumnStretch(1, 1)
-        grid.setColumnMinimumWidth(2, 180)
 
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -172,15 +223,16 @@ class ControlPanel(QWidget):
         self.stack.addWidget(self.log)
         self.stack.addWidget(self.slip)
         self.stack_title = _label("sectionTitle", "Round log")
+        self.stack_title.setWordWrap(True)  # "Settlement slip: KEPT, ..." beside Reprint
+        self.stack_title.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                       QSizePolicy.Policy.Preferred)
         self.buttons["reprint"].setObjectName("small")
         title_row = QHBoxLayout()
         title_row.setContentsMargins(0, 0, 0, 0)
         title_row.addWidget(self.stack_title, 1)
         title_row.addWidget(self.buttons["reprint"])
 
-        box = QVBoxLayout(self)
-        box.setContentsMargins(12, 10, 12, 10)
-        box.setSpacing(6)
+        self.box = box = QVBoxLayout(self)
         box.addWidget(self.phase)
         box.addWidget(self.next)
         box.addWidget(self.message)
@@ -188,6 +240,18 @@ class ControlPanel(QWidget):
         box.addLayout(grid)
         box.addLayout(title_row)
         box.addWidget(self.stack, 1)
+        self.set_scale(1.0)
+
+    def set_scale(self, scale: float) -> None:
+        """Margins, spacing, the buttons' column and the message's least height for the
+        style's scale (theme.scale_for)."""
+        self.box.setContentsMargins(px(12, scale), px(8, scale), px(12, scale), px(8, scale))
+        self.box.setSpacing(px(4, scale))
+        self.grid.setHorizontalSpacing(px(6, scale))
+        self.grid.setVerticalSpacing(px(3, scale))
+        self.grid.setColumnMinimumWidth(2, px(160, scale))
+        self.message.setMinimumHeight(px(44, scale))
+        self.slip.table.verticalHeader().setDefaultSectionSize(px(25, scale))
 
     def show_message(self, text: str, level: str) -> None:
         self.message.setText(text)
@@ -209,6 +273,16 @@ class ControlPanel(QWidget):
             if field is not None:
                 field.setEnabled(reason is None)
                 field.setToolTip(tip)
+
+    def show_entry(self, open_field: str | None, text: str, front: str) -> None:
+        """The open field shows what is typed in it (the front field, when closed, the cards
+        picked); every other field is empty: Enter and Esc leave nothing behind."""
+        for name, field in self.fields.items():
+            shown = text if name == open_field else front if name == "front" else ""
+            if field.text() != shown:
+                field.setText(shown)
+            if field.property("open") != (name == open_field):
+                restyle(field, "open", name == open_field)
 
     def show_log(self, lines: tuple[str, ...]) -> None:
         if self.log.count() > len(lines):

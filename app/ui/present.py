@@ -269,7 +269,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     if hand is None:
         got = list(dealing.get(position, ()))
         cards = tuple(sort_cards(got)) + (None,) * (CARDS_PER_HAND - len(got))
-        values.update(cards=cards[:CARDS_PER_HAND])
+        # A place with no wager is dealt a hand that may become a dragon: its cards are
+        # taken unseen, so they arrive face down.
+        values.update(cards=cards[:CARDS_PER_HAND], face_down=mucked)
         if _bank_open(rnd):
             values.update(_bank_values(rnd, position, bank_offer, passed_over or {}))
         elif rnd.bank.player == position and rnd.phase is Phase.BETTING:
@@ -292,9 +294,11 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     else:
         values.update(cards=tuple(sort_cards(hand.cards)))
         # The dealer's own hand is opened after every other hand is set (the round says
-        # when); an unused hand on offer as a dragon is taken unseen.
+        # when); an unused hand is not shown until a player takes it as a dragon (on offer
+        # it is taken unseen; no one took it: it is mucked unseen).
         face_down = (hide_bank and rnd.phase is Phase.SETTING and _dealers_own(hand)
-                     and not rnd.can_set_hand(position)) or on_offer
+                     and not rnd.can_set_hand(position)) or on_offer or \
+            hand.role is Role.MUCKED
         values.update(face_down=face_down)
         can_pick = (rnd.phase is Phase.SETTING and dragon_offer is None and not face_down
                     and rnd.can_set_hand(position, hand.cards[:1]))

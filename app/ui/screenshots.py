@@ -1,6 +1,7 @@
-"""Screenshots of the dealer's window at each stage of a round (`make screenshots`).
+"""Screenshots of the dealer's window at each stage of a round (`make screenshots`), at
+every screen size a station has (1024x768 to 2560x1440), each size in its own folder.
 
-    Xvfb :99 -screen 0 1920x1080x24 &  DISPLAY=:99 python -m app.ui.screenshots [OUT_DIR]
+    Xvfb :99 -screen 0 2560x1440x24 &  DISPLAY=:99 python -m app.ui.screenshots [OUT_DIR]
 
 Plays rounds with fixed decks through the window's keys and commands (its dealer session), the cards
 dealt by the demo shoe (the simulator on a pseudo-terminal, read by the real reader), every
@@ -9,12 +10,16 @@ directory), and saves a PNG after each step: the house banks (a dragon, a foul, 
 printed); the pit supervisor's view of who may bank, then a player banks and the bank runs
 out; the printer unplugged and the ledger's database away, then both back; the pit's
 history, advice and totals; a void refused for a wrong PIN; the shoe unplugged and a card
-typed wrong. The PNGs go to docs/screenshots/ by default (docs/station.md shows them).
+typed wrong. The PNGs go to docs/screenshots/WIDTHxHEIGHT/ by default (docs/station.md
+shows them). After every stage at every size app/ui/screencheck.py looks for a text cut or
+a widget off the screen, and for words meant for developers; the walk lists what it found
+and exits 1 (tests/ui/test_screen_sizes.py runs the same walk off screen).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shutil
 import sys
@@ -23,7 +28,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QEventLoop
+from PySide6.QtCore import QBuffer, QCoreApplication, QEventLoop, QIODevice
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core.cards import DECK, Card, parse_cards
@@ -33,9 +39,10 @@ from app.ledger import Store
 from app.session import DealerCommand, DealerSession
 from app.session.steps import dragon_suggestion
 
+from . import screencheck, theme
 from .pit import PitController
 from .services import Ledger, Printer, StationLedger, StationPrinter
-from .shoe import PtyDemoShoe
+from .shoe import DemoShoe, PtyDemoShoe, ShoeFeed
 from .window import MainWindow
 from .worker import Worker
 
@@ -97,20 +104,118 @@ def pump(until: Callable[[], bool] | None = None, seconds: float = 5.0) -> None:
         raise RuntimeError("the window did not reach the expected state in time")
 
 
-def shoot(window: QWidget, out: Path, name: str, saved: list[Path],
-          screen: bool = False) -> None:
-    """The window (or, `screen`, the whole screen: the pit's window over the dealer's)."""
-    pump(seconds=0.2)
-    path = out / f"{name}.png"
-    app = QApplication.instance()
-    if screen and isinstance(app, QApplication) and app.platformName() == "xcb":
-        image = app.primaryScreen().grabWindow(0)
-    else:
-        image = window.grab()
-    if not image.save(str(path)):
+SIZES: tuple[tuple[int, int], ...] = (
+    (1024, 768), (1280, 800), (1366, 768), (1920, 1080), (2560, 1440))
+
+
+def size_name(size: tuple[int, int]) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
+def settle() -> None:
+    """Let Qt lay out and paint what it was asked to (the events already posted, and those
+    they post), without waiting for anything else."""
+    for _ in range(8):  # a wrapped label's height is settled a layout pass after its width
+        QCoreApplication.sendPostedEvents()
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+
+
+class Camera:
+    """At each stage, the dealer's window at every screen size in turn: the windows shown
+    over it (the pit's, a dialog) kept inside it as on a station's screen, a PNG of the
+    whole screen into its size's folder (when `out` is given), and what
+    app/ui/screencheck.py finds wrong with it, by size and stage."""
+
+    def __init__(self, window: MainWindow, sizes: Sequence[tuple[int, int]],
+                 out: Path | None = None) -> None:
+        self.window = window
+        self.sizes = tuple(sizes)
+        self.out = out
+        self.saved: list[Path] = []
+        self.saved_stages: list[str] = []
+        self.found: dict[tuple[int, int], dict[str, list[screencheck.Problem]]] = {
+            size: {} for size in self.sizes}
+
+    def __call__(self, name: str) -> None:
+        window = self.window
+        # Every other stage walks the sizes backwards: one restyle fewer a stage.
+        sizes = self.sizes if len(self.saved_stages) % 2 == 0 else self.sizes[::-1]
+        self.saved_stages.append(name)
+        for i, size in enumerate(sizes):
+            window.rescale(theme.scale_for(*size))  # first: a larger style holds it larger
+            settle()  # the layouts take the new style's sizes
+            window.resize(*size)
+            for top in screencheck.shown_windows(window)[1:]:
+                fit_over(top, window)
+            settle()
+            if (window.width(), window.height()) != size:
+                self.found[size].setdefault(name, []).append(screencheck.Problem(
+                    "the window", f"is {window.width()}x{window.height()}, not "
+                    f"{size_name(size)}: its contents need more room"))
+            self.found[size].setdefault(name, []).extend(
+                screencheck.problems(window, words=i == 0))
+            if self.out is not None:
+                self.save(name, size)
+
+    def save(self, name: str, size: tuple[int, int]) -> None:
+        folder = self.out / size_name(size)  # type: ignore[operator]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.png"
+        save_png(screen_image(self.window), path)
+        self.saved.append(path)
+        print(path)
+
+    def report(self) -> list[str]:
+        """Every problem found, one line each: size, stage, widget, what."""
+        return [f"{size_name(size)} {stage}: {p}" for size, stages in self.found.items()
+                for stage, found in stages.items() for p in found]
+
+
+PNG_COLOURS = 128  # a screen of flat colours: a palette keeps each PNG small for the docs
+
+
+def save_png(image: QImage, path: Path) -> None:
+    """The image as a small palette PNG (Pillow, which the printer's driver brings), else as
+    Qt writes it."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
         raise RuntimeError(f"could not save {path}")
-    saved.append(path)
-    print(path)
+    data = bytes(buffer.data().data())
+    try:
+        from PIL import Image
+    except ImportError:
+        path.write_bytes(data)
+        return
+    with Image.open(io.BytesIO(data)) as im:
+        small = im.convert("RGB").quantize(colors=PNG_COLOURS,
+                                           method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE)
+        small.save(path, "PNG", optimize=True)
+
+
+def fit_over(top: QWidget, window: QWidget) -> None:
+    """A window shown over the dealer's (the pit's, a dialog) kept on the station's screen:
+    no larger than the dealer's window, and over it."""
+    w = min(top.width(), window.width())
+    h = min(top.height(), window.height())
+    if (w, h) != (top.width(), top.height()):
+        top.resize(w, h)
+    x = window.x() + (window.width() - top.width()) // 2
+    y = window.y() + (window.height() - top.height()) // 2
+    top.move(max(window.x(), x), max(window.y(), y))
+
+
+def screen_image(window: QWidget) -> QImage:
+    """The screen as the dealer sees it: the window, and the windows shown over it painted
+    where they are (the same under Xvfb and off screen)."""
+    image = window.grab().toImage()
+    p = QPainter(image)
+    for top in screencheck.shown_windows(window)[1:]:
+        at = top.geometry().topLeft() - window.geometry().topLeft()
+        p.drawPixmap(at, top.grab())
+    p.end()
+    return image
 
 
 class Devices:
@@ -147,13 +252,17 @@ class Devices:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
+def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
+         fast: bool = False) -> Camera:
     """Three rounds: the house banks (a dragon, a foul, the slip); seat 3 banks and its bank
-    runs out; the shoe unplugged and the cards typed by hand."""
-    out.mkdir(parents=True, exist_ok=True)
+    runs out; the shoe unplugged and the cards typed by hand. Each stage at every size in
+    `sizes`, saved under `out` (None: checked only). `fast`: the built-in demo feed in place
+    of the simulator on a pseudo-terminal (the tests)."""
     deck = stacked_deck(SHOWCASE, 3)
     bank_deck = stacked_deck(BANK_SHOWCASE, 1)
-    shoe = PtyDemoShoe([deck, bank_deck, deck, deck], card_delay=0.04, seed=7)
+    decks = [deck, bank_deck, deck, deck]
+    shoe: ShoeFeed = (DemoShoe(decks, interval_ms=0) if fast
+                      else PtyDemoShoe(decks, card_delay=0.04, seed=7))
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
     devices = Devices()
     window = MainWindow()
@@ -164,22 +273,23 @@ def play(out: Path, size: tuple[int, int] = (1920, 1080)) -> list[Path]:
                             randbelow=lambda n: next(numbers))
     window.bind(session, shoe, printer=devices.printer, worker=worker,
                 pit=PitController(window, pin=PIN))
-    window.resize(*size)
+    window.move(0, 0)
+    window.resize(*sizes[0])
     window.show()
-    saved: list[Path] = []
+    shoot = Camera(window, sizes, out)
     c = Dealer(window)
     try:
         pump(lambda: shoe.online)
-        _round_one(window, c, out, saved, size)
-        _round_two(window, c, out, saved)
-        _devices_away(window, c, devices, out, saved)
-        _the_pit(window, c, out, saved)
-        _shoe_offline(window, c, out, saved)
+        _round_one(window, c, shoot)
+        _round_two(window, c, shoot)
+        _devices_away(window, c, devices, shoot)
+        _the_pit(window, c, shoot)
+        _shoe_offline(window, c, shoot)
     finally:
         window.close()
         shoe.close()
         devices.close()
-    return saved
+    return shoot
 
 
 class Dealer:
@@ -211,37 +321,33 @@ class Dealer:
         return self.s.round is not None and self.s.round.phase is phase
 
 
-def _round_one(window: MainWindow, c: Dealer, out: Path, saved: list[Path],
-               size: tuple[int, int]) -> None:
-    shoot(window, out, "01-opened", saved)
-    if (window.width(), window.height()) != size:
-        print(f"screenshots: the window is {window.width()}x{window.height()}, not "
-              f"{size[0]}x{size[1]}", file=sys.stderr)
+def _round_one(window: MainWindow, c: Dealer, shoot: Camera) -> None:
+    shoot("01-opened")
     c.key("N")
     c.wagers(((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")))
     c.select(4)
-    shoot(window, out, "02-wagers", saved)
+    shoot("02-wagers")
 
     c.key("R")
     pump(lambda: len(c.s.stream) >= 24)
-    shoot(window, out, "03-dealing", saved)
+    shoot("03-dealing")
     pump(lambda: c.phase_is(Phase.SETTING))
-    shoot(window, out, "04-dealt-dragon-offered", saved)
+    shoot("04-dealt-dragon-offered")
 
     c.key("Q")  # seat 3 passes the dragon; seat 5 takes it for $40
     window.panel.fields["dragon"].setText(dragon_suggestion(c.s))
-    shoot(window, out, "05-dragon-offered-to-seat-5", saved)
+    shoot("05-dragon-offered-to-seat-5")
     c.cmd("dragon", "40")
     window.panel.fields["dragon"].clear()
     c.select(5)
     c.key("H")
-    shoot(window, out, "06-dragon-taken-house-way", saved)
+    shoot("06-dragon-taken-house-way")
 
     c.pick(3, "KS")
     c.pick(3, "KD")
-    shoot(window, out, "07-front-picked-foul-preview", saved)
+    shoot("07-front-picked-foul-preview")
     c.key("F")
-    shoot(window, out, "08-foul", saved)
+    shoot("08-foul")
 
     c.select(1)
     c.pick(1, "7S")
@@ -251,48 +357,46 @@ def _round_one(window: MainWindow, c: Dealer, out: Path, saved: list[Path],
     c.key("H")
     c.select(6)
     c.key("H")
-    shoot(window, out, "09-all-set", saved)
+    shoot("09-all-set")
 
     c.key("S")
-    shoot(window, out, "10-settled-slip", saved)
+    shoot("10-settled-slip")
     c.key("P")
     pump(lambda: c.s.slip_printed == "printed")
-    shoot(window, out, "11-slip-printed", saved)
+    shoot("11-slip-printed")
 
 
-def _round_two(window: MainWindow, c: Dealer, out: Path,
-               saved: list[Path]) -> None:
+def _round_two(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     c.key("N")
-    shoot(window, out, "12-bank-offered", saved)
+    shoot("12-bank-offered")
     pit = window.toggle_pit()
     assert pit is not None
     pit.tabs.setCurrentIndex(0)
     pit.check_seat.setCurrentIndex(2)  # seat 3, with $100 in chips
     pit.check_chips.setText("100")
     pit._check()
-    shoot(window, out, "13-pit-who-may-bank", saved, screen=True)
+    shoot("13-pit-who-may-bank")
     window.toggle_pit()
     c.key("Q")
     c.key("Q")
     c.cmd("bank", "100")
     c.wagers(((1, "40"), (2, "20"), (5, "40")))
     c.wagers(((6, "5"),))  # the bank covers no more
-    shoot(window, out, "14-player-bank-covers-no-more", saved)
+    shoot("14-player-bank-covers-no-more")
     c.key("R")
     pump(lambda: c.phase_is(Phase.SETTING))
     c.key("Shift+Q")
     for position in (1, 2, 3, 5):
         c.select(position)
         c.key("H")
-    shoot(window, out, "15-player-bank-dealers-hand", saved)
+    shoot("15-player-bank-dealers-hand")
     c.key("S")
-    shoot(window, out, "16-player-bank-ran-out-slip", saved)
+    shoot("16-player-bank-ran-out-slip")
     c.key("P")
     pump(lambda: c.s.slip_printed == "printed")
 
 
-def _devices_away(window: MainWindow, c: Dealer, devices: Devices, out: Path,
-                  saved: list[Path]) -> None:
+def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera) -> None:
     """Round 3: the printer is unplugged and the ledger's database goes away mid-round; play
     goes on, the slip is kept; both come back and the kept slip prints."""
     c.key("N")
@@ -308,7 +412,7 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, out: Path,
     c.key("S")
     c.key("P")
     pump(lambda: c.s.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
-    shoot(window, out, "17-printer-unplugged-database-away", saved)
+    shoot("17-printer-unplugged-database-away")
     devices.back()
     pump(lambda: devices.ledger.status().online and not devices.ledger.status().pending
          and devices.printer.kept_count == 1, seconds=40)
@@ -316,10 +420,10 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, out: Path,
     pump(lambda: not window._polling)
     c.key("Shift+P")
     pump(lambda: c.s.slip_printed == "printed")
-    shoot(window, out, "18-back-kept-slip-printed", saved)
+    shoot("18-back-kept-slip-printed")
 
 
-def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> None:
+def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     """The pit supervisor's view: history and a slip, advice on a hand, shift totals, and a
     void refused for a wrong PIN, then done with the right one."""
     pit = window.toggle_pit()
@@ -330,16 +434,16 @@ def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> Non
     last = len(pit.shown) - 1  # the first round: newest first
     pit.rounds.selectRow(last)
     pump(lambda: pit.pit.reading == 0)
-    shoot(window, out, "19-pit-history-slip", saved, screen=True)
+    shoot("19-pit-history-slip")
     assert pit.stored is not None
     rules = pit.pit.round_rules(pit.stored)
     advice = pit.open_advice(pit.pit.slip_hands(pit.stored, rules), rules, selected=3)
-    shoot(window, out, "20-pit-advice-seat-3", saved, screen=True)
+    shoot("20-pit-advice-seat-3")
     advice.accept()
     pit.tabs.setCurrentIndex(2)
     pit.refresh_totals()
     pump(lambda: pit.pit.reading == 0)
-    shoot(window, out, "21-pit-shift-totals", saved, screen=True)
+    shoot("21-pit-shift-totals")
     window.toggle_pit()
 
     c.key("N")
@@ -353,15 +457,14 @@ def _the_pit(window: MainWindow, c: Dealer, out: Path, saved: list[Path]) -> Non
     void.form.pin.setText("1234")
     void.form.reason.setText("the table closes for a card change")
     void.ok.click()
-    shoot(window, out, "22-pit-void-wrong-pin", saved, screen=True)
+    shoot("22-pit-void-wrong-pin")
     void.form.pin.setText(PIN)
     void.ok.click()
     window.toggle_pit()
-    shoot(window, out, "23-round-void", saved)
+    shoot("23-round-void")
 
 
-def _shoe_offline(window: MainWindow, c: Dealer, out: Path,
-                  saved: list[Path]) -> None:
+def _shoe_offline(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     c.key("N")
     c.key("Shift+Q")
     c.key("O")
@@ -370,22 +473,37 @@ def _shoe_offline(window: MainWindow, c: Dealer, out: Path,
     c.key("R")
     c.cmd("cards", "KS KD 9C 7H 5S 3D")
     c.cmd("cards", "ZZ")
-    shoot(window, out, "24-shoe-offline-bad-card", saved)
+    shoot("24-shoe-offline-bad-card")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m app.ui.screenshots", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out", nargs="?", default=str(OUT))
-    ap.add_argument("--size", default="1920x1080")
+    ap.add_argument("--size", action="append",
+                    help="WIDTHxHEIGHT, as often as wanted (default: every size in SIZES)")
     args = ap.parse_args(argv)
     if not os.environ.get("DISPLAY") and not os.environ.get("QT_QPA_PLATFORM"):
         print("screenshots: no DISPLAY; start Xvfb (Xvfb :99 &) and set DISPLAY=:99, or set "
               "QT_QPA_PLATFORM=offscreen", file=sys.stderr)
         return 2
-    w, _, h = args.size.partition("x")
+    sizes = []
+    for text in args.size or [size_name(s) for s in SIZES]:
+        w, _, h = text.partition("x")
+        if not (w.isdigit() and h.isdigit()):
+            print(f"screenshots: {text!r} is not a screen size; write it as WIDTHxHEIGHT, "
+                  f"e.g. 1280x800", file=sys.stderr)
+            return 2
+        sizes.append((int(w), int(h)))
     _app = QApplication.instance() or QApplication(sys.argv[:1])
-    play(Path(args.out), (int(w), int(h)))
+    shots = play(Path(args.out), sizes)
+    found = shots.report()
+    for line in found:
+        print(f"screenshots: {line}", file=sys.stderr)
+    if found:
+        print(f"screenshots: {len(found)} problem(s) a dealer would see (above)",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -11,6 +11,7 @@ from app.core.table import CARDS_PER_HAND
 
 from .cards import ASPECT, LIFT, CardWidget
 from .present import SeatState
+from .theme import px
 
 FRONT_GAP = 0.3  # the gap between the two-card and the five-card hand, in card widths
 SPACING = 0.06  # between cards that do not overlap, in card widths
@@ -73,7 +74,8 @@ class CardRow(QWidget):
         """(card width, step between the starts of fanned cards) for this room."""
         n = len(self.cards)
         fanned = n - 3 if self.split else n - 1  # steps that may overlap
-        front = 2 + SPACING + FRONT_GAP if self.split else 0.0  # the front pair and the gap
+        # the front pair, the room after each of its cards and the gap (as offsets lays out)
+        front = 2 + 2 * SPACING + FRONT_GAP if self.split else 0.0
         w = height / (ASPECT * (1 + LIFT))
         step = (width - w * (1 + front)) / fanned
         if step >= w * (1 + SPACING):
@@ -88,11 +90,13 @@ class CardRow(QWidget):
         w, step = self.geometry_for(width, height)
         xs = self.offsets(w, step)
         total = xs[-1] + w
-        left = (width - total) / 2
+        left = max(0.0, (width - total) / 2)
         h = w * ASPECT * (1 + LIFT)
-        y = (height - h) / 2
+        y = max(0.0, (height - h) / 2)
         for x, cw in zip(xs, self.cards, strict=True):
-            cw.setGeometry(QRect(round(left + x), round(y), round(w), round(h)))
+            # whole pixels inside the row: a card's edge is never cut by rounding
+            cx, cy = int(left + x), int(y)
+            cw.setGeometry(QRect(cx, cy, min(round(w), width - cx), min(round(h), height - cy)))
             cw.raise_()
 
 
@@ -115,14 +119,28 @@ class SeatView(QFrame):
         self.action_badge = _label("badgeAction", "ACTION")
         self.order_badge = _label("badgeOrder")
         self.role_badge = _label("badgeRole")
+        self.badges = (self.action_badge, self.order_badge, self.role_badge)
         self.result = _label("result")
         self.wager = _label("wager")
-        header = QHBoxLayout()
-        header.setSpacing(6)
-        for w in (self.title, self.action_badge, self.order_badge, self.role_badge):
-            header.addWidget(w)
-        header.addStretch(1)
-        header.addWidget(self.wager)
+        for w in (self.title, self.wager, *self.badges):
+            w.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        # The outcome and its payout take the seat's width, on two lines if they must.
+        self.result.setWordWrap(True)
+        self.result.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # The seat's number and its wager share the top line; the badges (action, the order
+        # from action, the seat's role) go beside them when there is room, else on a line of
+        # their own below, never over the number or the wager.
+        self.header = QHBoxLayout()
+        self.header.setSpacing(6)
+        self.header.addWidget(self.title)
+        self.header.addStretch(1)
+        self.header.addWidget(self.wager)
+        self.badge_row = QHBoxLayout()
+        self.badge_row.setSpacing(6)
+        self.badge_row.addStretch(1)
+        self.badges_inline = False
+        for badge in self.badges:
+            self.badge_row.insertWidget(self.badge_row.count() - 1, badge)
 
         self.row = CardRow(self)
         self.cards = self.row.cards
@@ -130,26 +148,53 @@ class SeatView(QFrame):
             cw.clicked.connect(self._card_clicked)
 
         self.hands = _label("hands")
+        self.hands.setWordWrap(True)
         self.hands.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        footer = QHBoxLayout()
-        footer.setSpacing(8)
-        footer.addWidget(self.result)
-        footer.addStretch(1)
         self.note = _label("rule")
         self.note.setWordWrap(True)
-        self.note.setMinimumHeight(66)
-        self.note.setMaximumHeight(70)
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        box = QVBoxLayout(self)
-        box.setContentsMargins(10, 6, 10, 6)
-        box.setSpacing(3)
-        box.addLayout(header)
+        self.box = box = QVBoxLayout(self)
+        box.addLayout(self.header)
+        box.addLayout(self.badge_row)
         box.addWidget(self.row, 1)
         box.addWidget(self.hands)
-        box.addLayout(footer)
+        box.addWidget(self.result)
         box.addWidget(self.note)
+        self.set_scale(1.0)
+
+    def set_scale(self, scale: float) -> None:
+        """Margins, spacing and the least room for the cards and a note, for the style's
+        scale (theme.scale_for)."""
+        self.scale = scale
+        self.box.setContentsMargins(px(10, scale), px(5, scale), px(10, scale), px(5, scale))
+        self.box.setSpacing(px(3, scale))
+        self.row.setMinimumHeight(px(56, scale))
+        self.arrange_header()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.arrange_header()
+
+    def arrange_header(self) -> None:
+        """The badges beside the number and the wager when all fit on one line, else on
+        their own line."""
+        shown = [b for b in self.badges if not b.isHidden()]
+        room = self.contentsRect().width() - self.box.contentsMargins().left() \
+            - self.box.contentsMargins().right()
+        need = sum(w.sizeHint().width() for w in (self.title, self.wager, *shown)) + \
+            self.header.spacing() * (len(shown) + 2)
+        inline = need <= room
+        if inline == self.badges_inline:
+            return
+        self.badges_inline = inline
+        for badge in self.badges:
+            if inline:
+                self.header.insertWidget(self.header.indexOf(self.title) + 1 +
+                                         self.badges.index(badge), badge)
+            else:
+                self.badge_row.insertWidget(self.badges.index(badge), badge)
 
     def _card_clicked(self, c: Card) -> None:
         self.card_clicked.emit(self.position, c)
@@ -195,3 +240,4 @@ class SeatView(QFrame):
         restyle(self.note, "preview", s.note_kind.startswith("preview"))
         restyle(self, "selected", s.selected)
         restyle(self, "mucked", s.mucked)
+        self.arrange_header()

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TypeVar
 
-from PySide6.QtCore import QDate, Qt
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,7 +48,7 @@ D = TypeVar("D", bound=QDialog)
 MONO = "DejaVu Sans Mono"
 ROUND_COLUMNS = ("Round", "Started", "Status", "Dealer", "Action", "Bank", "Seats", "Wagers",
                  "House net")
-SEAT_COLUMNS = ("Seat", "Wager", "Last vs dealer", "Bank", "Why (the core's reasons)",
+SEAT_COLUMNS = ("Seat", "Wager", "Last vs dealer", "Bank", "Why",
                 "Must cover")
 ADVICE_COLUMNS = ("", "Front", "Back", "EV", "±", "Win", "Push", "Lose", "vs House Way")
 TOTAL_COLUMNS = ("Seat", "Hands", "Banked", "Wagered", "Commission", "Net")
@@ -61,6 +61,55 @@ def _label(name: str, text: str = "", wrap: bool = True) -> QLabel:
     return label
 
 
+class SideBySide(QObject):
+    """A splitter's two sides side by side on a wide screen, one over the other when the
+    window is narrower than both need (the rounds and their slip on a 1024x768 screen)."""
+
+    def __init__(self, parent: QObject, wide: int) -> None:
+        super().__init__(parent)
+        self.wide = wide
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(watched, QSplitter) and event.type() is QEvent.Type.Resize:
+            want = (Qt.Orientation.Horizontal if watched.width() >= self.wide
+                    else Qt.Orientation.Vertical)
+            if watched.orientation() is not want:
+                watched.setOrientation(want)
+        return False
+
+
+class ColumnFit(QObject):
+    """A table's columns as wide as their contents while the table is wide enough, else
+    spread evenly over its width with the text wrapped: never a column out of sight behind
+    a scroll bar (the pit's window on a 1024x768 screen)."""
+
+    def __init__(self, table: QTableWidget, stretch: int | None, even: bool) -> None:
+        super().__init__(table)
+        self.table, self.stretch, self.even = table, stretch, even
+        table.viewport().installEventFilter(self)
+        table.model().rowsInserted.connect(lambda *_: QTimer.singleShot(0, self.fit))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() is QEvent.Type.Resize:
+            QTimer.singleShot(0, self.fit)
+        return False
+
+    def fit(self) -> None:
+        t = self.table
+        header = t.horizontalHeader()
+        # The stretched column wraps its text: it needs only room for a few words.
+        need = sum(max(t.sizeHintForColumn(c), header.sectionSizeHint(c))
+                   if c != self.stretch else 12 * t.fontMetrics().averageCharWidth()
+                   for c in range(t.columnCount()))
+        squeezed = self.even or need > t.viewport().width()
+        for c in range(t.columnCount()):
+            mode = (QHeaderView.ResizeMode.Stretch if squeezed or c == self.stretch
+                    else QHeaderView.ResizeMode.ResizeToContents)
+            if header.sectionResizeMode(c) is not mode:
+                header.setSectionResizeMode(c, mode)
+        QTimer.singleShot(0, t.resizeRowsToContents)
+
+
 def _table(columns: Sequence[str], stretch: int | None = None,
            even: bool = False) -> QTableWidget:
     t = QTableWidget(0, len(columns))
@@ -69,14 +118,18 @@ def _table(columns: Sequence[str], stretch: int | None = None,
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    t.setWordWrap(False)
+    # A long reason wraps in its column, and the rows grow to hold it whenever the columns
+    # change width (the pit's window fits a 1024x768 screen).
+    t.setWordWrap(True)
     header = t.horizontalHeader()
+    header.sectionResized.connect(lambda *_: QTimer.singleShot(0, t.resizeRowsToContents))
     for i in range(len(columns)):
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
     if stretch is not None:
         header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     if even:  # a narrow table spread over the width
         header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    t.fit = ColumnFit(t, stretch, even)  # type: ignore[attr-defined]
     return t
 
 
@@ -206,7 +259,9 @@ class AdviceDialog(QDialog):
         self.advice: Advice | None = None
         self.choice.currentIndexChanged.connect(self.show_hand)
         index = next((i for i, h in enumerate(self.hands) if h.position == selected), 0)
-        self.resize(1000, 700)
+        top = self.parentWidget()  # never larger than the window it opens over
+        self.resize(min(1000, top.width()) if top is not None else 1000,
+                    min(700, top.height()) if top is not None else 700)
         if self.hands:
             self.choice.setCurrentIndex(index)
             self.show_hand(index)
@@ -306,7 +361,10 @@ class SupervisorWindow(QDialog):
             shortcut.activated.connect(self.close)
         pit.changed.connect(self.show_message)
         pit.station.changed.connect(self._round_changed)
-        self.resize(1240, 760)
+        # Over the dealer's window, never larger than it (a station's screen may be 1024x768).
+        room = parent.size() if parent is not None else None
+        self.resize(min(1240, room.width()) if room else 1240,
+                    min(760, room.height()) if room else 760)
 
     # --- the round in play ----------------------------------------------------------------
 
@@ -408,6 +466,7 @@ class SupervisorWindow(QDialog):
         filters.addStretch(1)
         filters.addWidget(show)
         self.rounds = _table(ROUND_COLUMNS, stretch=3)
+        self.history_fit = SideBySide(self, wide=1180)
         self.rounds.itemSelectionChanged.connect(self._round_chosen)
         self.slip_text = QPlainTextEdit()
         self.slip_text.setMinimumWidth(450)
@@ -427,6 +486,8 @@ class SupervisorWindow(QDialog):
         split.addWidget(right)
         split.setSizes([750, 450])
         split.setStretchFactor(0, 1)
+        self.history_split = split
+        split.installEventFilter(self.history_fit)
         self.reprint = _button("Reprint slip")
         self.advise_past = _button("Advise a hand...")
         self.correct = _button("Correct a settlement...  (PIN)")

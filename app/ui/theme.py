@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtGui import QColor, QFont
 
 FONT_FAMILY = "DejaVu Sans"
@@ -84,14 +86,14 @@ QLabel#message[level="error"] {{ background: #b71c1c; font-weight: bold; }}
 QLabel#message[level="warn"] {{ background: #e65100; font-weight: bold; }}
 QLabel#message[level="info"] {{ background: #0d47a1; }}
 QLabel#message[level="ok"] {{ background: #1b5e20; }}
-QPushButton {{ font-size: 16px; font-weight: bold; padding: 5px 6px; border-radius: 8px;
+QPushButton {{ font-size: 16px; font-weight: bold; padding: 3px 6px; border-radius: 8px;
                background: #37474f; color: white; border: 2px solid #546e7a; }}
 QPushButton:hover {{ background: #455a64; }}
 QPushButton:focus {{ border: 2px solid {ACTION}; }}
 QPushButton:disabled {{ background: #263238; color: #607d8b; border: 2px solid #263238; }}
 QPushButton#primary {{ background: #1565c0; border-color: #1e88e5; }}
 QPushButton#primary:disabled {{ background: #263238; color: #607d8b; border-color: #263238; }}
-QLineEdit {{ font-size: 17px; padding: 3px 6px; border-radius: 6px; background: #eceff1;
+QLineEdit {{ font-size: 16px; padding: 2px 6px; border-radius: 6px; background: #eceff1;
              color: black; border: 2px solid #90a4ae; }}
 QLineEdit:focus {{ border: 3px solid {ACTION}; }}
 QLineEdit:disabled {{ background: #37474f; color: #78909c; border-color: #37474f; }}
@@ -100,8 +102,8 @@ QListWidget, QTableWidget {{ background: #11171a; color: #eceff1; font-size: 14p
                              border: 1px solid #37474f; }}
 QHeaderView::section {{ background: #263238; color: #eceff1; font-weight: bold; padding: 4px;
                         border: none; }}
-QLabel#totals {{ font-size: 16px; font-weight: bold; color: white; background: #263238;
-                 border-radius: 6px; padding: 6px; }}
+QLabel#totals {{ font-size: 15px; font-weight: bold; color: white; background: #263238;
+                 border-radius: 6px; padding: 4px; }}
 QLabel#sectionTitle {{ font-size: 15px; font-weight: bold; color: #90a4ae; }}
 QLabel#sectionTitle[alert="true"] {{ color: #ffb74d; }}
 QStatusBar {{ background: #0f1417; }}
@@ -133,3 +135,29 @@ QPlainTextEdit#slipText {{ background: #fdfdf8; color: black; }}
 QCheckBox {{ font-size: 15px; }}
 QToolTip {{ font-size: 15px; color: black; background: #fff8e1; border: 1px solid #ffb300; }}
 """
+
+
+# The style above is drawn for a 1600x1000 screen. Stations have 1024x768 to 2560x1440
+# monitors: every size in it (fonts, padding, borders, corners) scales with the screen, so a
+# small screen still fits the whole table and a large one is read from further away.
+BASE = (1600, 1000)
+SCALE_MIN, SCALE_MAX = 0.75, 1.6
+SCALE_STEP = 0.05  # a restyle costs a repaint of every widget: only in steps
+
+
+def scale_for(width: int, height: int) -> float:
+    """The style's scale for a window of this size."""
+    s = min(width / BASE[0], height / BASE[1])
+    s = min(max(s, SCALE_MIN), SCALE_MAX)
+    return round(round(s / SCALE_STEP) * SCALE_STEP, 2)
+
+
+def px(pixels: float, scale: float) -> int:
+    return max(1, round(pixels * scale))
+
+
+def style(scale: float = 1.0) -> str:
+    """The style sheet with every size in it scaled."""
+    if scale == 1.0:
+        return STYLE
+    return re.sub(r"(\d+)px", lambda m: f"{px(int(m.group(1)), scale)}px", STYLE)

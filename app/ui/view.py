@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from app.core.cards import Card
 from app.core.round import DragonWager, RoundRules
 from app.core.settlement import money
-from app.core.table import position_name
+from app.core.table import DEALER, position_name
 from app.session import DealerSession
 
 from . import present
@@ -60,23 +60,24 @@ def panel(s: DealerSession) -> PanelLines:
     title = f"Round {rnd.rotation.round_no}: {phase}" if rnd else phase
     selected = (f"Selected: {position_name(s.selected)}" if s.selected is not None
                 else "Selected: none (1-6 seats, 7 dealer)")
-    target = f"cards for {position_name(s.selected)}" if s.selected is not None else "cards"
+    target = f"seat {s.selected}:" if s.selected not in (None, DEALER) else (
+        "dealer:" if s.selected == DEALER else "e.g.")
     labels: dict[str, str] = {}
     if s.device_action is not None:
         labels["rng"] = f"{s.device_name().capitalize()}'s action"
     if s.co_bank:
         labels["co_bank"] = "Co-bank: ON"
     bank_offer, dragon_offer = s.bank_offered(), s.dragon_offered()
-    bank_hint = (f"seat {bank_offer}'s chips, e.g. 500" if rnd is not None
-                 and bank_offer is not None else "chips, e.g. 500")
-    dragon_hint = "dragon wager, e.g. 25"
+    # The hints fit the fields of a 1024x768 screen: the field's label says what it takes.
+    bank_hint = (f"seat {bank_offer}: e.g. 500" if rnd is not None
+                 and bank_offer is not None else "e.g. 500")
+    dragon_hint = "e.g. 25"
     if rnd is not None and dragon_offer is not None:
         main = money(rnd.wagers[dragon_offer])
         dragon_hint = (f"seat {dragon_offer}: {main}"
                        if s.rules.dragon.wager is DragonWager.EQUAL
                        else f"seat {dragon_offer}: up to {main}")
-    return PanelLines(title, selected, f"{target}, e.g. AS KD 10H 7C 7D 2S JK", bank_hint,
-                      dragon_hint, labels)
+    return PanelLines(title, selected, f"{target} AS KD 10H", bank_hint, dragon_hint, labels)
 
 
 def slip(s: DealerSession) -> SlipState | None:
@@ -130,7 +131,8 @@ def table_info(s: DealerSession) -> str:
     dealer = ""
     if s.ledger is not None:
         dealer = f"Dealer {s.ledger.dealer or '(none: F3)'} - "
+    # Two lines: the status bar of a 1024x768 screen holds each whole.
     return (f"{dealer}Table {r.table.name} - House Way {house_way_name(r)} - foul "
-            f"{r.foul_penalty.value} - {r.commission} - {money(r.limits.minimum)} to "
+            f"{r.foul_penalty.value} - {r.commission}\n{money(r.limits.minimum)} to "
             f"{money(r.limits.maximum)} - action {r.table.action_source.value} - "
             f"{r.table.deal_mode.value} - {banking} - {dragon}")

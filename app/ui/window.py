@@ -1,9 +1,10 @@
 """The dealer's window: the felt (seven positions around the centre), the side panel, the
 device status bar, the keys, and the help (F1). Layout and binding only.
 
-`MainWindow.bind(session, shoe, ...)` binds it to a `DealerSession` (app/session): a key
-becomes `KeyPressed` (the keys are the registry's `keymap()`), a field's Enter and a
-button `DealerCommand`, a card clicked `CardPicked`, the shoe's signals `CardRead`,
+`MainWindow.bind(session, shoe, ...)` binds it to a `DealerSession` (app/session): every
+key pressed in the window becomes `KeyPressed` (the registry's keys, and what is typed into
+an open field: the session holds the field's text, docs/keyboard.md), a button
+`DealerCommand`, a card clicked `CardPicked`, the shoe's signals `CardRead`,
 `LeftoversRead`, `Shuffled`, `ShoeStatus`, `ShoeFault` and `DeviceAction`, the printer's
 answer `Printed`. Each event's `Changes` is painted: only the seats in `changes.positions`,
 the centre only when `changes.centre`, the status bar when `changes.devices`; the buttons
@@ -21,17 +22,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
-    QKeySequence,
-    QPainter,
-    QPaintEvent,
+    QKeyEvent,
     QResizeEvent,
-    QShortcut,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QFrame,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -57,7 +54,6 @@ from app.session import (
     DealerSession,
     DeviceAction,
     Event,
-    FrontTyped,
     KeyPressed,
     LeftoversRead,
     Printed,
@@ -65,14 +61,12 @@ from app.session import (
     ShoeStatus,
     Shuffled,
     help_rows,
-    keymap,
     next_line,
 )
 from app.session.commands import COMMANDS_BY_ID, HelpRow, availability
-from app.session.steps import dragon_suggestion
 from drivers.action import ActionInput
 
-from . import view
+from . import theme, view
 from .felt import FeltView
 from .panel import ControlPanel
 from .pit import PitController
@@ -84,25 +78,36 @@ from .supervisor import SupervisorWindow
 from .theme import STYLE
 from .worker import Worker
 
-PANEL_WIDTH = 510
+PANEL_WIDTH = 470  # at the style's scale 1 (theme.BASE); it scales with the screen
 POLL_MS = 1000  # the status bar asks the printer and the ledger (on the worker) this often
 WARM_EACH = 4  # cards drawn ahead per idle turn of the event loop
 WARM_AFTER_MS = 150  # after the window's last resize
-KEEP_FOCUS = ("wager", "cards")  # Enter in these leaves the field open for the next one
+# Keys by name as the registry spells them (app/session/commands.py); a printable key is
+# its character (a letter in capitals: Q and q are the same key), Shift+ a letter's name.
+NAMED_KEYS = {Qt.Key.Key_Return: "Enter", Qt.Key.Key_Enter: "Enter", Qt.Key.Key_Escape: "Esc",
+              Qt.Key.Key_Backspace: "Backspace", Qt.Key.Key_Left: "Left",
+              Qt.Key.Key_Right: "Right", Qt.Key.Key_Space: "Space"}
+NOT_THE_DEALERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                   | Qt.KeyboardModifier.MetaModifier)
 
 
-class ElidedLabel(QLabel):
-    """One line that ends in "..." where the room ends (the whole text in its tooltip)."""
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        QFrame.paintEvent(self, event)  # the style sheet's background and border
-        p = QPainter(self)
-        rect = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             rect.width())
-        p.setPen(self.palette().color(self.foregroundRole()))
-        p.drawText(rect, int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft), text)
-        p.end()
+def key_name(event: QKeyEvent) -> str | None:
+    """The registry's name of a key pressed ("W", "Shift+Q", "4", "Enter", "F1"), or None
+    for a key the dealer's keyboard does not use (Ctrl and Alt chords among them)."""
+    if event.modifiers() & NOT_THE_DEALERS:
+        return None
+    key = event.key()
+    if key in NAMED_KEYS:
+        return NAMED_KEYS[Qt.Key(key)]
+    if Qt.Key.Key_F1.value <= key <= Qt.Key.Key_F12.value:
+        return f"F{key - Qt.Key.Key_F1.value + 1}"
+    text = event.text()
+    if len(text) != 1 or not text.isprintable():
+        return None
+    if text.isalpha():
+        shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        return f"Shift+{text.upper()}" if shift else text.upper()
+    return text
 
 
 class HelpView(QDialog):
@@ -147,6 +152,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setWindowTitle("Pai Gow Poker - dealer station")
         self.setStyleSheet(STYLE)
+        self.scale = 1.0
         self.felt = FeltView()
         self.panel = ControlPanel()
         self.panel.setFixedWidth(PANEL_WIDTH)
@@ -163,8 +169,9 @@ class MainWindow(QMainWindow):
         self.devices = [QLabel(objectName="device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
-        self.banner = ElidedLabel(objectName="banner")
-        self.table_info = ElidedLabel(objectName="tableInfo")
+        self.banner = QLabel(objectName="banner")  # on two lines if it must
+        self.banner.setWordWrap(True)
+        self.table_info = QLabel(objectName="tableInfo")  # two whole lines (view.table_info)
         for label in (self.banner, self.table_info):  # they take what room is left, no more
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             label.setMinimumWidth(0)
@@ -175,7 +182,6 @@ class MainWindow(QMainWindow):
         self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
                                    "the totals, void and correct (PIN) [F2]")
         bar.addPermanentWidget(self.pit_button)
-        self.shortcuts: dict[str, QShortcut] = {}
         self.session: DealerSession | None = None
         self.shoe: ShoeFeed | None = None
         self.printer: Printer | None = None
@@ -220,18 +226,9 @@ class MainWindow(QMainWindow):
         self.pit_button.clicked.connect(self.toggle_pit)
         for name, button in self.panel.buttons.items():
             button.clicked.connect(lambda _=False, name=name: self.click(name))
-        for name, field in self.panel.fields.items():
-            field.returnPressed.connect(lambda name=name: self.submit(name, keep=name
-                                                                      in KEEP_FOCUS))
-        self.panel.fields["front"].textEdited.connect(lambda t: self.handle(FrontTyped(t)))
         for seat in self.felt.seats.values():
             seat.clicked.connect(self.select)
             seat.card_clicked.connect(self.pick)
-        for key in keymap():
-            shortcut = QShortcut(QKeySequence(key), self)
-            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(lambda key=key: self.press(key))
-            self.shortcuts[key] = shortcut
         shoe.card_read.connect(lambda c: self.handle(CardRead(c)))
         shoe.card_at.connect(lambda c, first, seq: self.handle(CardRead(c, seq, first)))
         shoe.leftovers_read.connect(lambda cards: self.handle(LeftoversRead(tuple(cards))))
@@ -274,10 +271,26 @@ class MainWindow(QMainWindow):
         return changes
 
     def press(self, key: str) -> Changes:
+        """A key, by the registry's name: the session decides what it does (a command, a
+        character typed into the open field, or nothing, said why)."""
         changes = self.handle(KeyPressed(key))
-        if key == "Esc":
-            self.felt.setFocus()
+        if not self.felt.hasFocus():
+            self.felt.setFocus()  # the table keeps the keyboard: no widget takes a key
         return changes
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Every key pressed in the dealer's window goes to the session, once (a held key
+        does not repeat: a command must never fire twice by a slow finger)."""
+        name = key_name(event)
+        if name is None or self.session is None:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+        if not event.isAutoRepeat():
+            self.press(name)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002, ARG002 - Qt's signature
+        return False  # Tab moves the keyboard nowhere: it stays on the table
 
     def select(self, position: int) -> Changes:
         return self.handle(DealerCommand("select", "7" if position == DEALER else str(position)))
@@ -285,32 +298,20 @@ class MainWindow(QMainWindow):
     def pick(self, position: int, c: Card) -> Changes:
         return self.handle(CardPicked(position, c))
 
-    def submit(self, name: str, keep: bool = False) -> Changes:
-        """A field's Enter: its command with the text typed."""
-        field = self.panel.fields[name]
-        changes = self.handle(DealerCommand(name, field.text()))
-        if changes.done:
-            field.clear()
-            if not keep or not field.isEnabled():
-                self.felt.setFocus()
-        else:
-            field.selectAll()  # what was wrong stays in view; typing replaces it
-        return changes
-
     def click(self, name: str) -> Changes:
-        """A button: its command; one with a field takes the text typed there (the dragon's
-        filled in with the main wager), or opens the field as its key does."""
-        assert self.session is not None
+        """A button: its command. One with a field opens the field as its key does, or, when
+        its field is open, is its Enter (another field open is left first)."""
+        s = self.session
+        assert s is not None
         command = COMMANDS_BY_ID[name]
         if command.field is None:
             return self.handle(DealerCommand(name))
-        field = self.panel.fields[command.field]
-        if name == "dragon" and not field.text().strip():
-            field.setText(dragon_suggestion(self.session))
-        if command.direct is not None and command.direct(self.session):
+        if s.entry is not None and s.entry.command == name:
+            return self.press("Enter")
+        if s.entry is not None:
+            self.handle(DealerCommand("escape"))
+        if command.direct is not None and command.direct(s):
             return self.handle(DealerCommand(name))
-        if field.text().strip():
-            return self.submit(command.field)
         return self.press(command.keys[0][0])
 
     def apply(self, changes: Changes) -> None:
@@ -336,16 +337,7 @@ class MainWindow(QMainWindow):
             self.toggle_pit()
         elif what == "dealer":
             self.ask_dealer()
-        elif what.startswith("field:"):
-            self.open_field(what.removeprefix("field:"))
-
-    def open_field(self, name: str) -> None:
-        assert self.session is not None
-        field = self.panel.fields[name]
-        if name == "dragon" and not field.text().strip():
-            field.setText(dragon_suggestion(self.session))
-        field.setFocus()
-        field.selectAll()
+        # "field:NAME": the field is open; the paint shows its text (the session's)
 
     # --- painting ---------------------------------------------------------------------------
 
@@ -375,12 +367,8 @@ class MainWindow(QMainWindow):
         p.fields["cards"].setPlaceholderText(lines.cards_hint)
         p.fields["bank"].setPlaceholderText(lines.bank_hint)
         p.fields["dragon"].setPlaceholderText(lines.dragon_hint)
-        for name in ("bank", "dragon"):  # no stale amount once the offer is over
-            if not p.fields[name].isEnabled() and p.fields[name].text():
-                p.fields[name].clear()
-        front = p.fields["front"]
-        if not front.hasFocus() and front.text() != s.front_text:
-            front.setText(s.front_text)
+        p.show_entry(s.entry.field.name if s.entry is not None else None,
+                     s.entry.text if s.entry is not None else "", s.front_text)
         if changes is None:
             p.show_log(tuple(s.log))
         elif changes.log:
@@ -433,12 +421,29 @@ class MainWindow(QMainWindow):
         self.table_info.setToolTip(info)
 
     def showEvent(self, event: QShowEvent) -> None:
+        # No larger than the screen allows: a style drawn for a larger screen would hold the
+        # window larger than this one (its least size) before it could be resized.
+        room = self.screen().availableGeometry()
+        self.rescale(min(theme.scale_for(self.width(), self.height()),
+                         theme.scale_for(room.width(), room.height())))
         super().showEvent(event)
         self._warm.start()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        self.rescale(theme.scale_for(event.size().width(), event.size().height()))
         super().resizeEvent(event)
         self._warm.start()
+
+    def rescale(self, scale: float) -> None:
+        """The style, the side panel's width and the felt's spacing for the screen's size:
+        the whole table fits a 1024x768 screen and reads from afar on a large one."""
+        if scale == self.scale:
+            return
+        self.scale = scale
+        self.setStyleSheet(theme.style(scale))
+        self.panel.setFixedWidth(theme.px(PANEL_WIDTH, scale))
+        self.panel.set_scale(scale)
+        self.felt.set_scale(scale)
 
     def warm_cards(self, left: list[Card] | None = None) -> None:
         """Draw the deck at each seat's card size while the window is idle, a few cards at a

@@ -99,7 +99,7 @@ def read_slip(slip: Any) -> dict[str, Any]:
     if slip.get("schema") != SLIP_SCHEMA:
         raise SlipError("schema", f"this printer reads {SLIP_SCHEMA}, not "
                                   f"{slip.get('schema')!r}: give the output of "
-                                  f"`paigow settle --json`")
+                                  f"paigow settle --json")
     _check(slip, _TOP, "")
     _check(slip["action"], _ACTION, "action")
     _check(slip["bank"], _BANK, "bank")
@@ -255,6 +255,8 @@ def forfeits(p: Mapping[str, Any]) -> bool:
 def set_by_text(p: Mapping[str, Any]) -> str:
     """Who set the hand, and the House Way rule that set it."""
     rule = p["house_way_rule"]
+    if rule and p.get("house_way_says"):  # the rule's id with its words, never bare
+        rule = f"{rule}: {p['house_way_says']}"
     match p["set_by"]:
         case "player":
             return "Set by the player" + (": FOUL" if forfeits(p) else "")
@@ -265,7 +267,7 @@ def set_by_text(p: Mapping[str, Any]) -> str:
                     else "FOUL, reset to the House Way")
         case "after-bank":  # the player asked; the seven cards waited in one pile
             way = f"House Way {rule}" if rule else "House Way"
-            return f"Set by the dealer, {way}, after the bank"
+            return f"Set by the dealer after the bank, {way}"
     return ""
 
 

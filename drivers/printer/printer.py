@@ -35,8 +35,8 @@ from .device import (
 from .layout import SlipError, read_slip, slip_time, styled_lines
 from .queue import KeptSlip, QueueError, ReprintQueue
 
-REPRINT_HINT = ("once the printer is ready, press Reprint (or run `paigow print-slip "
-                "--reprint`)")
+# Said to the dealer (the station's message) and at a terminal: plain words, no backticks.
+REPRINT_HINT = "once the printer is ready, press Reprint (or run paigow print-slip --reprint)"
 
 
 def _now() -> datetime:

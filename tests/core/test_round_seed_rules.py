@@ -143,7 +143,8 @@ def test_settling_sets_the_piles_after_the_bank_and_the_slip_and_ledger_say_so()
     assert line.set_by is SetBy.AFTER_BANK and line.outcome is Outcome.WIN
     assert dict(slip.rules)["asked_house_way"] == "after-the-bank"
     printed = " ".join(slip_text(slip.to_dict()).split())
-    assert f"Set by the dealer, House Way {line.rule}, after the bank" in printed
+    assert (f"Set by the dealer after the bank, House Way {line.rule}: {line.rule_says}"
+            in printed)
     assert "One pile House Way set after the bank" in printed
     stored = [encode_record(r) for r in game.log]
     assert [r["position"] for r in stored if r["type"] == "house_way_asked"] == [1]

@@ -95,7 +95,7 @@ def test_the_last_rounds_show_every_hand_the_house_way_rule_and_payouts_in_order
         line = rnd.slip.line(h.number)
         assert h.cards == " ".join(map(str, line.cards))
         if line.rule is not None:
-            assert f"rule {line.rule} - {line.rule_says}" in h.how
+            assert f"rule {line.rule}: {line.rule_says}" in h.how
     assert shown.totals.startswith("wagers $150.00")
 
 

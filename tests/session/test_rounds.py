@@ -234,7 +234,8 @@ def test_a_dealer_mistake_is_a_message_never_an_exception():
     p.seat(1)
     changes = p.cmd("wager", "2")
     assert not changes.done and changes.level == "error"
-    assert changes.message == "$2.00 is under the table minimum of $5.00"
+    assert changes.message == ("Seat 1: $2.00 is under the table minimum of $5.00: nothing "
+                               "is set. Type the wager again (W), at least $5.00.")
     assert p.cmd("wager", "lots").level == "error"
 
 

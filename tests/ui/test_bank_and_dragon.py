@@ -96,7 +96,8 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
     s.key("Q")
     assert s.session.bank_offered() == 3
     s.key("B")
-    assert s.window.focusWidget() is s.window.panel.fields["bank"]
+    assert s.session.entry.field.name == "bank"  # open; the keyboard stays on the table
+    assert s.window.focusWidget() is s.window.felt
     s.type("100")
     assert rnd.bank.player == 3 and rnd.bank.stake == 10000
     assert s.seat(3).role_badge.text() == "BANK $100.00"
@@ -277,7 +278,8 @@ def test_a_dragon_round_the_unused_hand_played_by_a_seat(make_station):
     s.type("150")
     assert s.message == "the dragon's wager is at most seat 5's main wager of $100.00, not " \
                         "$150.00"
-    field.clear()
+    assert field.text() == ""  # Enter closed the field: G opens it again
+    s.key("G")
     s.type("40")
     assert rnd.dragons == {4: (5, 4000)}
     assert s.session.dragon_offered() is None  # one dragon a round at this table
@@ -330,10 +332,9 @@ def test_a_dragon_the_player_sets_with_its_wager_equal_to_the_main(make_station)
     assert s.session.dragon_offered() == 3
     assert "its wager is the main wager, $50.00" in s.message
     s.key("G")
-    s.window.panel.fields["dragon"].clear()
-    s.type("20")
+    s.type("20")  # typing replaces the wager filled in
     assert s.message == "the dragon's wager equals the main wager here: $50.00, not $20.00"
-    s.window.panel.fields["dragon"].clear()
+    s.key("G")
     s.type("50")
     rnd = s.session.round
     assert rnd.dragons == {4: (3, 5000)}

@@ -284,8 +284,8 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         wagers(s, {2: "25"})
         s.key("R")
         assert "The shoe is offline: press C" in s.message
-        s.key("C")
         for _ in range(7):
+            s.key("C")
             s.type(SHOWCASE[session.selected])
         assert session.round.phase is Phase.SETTING
         assert session.round.deal.mode == "by-position"

@@ -289,7 +289,7 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     assert s.message == (f"The slip printer is not connected (no {printer_dir / 'lp0'}): check "
                          f"that it is switched on and its USB cable is in, then reprint. The "
                          f"slip of round {slip.round} is kept: once the printer is ready, press "
-                         f"Reprint (or run `paigow print-slip --reprint`).")
+                         f"Reprint (or run paigow print-slip --reprint).")
     assert s.window.panel.message.property("level") == "error"
     s.polled()  # the status bar asks the printer on the worker
     assert s.window.devices[1].text() == "Printer: not connected"
@@ -575,8 +575,8 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
         in again.message
     assert again.seat(5).wager.text() == "$100.00"
     assert again.seat(3).action_badge.isVisible()
-    again.key("C")
     for _ in range(7):
+        again.key("C")
         again.type(SHOWCASE[c.selected])
     assert c.round.phase is Phase.SETTING
     assert again.recording is taken

@@ -167,7 +167,7 @@ def test_typing_the_front_with_the_keyboard_sets_it(make_station):
     deal(s)
     s.key("1")
     s.key("F")
-    assert s.window.focusWidget() is s.window.panel.fields["front"]
+    assert s.session.entry.field.name == "front"  # open; the keyboard stays on the table
     s.type("7s 6c")
     hand = s.session.round.hands[1]
     assert hand.setting.low == tuple(parse_cards("7S 6C")) and hand.foul is None
@@ -186,7 +186,9 @@ def test_a_bad_card_typed_by_hand_shows_the_core_message(make_station):
         parse_cards("AS ZZ")
     assert s.message == str(bad.value)
     assert s.window.panel.message.property("level") == "error"
+    s.key("C")  # Enter closed the field, refused or not: C opens it again
     s.type("AS KD")
+    s.key("C")
     s.type("KD")
     assert s.message.startswith("KD is already dealt to seat 3")
     assert [c.card for c in s.seat(3).cards if c.card] == list(parse_cards("AS KD"))
@@ -197,9 +199,9 @@ def test_the_deal_typed_by_hand_with_the_shoe_offline(make_station):
     assert s.window.devices[0].text() == "Shoe: unplugged"
     open_and_wager(s, {1: "25"})
     s.key("R")
-    s.key("C")
     for position in (3, 4, 5, 6, 0, 1, 2):
         assert s.session.selected == position
+        s.key("C")  # each position's cards: C, the seven, Enter
         s.type(SHOWCASE[position])
     assert s.session.round.phase is Phase.SETTING
     assert s.session.round.deal.mode == "by-position"
@@ -253,6 +255,7 @@ def test_dice_are_typed_and_checked(make_station):
     s.type("3 5 9")
     assert "A die shows 1 to 6, not 9" in s.message
     assert s.session.round.action is None
+    s.key("D")  # Enter closed the field: D opens it again
     s.type("3 5 6")
     s.wait_phase(Phase.SETTING)
     assert s.session.round.action.position == 6  # 14 counted from the dealer as 1

@@ -333,7 +333,7 @@ STRAIGHT = Section(
     Rule("ST-3P", "Three Pairs: The two cards will be the Ace and the Joker",
          when=lambda f: straight(f) and three_pairs(f), play=joker_and_ace),
     # READING (DESIGN.md): a straight with no pair follows the 5/6/7-card straight steps.
-    Rule("ST-X", "Straight alone (not a row of the card; DESIGN.md): " + FOLLOW_STRAIGHT,
+    Rule("ST-X", "A straight with no pair: " + FOLLOW_STRAIGHT,
          when=straight, steps=STRAIGHT_3K),
     gate=straight,
 )

@@ -72,7 +72,8 @@ def test_every_played_position_shows_both_hands_who_set_them_outcome_and_money(
 
 def test_money_is_dollars_and_cents_with_the_sign_of_the_players_net() -> None:
     lines = slip_lines(slip("house-bank"), 42, time=TIME)
-    seat4 = lines[lines.index("Seat 4                                 WIN") + 3]
+    at = lines.index("Seat 4                                 WIN")
+    seat4 = next(line for line in lines[at:] if line.startswith("   Wager"))
     assert seat4 == "   Wager $15.00    Comm $0.75  Net +$14.25"
     assert "House net                          +$14.75" in lines
     assert "Players net                        -$14.75" in lines
@@ -198,3 +199,11 @@ def test_a_slip_that_is_not_a_slip_is_refused_with_the_key_and_why(change, key) 
 def test_paper_narrower_than_a_slip_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 32 columns"):
         slip_lines(slip("house-bank"), 24)
+
+
+def test_the_house_way_rule_is_printed_with_its_words_never_its_id_alone() -> None:
+    """Issue 11: no "bare rule ids without their words ... on a slip"."""
+    text = "\n".join(slip_lines(slip("house-bank"), 42, time=TIME))
+    assert "House Way PR-2: Two pairs: The two\n   cards will be the lowest pair" in text
+    assert "House Way ST-X: A straight with no" in text
+    assert "House Way PR-1\n" not in text + "\n"

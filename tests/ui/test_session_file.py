@@ -1,0 +1,132 @@
+"""The station writes its session to a file as it plays, and `paigow replay FILE` prints
+the slips the table settled, byte for byte (the ledger's slips are the reference)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.cli import main as paigow
+from app.core.cards import cards_text, parse_cards
+from app.core.round import Phase
+from app.session import DealerCommand
+from app.session.record import read_session, replay
+from app.ui.main import build, parse_args
+from app.ui.screenshots import SHOWCASE, stacked_deck
+from app.ui.window import MainWindow
+from drivers.printer.layout import slip_text
+
+from .conftest import SHOWCASE_ACTION
+
+DECK = stacked_deck(SHOWCASE, SHOWCASE_ACTION)
+
+
+def station(qtbot, data: Path) -> MainWindow:
+    window = build(parse_args(["--demo", "--deck", cards_text(DECK), "--data-dir", str(data),
+                               "--dealer", "Kim", "--size", "1280x800"]))
+    qtbot.addWidget(window)
+    window.show()
+    assert window.session is not None
+    window.session.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
+    qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
+    return window
+
+
+def wagered(window: MainWindow) -> None:
+    c = window.session
+    assert c is not None
+    assert window.press("N").done, c.message
+    if c.bank_offered() is not None:
+        assert window.press("Shift+Q").done, c.message  # every seat passes the bank
+    for seat, dollars in ((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")):
+        window.select(seat)
+        assert window.handle(DealerCommand("wager", dollars)).done, c.message
+
+
+def dealt_and_settled(qtbot, window: MainWindow) -> None:
+    c = window.session
+    assert c is not None
+    assert window.press("R").done, c.message
+    qtbot.waitUntil(lambda: c.round is not None and c.round.phase is Phase.SETTING,
+                    timeout=10000)
+    window.press("Shift+Q")  # the dragon passed
+    window.pick(3, parse_cards("KS")[0])
+    window.pick(3, parse_cards("KD")[0])
+    assert window.press("F").done, c.message  # a foul: the Kings in front
+    for seat in (1, 2, 5, 6):
+        window.select(seat)
+        assert window.press("H").done, c.message
+    assert window.press("S").done, c.message
+    assert c.round is not None and c.round.phase is Phase.SETTLED
+
+
+def stored_slips(window: MainWindow) -> list[str]:
+    port = window.ledger
+    assert port is not None
+    store = port.store
+    store.drain()  # the journal sent on to the database
+    rounds = sorted(store.history(status="settled"), key=lambda r: r.round_no)
+    return [store.slip(r.id).text for r in rounds]
+
+
+def session_files(data: Path) -> list[Path]:
+    return sorted((data / "sessions").glob("*.jsonl"))
+
+
+def test_a_station_writes_its_session_and_the_replay_prints_the_slips_it_settled(
+        qtbot, tmp_path, capsys):
+    data = tmp_path / "station"
+    window = station(qtbot, data)
+    wagered(window)
+    dealt_and_settled(qtbot, window)
+    wagered(window)  # the second round's wagers: in the file, no slip yet
+    window.close_station()  # runs what the worker has queued
+    settled = stored_slips(window)
+    assert len(settled) == 1
+    [path] = session_files(data)
+
+    result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+    assert result.refused == []
+    assert [s.text() for s in result.slips] == settled
+    assert paigow(["replay", str(path)]) == 0
+    out = capsys.readouterr()
+    assert out.out == "\n".join(slip_text(s) for s in result.slips)
+    assert "1 round(s) settled" in out.err
+
+
+def test_a_station_that_took_a_round_back_starts_its_file_when_that_round_is_over(
+        qtbot, tmp_path):
+    data = tmp_path / "station"
+    first = station(qtbot, data)
+    wagered(first)
+    first.close_station()  # the station stops with round 1 in play
+    first.close()
+
+    second = station(qtbot, data)
+    c = second.session
+    assert c is not None and c.round is not None and c.round.rotation.round_no == 1
+    dealt_and_settled(qtbot, second)  # round 1, taken back: before the new file's header
+    wagered(second)
+    dealt_and_settled(qtbot, second)  # round 2: in the file whole
+    second.close_station()
+    settled = stored_slips(second)
+    assert len(settled) == 2
+    files = session_files(data)
+    assert len(files) == 2  # one per station start
+
+    result = replay(read_session(files[-1].read_text(encoding="utf-8").splitlines()))
+    assert result.refused == []
+    assert [(s.round, s.text()) for s in result.slips] == [(2, settled[1])]
+
+
+def test_a_session_file_that_cannot_be_written_leaves_the_round_going(qtbot, tmp_path):
+    data = tmp_path / "station"
+    data.mkdir()
+    (data / "sessions").write_text("a file where the folder should be")
+    window = station(qtbot, data)
+    wagered(window)
+    dealt_and_settled(qtbot, window)
+    window.close_station()
+    assert len(stored_slips(window)) == 1
+    recorder = window.session.recorder if window.session is not None else None
+    assert recorder is not None and "cannot be written" in (recorder.problem or "")
+
