@@ -1,10 +1,11 @@
-"""`paigow ledger history|slip|totals|shifts|export|status|migrate|verify`: read the ledger
+"""`paigow ledger history|slip|recall|totals|shifts|export|status|migrate|verify`: read the ledger
 back, and check that no record of it was changed.
 
 The database is `--database-url`, else the config's `ledger.database_url` (config/default.toml,
 `--config FILE` or $PAIGOW_CONFIG, PAIGOW_LEDGER__DATABASE_URL), else the station's own
 SQLite file in its data directory. Exit 2: refused (a bad id, date or option) with why;
-exit 4: the database cannot be reached; exit 1 (verify): a chain does not match.
+exit 4: the database cannot be reached; exit 1: a chain does not match (verify), a round's
+recomputed settlement does not match what the ledger paid (recall).
 """
 
 from __future__ import annotations
@@ -95,6 +96,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--table", help="the table, where more than one has that round number")
     p.add_argument("--json", action="store_true",
                    help="the slip as JSON (paigow.slip/1), as `paigow settle --json` printed")
+
+    p = sub.add_parser("recall", help="a round shown whole (cards in order, settings and "
+                                      "their rules, payouts, who) and its settlement "
+                                      "recomputed: MATCH or the difference (exit 1)")
+    _common(p)
+    p.add_argument("round", metavar="ROUND", help="the round's number or id")
+    p.add_argument("--table", help="the table, when several have that round number")
+    p.add_argument("--json", action="store_true", help="as one JSON object")
 
     p = sub.add_parser("totals", help="drop, win, commission and every seat's money")
     _common(p)
@@ -211,6 +220,13 @@ def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
     for c in stored.corrections:
         print(f"paigow ledger: {c.text()}", file=sys.stderr)
     return 0
+
+
+def _recall(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    with _store(config, url) as store:
+        found = store.recall(args.round, args.table)
+    print(json.dumps(found.to_dict()) if args.json else found.text())
+    return 0 if found.match else EXIT_BROKEN
 
 
 def _totals(args: argparse.Namespace, config: Any, url: str | None) -> int:
@@ -348,5 +364,5 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
     "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
     "export": _export, "status": _status, "migrate": _migrate,
-    "verify": _verify, "setup-roles": _setup_roles,
+    "verify": _verify, "recall": _recall, "setup-roles": _setup_roles,
 }

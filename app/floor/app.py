@@ -47,7 +47,7 @@ from app.ledger.models import FloorRequest, StationStatus, now
 from . import alerts as alerts_mod
 from . import report as report_mod
 from . import views
-from .auth import AuthError, User, log, verify
+from .auth import AuthError, User, log, still, verify
 from .live import Hub, Snapshot
 
 HERE = Path(__file__).resolve().parent
@@ -159,6 +159,16 @@ def page(*, act: bool = False) -> Callable[[Callable[[Request, Floor, User], Awa
         async def handler(request: Request) -> Response:
             floor: Floor = request.app.state.floor
             user = current_user(request)
+            if user is not None:
+                # the people as they stand now: a person disabled is logged out at once
+                fresh = await run_in_threadpool(still, floor.engine, user)
+                if fresh is None:
+                    await run_in_threadpool(_log, floor, user.name, "session_ended",
+                                            {"why": "disabled or gone"})
+                    request.session.clear()
+                elif fresh != user:
+                    request.session["user"] = {"name": fresh.name, "role": fresh.role}
+                user = fresh
             if user is None:
                 if request.method == "GET" and "text/event-stream" not in \
                         request.headers.get("accept", ""):
@@ -269,7 +279,17 @@ async def table_page(request: Request, floor: Floor, user: User) -> Response:
         raise Refused(404, f"There is no table named {table!r} on this floor: pick one from "
                            f"the floor page.")
     return render(request, floor, "table.html", user, page=found, tile=tile,
-                  alerts=table_alerts)
+                  alerts=table_alerts, chain=await run_in_threadpool(_chain, floor, table))
+
+
+def _chain(floor: Floor, table: str) -> dict[str, Any]:
+    """The table's hash chain walked now (`paigow ledger verify --table`): checked, or the
+    first row that does not match."""
+    try:
+        [report] = floor.store.verify(table)
+    except (LedgerError, ValueError) as e:
+        return {"intact": False, "text": f"the chain could not be checked: {e}"}
+    return {"intact": report.intact, "text": report.text(), "head": report.head}
 
 
 @page()
@@ -325,8 +345,14 @@ def _round_context(floor: Floor, round_id: str) -> dict[str, Any]:
         fixes = tuple(c.text() for c in corrections(s, row))
         requests = list(s.scalars(select(FloorRequest).where(FloorRequest.round_id == row.id)
                                   .order_by(FloorRequest.requested_at)))
-        return {"round": views.past_round(row, fixes), "table": row.table_name,
-                "requests": requests, "row_status": row.status}
+        context = {"round": views.past_round(row, fixes), "table": row.table_name,
+                   "requests": requests, "row_status": row.status, "recall": None,
+                   "recall_error": None}
+    try:  # the round whole, settled again by the core (app/ledger/recall.py)
+        context["recall"] = floor.store.recall(str(row.id))
+    except LedgerError as e:
+        context["recall_error"] = str(e)
+    return context
 
 
 @page()
@@ -383,8 +409,13 @@ async def correct_round(request: Request, floor: Floor, user: User) -> Response:
                            "+23.75).") from None
     if not reason:
         raise Refused(400, "Write why: the ledger logs the reason.")
+    secret = form.get("password", "")
+    if not secret:
+        raise Refused(400, "Type your password: a correction is a supervisor's act, signed "
+                           "with your own secret at the moment it is done. Nothing was "
+                           "changed.")
     done = await run_in_threadpool(lambda: floor.store.correct(
-        rid, position, net_cents=net, reason=reason, by=user.name))
+        rid, position, net_cents=net, reason=reason, by=user.name, secret=secret))
     await run_in_threadpool(_log, floor, user.name, "correction",
                             {"round": rid, "position": position, "net_cents": net,
                              "reason": reason})

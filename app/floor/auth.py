@@ -1,9 +1,15 @@
-"""Floor users: a name, a role, an argon2 hash of the password (never the password), and a
-lockout after repeated wrong passwords. Kept in the ledger's database (`floor_users`).
+"""Floor users are the ledger's people (app/ledger/people.py): the `users` table the
+stations' supervisors are in, one name and one secret each (an argon2 hash, never the
+secret), so the pit supervisor who voids at a table and logs in at the podium is one person
+with one record. A login is a try of the person's secret for "read" in `sign_ins`: wrong
+tries lock the person for a while, at the floor and at the stations alike, and a restart
+clears nothing. Every try is also written to the floor's log (never the password).
 
-Roles: `pit-supervisor` and `shift-manager` may acknowledge alerts, void and correct;
-`auditor` reads everything and changes nothing. (The trust branch brings the station's own
-`users` table; the lead will put the two behind one interface: `verify(name, password)`.)
+Roles (the people's): a pit supervisor (or a "supervisor") and a shift manager may
+acknowledge alerts, void and correct; an auditor reads everything and changes nothing.
+
+A session is checked against the people on every request (`still`): a person disabled, or
+whose role changed, is logged out at their next click, not when the cookie expires.
 """
 
 from __future__ import annotations
@@ -11,23 +17,29 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from argon2.exceptions import VerificationError
 from sqlalchemy import Engine, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.ledger import people
+from app.ledger.chain import LedgerSession
 from app.ledger.database import WRITE
-from app.ledger.models import FLOOR_ROLES, FloorLog, FloorUser, now
+from app.ledger.errors import LedgerError
+from app.ledger.models import FLOOR_ROLES, FloorLog, now
+from app.ledger.models import User as Person
 
-TRIES = 5  # wrong passwords in a row before the lock
-LOCK = timedelta(minutes=15)
-ROLE_WORDS = {"pit-supervisor": "pit supervisor", "shift-manager": "shift manager",
-              "auditor": "auditor (read-only)"}
-ACTS = ("pit-supervisor", "shift-manager")  # who may change something
+TRIES = people.TRIES  # wrong passwords in a row before the lock (the people's rule)
+LOCK = people.LOCK
+ROLE_WORDS = {"pit supervisor": "pit supervisor", "supervisor": "pit supervisor",
+              "shift manager": "shift manager", "auditor": "auditor (read-only)"}
+ROLES = {"pit-supervisor": "pit supervisor", "shift-manager": "shift manager",
+         "auditor": "auditor", "pit supervisor": "pit supervisor",
+         "shift manager": "shift manager", "supervisor": "supervisor"}
+ADDED_BY = "(floor)"  # who added a person from the floor's command, when no one is named
 
 _hasher = PasswordHasher()
 _dummy: str | None = None
@@ -49,11 +61,15 @@ class AuthError(Exception):
 @dataclass(frozen=True)
 class User:
     name: str
-    role: str
+    role: str  # the people's role: "pit supervisor", "shift manager", "auditor"
+
+    def __post_init__(self) -> None:
+        # the floor's own words for a role ("pit-supervisor") read as the people's
+        object.__setattr__(self, "role", ROLES.get(self.role, self.role))
 
     @property
     def may_act(self) -> bool:
-        return self.role in ACTS
+        return self.role in people.SUPERVISORS
 
     @property
     def role_words(self) -> str:
@@ -72,95 +88,138 @@ def check_password(password: str) -> None:
         raise AuthError("a floor password is at least 10 characters: choose a longer one")
 
 
+def _role(role: str) -> str:
+    if role not in ROLES:
+        raise AuthError(f"the role is one of {', '.join(FLOOR_ROLES)}, not {role!r}")
+    return ROLES[role]
+
+
+def _write(engine: Engine) -> LedgerSession:
+    """A writing session whose commit links each person's new row into the people's
+    chain (`paigow ledger verify` checks it)."""
+    return LedgerSession(engine.execution_options(**WRITE))
+
+
+def _version(s: Session, name: str, *, role: str, secret_hash: str, disabled: bool,
+             change: str, by: str) -> None:
+    last = people.current(s, name)
+    s.add(Person(id=uuid.uuid4(), name=name, version=(last.version + 1) if last else 1,
+                 role=role, secret_hash=secret_hash, disabled=disabled, change=change,
+                 changed_by=by, at=now()))
+
+
 def add_user(engine: Engine, name: str, role: str, password: str, *,
              by: str | None = None) -> User:
+    """A new person who logs in at the floor (and may act at a station, by role). For
+    the floor's own command and its demo, run with the database owner's login; a shift
+    manager adds people with `paigow users add`."""
     name = " ".join(name.split())
     if not name:
         raise AuthError("give the user's name")
-    if role not in FLOOR_ROLES:
-        raise AuthError(f"the role is one of {', '.join(FLOOR_ROLES)}, not {role!r}")
+    person_role = _role(role)
     check_password(password)
     try:
-        with Session(engine.execution_options(**WRITE)) as s, s.begin():
-            s.add(FloorUser(id=uuid.uuid4(), name=name, role=role,
-                            password_hash=_hasher.hash(password), failed=0,
-                            locked_until=None, disabled=False, created_at=now()))
-            log(s, by, "user_added", {"name": name, "role": role})
-    except IntegrityError:
-        raise AuthError(f"there is already a floor user named {name!r}: choose another "
-                        f"name or remove that one first") from None
-    return User(name, role)
+        people.check_secret(password)
+    except LedgerError as e:
+        raise AuthError(str(e)) from None
+    with _write(engine) as s, s.begin():
+        if people.current(s, name) is not None:
+            raise AuthError(f"there is already a floor user named {name!r}: choose another "
+                            f"name or remove that one first")
+        _version(s, name, role=person_role, secret_hash=_hasher.hash(password),
+                 disabled=False, change="added", by=by or ADDED_BY)
+        log(s, by, "user_added", {"name": name, "role": person_role})
+    return User(name, person_role)
+
+
+def _existing(s: Session, name: str) -> Person:
+    user = people.current(s, name)
+    if user is None:
+        raise AuthError(f"there is no floor user named {name!r}")
+    return user
 
 
 def set_password(engine: Engine, name: str, password: str, *, by: str | None = None) -> None:
     check_password(password)
-    with Session(engine.execution_options(**WRITE)) as s, s.begin():
-        user = s.scalar(select(FloorUser).where(FloorUser.name == name))
-        if user is None:
-            raise AuthError(f"there is no floor user named {name!r}")
-        user.password_hash = _hasher.hash(password)
-        user.failed, user.locked_until = 0, None
+    with _write(engine) as s, s.begin():
+        user = _existing(s, name)
+        _version(s, user.name, role=user.role, secret_hash=_hasher.hash(password),
+                 disabled=user.disabled, change="reset", by=by or ADDED_BY)
         log(s, by, "password_set", {"name": name})
 
 
 def remove_user(engine: Engine, name: str, *, by: str | None = None) -> None:
-    """Users are disabled, not deleted: the log still names them."""
-    with Session(engine.execution_options(**WRITE)) as s, s.begin():
-        user = s.scalar(select(FloorUser).where(FloorUser.name == name))
-        if user is None:
-            raise AuthError(f"there is no floor user named {name!r}")
-        user.disabled = True
+    """People are disabled, not deleted: the records still name them."""
+    with _write(engine) as s, s.begin():
+        user = _existing(s, name)
+        if not user.disabled:
+            _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
+                     disabled=True, change="disabled", by=by or ADDED_BY)
         log(s, by, "user_removed", {"name": name})
 
 
 def users(engine: Engine) -> list[tuple[str, str, bool, datetime | None]]:
     with Session(engine) as s:
-        return [(u.name, u.role, u.disabled, u.locked_until)
-                for u in s.scalars(select(FloorUser).order_by(FloorUser.name))]
+        out = []
+        for name in sorted(set(s.scalars(select(Person.name)))):
+            user = people.current(s, name)
+            assert user is not None
+            out.append((user.name, user.role, user.disabled, people.locked_until(s, user)))
+        return out
+
+
+def still(engine: Engine, user: User) -> User | None:
+    """The session's user as the people stand now: None when they are gone or disabled
+    (the session ends), else with their role as it is now."""
+    with Session(engine) as s:
+        person = people.current(s, user.name)
+    if person is None or person.disabled:
+        return None
+    return User(person.name, person.role)
 
 
 def verify(engine: Engine, name: str, password: str, *, at: datetime | None = None,
            source: str | None = None) -> User:
     """The user, when the password is theirs; else `AuthError` saying why (the same words
-    for an unknown name and a wrong password). Every try is logged, never the password;
-    the refusal is committed before it is raised, so the count of wrong tries holds."""
-    when = at or now()
+    for an unknown name, a disabled one and a wrong password). Every try is a sign-in of
+    the person's (the lock) and a line of the floor's log, never the password; both are
+    committed before the refusal is raised, so the count of wrong tries holds."""
     name = " ".join(name.split())
+    where = ("floor " + (source or ""))[:100].strip()
+    with Session(engine) as s:
+        checked = people.precheck(s, name, password) if name else None
+    if checked is None:
+        try:  # an unknown name takes as long as a known one
+            _hasher.verify(_dummy_hash(), password or "-")
+        except VerificationError:
+            pass
     refusal: str | None = None
     found: User | None = None
-    with Session(engine.execution_options(**WRITE)) as s, s.begin():
-        user = s.scalar(select(FloorUser).where(FloorUser.name == name))
-        if user is None or user.disabled:
-            try:
-                _hasher.verify(_dummy_hash(), password or "-")
-            except VerificationError:
-                pass
+    with _write(engine) as s, s.begin():
+        user = people.current(s, name) if name else None
+        was_locked = user is not None and people.locked_until(s, user) is not None
+        got = people.authorise(s, name or "-", password, "read", where, checked)
+        if isinstance(got, people.Person):
+            found = User(got.name, got.role)
+            log(s, name, "login", {"from": source})
+        elif user is None or user.disabled:
             log(s, name or None, "login_refused", {"why": "unknown name", "from": source})
             refusal = "wrong name or password: try again"
-        elif user.locked_until is not None and user.locked_until > when:
-            minutes = int((user.locked_until - when).total_seconds() // 60) + 1
+        elif was_locked:
+            until = people.locked_until(s, user)
+            minutes = int(((until or now()) - now()).total_seconds() // 60) + 1
             log(s, name, "login_refused", {"why": "locked", "from": source})
             refusal = (f"too many wrong passwords: this account is locked for another "
                        f"{minutes} minute(s). Ask a shift manager if it was not you.")
         else:
-            try:
-                _hasher.verify(user.password_hash, password)
-            except (VerifyMismatchError, VerificationError, InvalidHashError):
-                user.failed += 1
-                if user.failed >= TRIES:
-                    user.failed, user.locked_until = 0, when + LOCK
-                    log(s, name, "login_locked", {"from": source})
-                    refusal = (f"wrong password {TRIES} times: the account is locked for "
-                               f"{int(LOCK.total_seconds() // 60)} minutes")
-                else:
-                    log(s, name, "login_refused", {"why": "wrong password", "from": source})
-                    refusal = "wrong name or password: try again"
+            s.flush()
+            if people.locked_until(s, user) is not None:
+                log(s, name, "login_locked", {"from": source})
+                refusal = (f"wrong password {TRIES} times: the account is locked for "
+                           f"{int(LOCK.total_seconds() // 60)} minutes")
             else:
-                user.failed, user.locked_until = 0, None
-                if _hasher.check_needs_rehash(user.password_hash):
-                    user.password_hash = _hasher.hash(password)
-                log(s, name, "login", {"from": source})
-                found = User(user.name, user.role)
+                log(s, name, "login_refused", {"why": "wrong password", "from": source})
+                refusal = "wrong name or password: try again"
     if found is None:
         raise AuthError(refusal or "wrong name or password: try again")
     return found

@@ -131,7 +131,8 @@ def serve(args: argparse.Namespace) -> int:
             password = secrets.token_urlsafe(9)
             add_user(engine, DEMO_USER, DEMO_ROLE, password, by="demo")
             engine.dispose()
-            demo = DemoFloor(url, folder, tables=args.tables, round_s=args.round_seconds)
+            demo = DemoFloor(url, folder, tables=args.tables, round_s=args.round_seconds,
+                             supervisor=(DEMO_USER, password))
             demo.start()
         if not url:
             print("paigow-floor: give the ledger's database with --database-url (or try "

@@ -42,9 +42,10 @@ from app.session.steps import to_set
 class StoreLedger:
     """The session's ledger port over the ledger's `Store` (the window has its own)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, supervisor: tuple[str, str] | None = None) -> None:
         self.store = store
         self.recording: Recording | None = None
+        self.supervisor = supervisor  # (name, secret): the person who voids at this table
 
     @property
     def dealer(self) -> str | None:
@@ -65,7 +66,11 @@ class StoreLedger:
     def void(self, game: Round, reason: str, by: str) -> None:
         if self.recording is None:
             raise PortError("no round is being recorded")
-        self.recording.void(reason, by)
+        if self.supervisor is not None:  # the ledger checks the person, as at a station
+            name, secret = self.supervisor
+            self.recording.void(reason, by=name, secret=secret)
+        else:
+            self.recording.void(reason, by)
         self.recording = None
 
     def misdeal(self, game: Round, reason: str, by: Any) -> None:
@@ -90,14 +95,19 @@ class HeadlessStation:
     def __init__(self, database_url: str, table: str, data_dir: str | Path, *,
                  dealer: str = "Demo dealer", seed: int | None = None,
                  void_chance: float = 0.03, foul_chance: float = 0.15,
-                 status_engine: Any = None) -> None:
+                 status_engine: Any = None, supervisor: tuple[str, str] | None = None
+                 ) -> None:
+        """`supervisor`: (name, secret) of the person in the ledger who stands at this
+        headless table: its voids (its own and those the floor asks for) are theirs,
+        checked by the ledger as a station's are."""
         self.table = table
         self.rng = random.Random(seed)
         self.void_chance = void_chance
         self.foul_chance = foul_chance
         self.store = Store(database_url, table=table, station=f"{table.lower()}-station",
                            data_dir=data_dir)
-        self.ledger = StoreLedger(self.store)
+        self.ledger = StoreLedger(self.store, supervisor)
+        self.supervisor = supervisor
         self.ledger.open_shift(dealer)
         rules = RoundRules(table=Table(table))
         self.session = DealerSession(rules, ledger=self.ledger, printer=MemoryPrinter(),
@@ -141,7 +151,8 @@ class HeadlessStation:
                 self.status.answer(req.id, "not voided: that round is no longer in play "
                                            "here (a settled round is corrected, not voided)")
             else:
-                changes = self.session.handle(SupervisorCommand("void", req.by, req.reason))
+                who = self.supervisor[0] if self.supervisor else req.by
+                changes = self.session.handle(SupervisorCommand("void", who, req.reason))
                 if changes.done:
                     self.voided.append(rnd.rotation.round_no)
                 self.status.answer(req.id, changes.message)
@@ -247,7 +258,8 @@ class HeadlessStation:
         # `void_chance` is per round: spread over its steps
         if rnd is None or self.rng.random() >= self.void_chance / len(self.steps()):
             return False
-        done = self.session.handle(SupervisorCommand("void", "Pat (pit)",
+        who = self.supervisor[0] if self.supervisor else "Pat (pit)"
+        done = self.session.handle(SupervisorCommand("void", who,
                                                      "the demo's pit voids a round")).done
         if done:
             self.voided.append(rnd.rotation.round_no)
@@ -262,12 +274,14 @@ class DemoFloor:
     """Stations playing rounds on threads, one round every `round_s` seconds or so."""
 
     def __init__(self, database_url: str, data_dir: str | Path, *, tables: int = 4,
-                 round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-") -> None:
+                 round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-",
+                 supervisor: tuple[str, str] | None = None) -> None:
         self.round_s = round_s
         self.stations = [HeadlessStation(database_url, f"{prefix}{i + 1}",
                                          Path(data_dir) / f"station-{i + 1}",
                                          dealer=DEALERS[i % len(DEALERS)],
-                                         seed=None if seed is None else seed + i)
+                                         seed=None if seed is None else seed + i,
+                                         supervisor=supervisor)
                          for i in range(tables)]
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []

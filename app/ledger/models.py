@@ -332,6 +332,7 @@ class SignIn(Base):
 # heartbeat, written in place: a live view, not a record), the alerts the floor raised and
 # their acknowledgements, the floor's own users and the log of what they did.
 
+# The roles the floor's forms and `paigow floor user` name, as the people's roles.
 FLOOR_ROLES = ("pit-supervisor", "shift-manager", "auditor")
 
 
@@ -387,25 +388,6 @@ class FloorAck(Base):
     at: Mapped[datetime]
 
 
-class FloorUser(Base):
-    """A floor user: a name, a role, an argon2 hash of the password (never the password),
-    and the count of wrong passwords in a row that locks the account for a while."""
-
-    __tablename__ = "floor_users"
-    __table_args__ = (
-        CheckConstraint("role IN ('pit-supervisor', 'shift-manager', 'auditor')", name="role"),
-    )
-
-    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
-    role: Mapped[str] = mapped_column(String(20))
-    password_hash: Mapped[str] = mapped_column(String(200))
-    failed: Mapped[int] = mapped_column(Integer)
-    locked_until: Mapped[datetime | None]
-    disabled: Mapped[bool] = mapped_column(Boolean)
-    created_at: Mapped[datetime]
-
-
 class FloorLog(Base):
     """What a floor user did, and when: a login (or a refusal), an acknowledgement, a void,
     a correction, a report downloaded."""
@@ -454,8 +436,8 @@ class StationClaim(Base):
     seen_at: Mapped[datetime]
 
 
-FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_users", "floor_log",
-                "floor_requests")
+# The floor's users are the ledger's people (`users`, migration 0007_floor_people).
+FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
           "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
           "station_claims")

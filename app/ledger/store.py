@@ -43,6 +43,7 @@ from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 
 from . import chain, people, reads
+from . import recall as recall_module
 from .apply import CORRECTION, apply_op, derived_id
 from .chain import LedgerSession
 from .codec import (
@@ -912,6 +913,11 @@ class Store:
         """Rounds, newest first, with the filters given."""
         f = reads.Filters(table, shift, seat, day, since, until, status)
         return self._read(lambda s: reads.history(s, f, limit))
+
+    def recall(self, ref: str, table: str | None = None) -> recall_module.Recall:
+        """The round `ref` shown whole and its settlement recomputed by the core
+        (app/ledger/recall.py: a `Recall`, `match` or its differences)."""
+        return self._read(lambda s: recall_module.recall(s, ref, table))
 
     def slip(self, ref: str, table: str | None = None) -> reads.StoredSlip:
         """A past round's slip exactly as printed (text and JSON), and any corrections: by

@@ -20,6 +20,13 @@ Once the main window is first drawn, one line goes to stderr (the journal, under
     full screen, 0.56 s after start
 SIGTERM (`systemctl stop`), SIGINT (Ctrl-C) and SIGHUP close the window as the dealer would
 (the shoe's port closed, the ledger's journal sent on or kept) and the program exits 0.
+
+Supervisors are people in the ledger (`paigow users`): a station that is not a demo refuses
+to start while the ledger has nobody who could sign a supervisor's action (exit 2, saying
+how to add the first). A demo adds a demo supervisor and prints their name and PIN.
+Closing the window is a supervisor's act: the dealer's close is refused and asks for one.
+The program exits 0 after a supervisor's close (or a stop signal) and 3 when it ends any
+other way, so the kiosk's unit (Restart=always) starts it again.
 """
 
 from __future__ import annotations
@@ -42,24 +49,30 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, Q
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
-from app.ledger import LedgerError
+from app.ledger import LedgerError, LedgerUnavailable
 from app.ledger.database import default_url
+from app.ledger.floor_status import FloorStatus
 from app.ledger.store import StoreSupervisors
 from app.session import DealerSession
 from app.session.feed import resume_point
 from app.settings import ConfigError, TableConfig, load_config
 
+from .floor_link import FloorLink
 from .pit import PitController
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
+from .supervisor import CloseGuard
 from .window import MainWindow
 from .worker import Worker
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 SHOWN = "paigow-dealer: main window shown"
 DEMO_DEALER = "Demo"
+# The demo's supervisor (a demo ledger only; printed at start so the newcomer can use F2).
+DEMO_SUPERVISOR, DEMO_SUPERVISOR_PIN = "Demo Supervisor", "246810"
+EXIT_UNSUPERVISED = 3  # the window ended without a supervisor's close: restart it
 _LOADED = time.monotonic()
 
 
@@ -161,6 +174,7 @@ def build(args: argparse.Namespace) -> MainWindow:
     config = load_config(args.config)
     ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
     try:
+        supervisors(ledger, demo=args.demo)
         printer = make_printer(config, args.data_dir, args.demo)
         resumed = ledger.resume()
         dealer = dealer_of(args, config)
@@ -183,11 +197,53 @@ def build(args: argparse.Namespace) -> MainWindow:
                             rotation=rotation, recorder=recorder,
                             supervisors=StoreSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
-                pit=PitController(window, pin=config.supervisor.pin))
+                pit=PitController(window))
+    assert window.pit is not None
+    window.close_guard = CloseGuard(window, window.pit)
+    # The pit floor sees the table live: the heartbeat on a thread of its own.
+    store = ledger.store
+    window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
+                                                     station=store.station,
+                                                     identity=store.station_id))
     if resumed is not None:
         recorder.session = session
         window.apply(session.resume(resumed.game, deal))
     return window
+
+
+NO_SUPERVISORS = (
+    "the ledger ({where}) has no supervisors yet, and a station on a table needs someone who "
+    "can void, correct and close it. Add the first shift manager (who then adds the pit "
+    "supervisors): paigow users add \"NAME\" --first{config}; then paigow users add "
+    "\"NAME\" --role 'pit supervisor' --by \"MANAGER\"{config}. (paigow-dealer --demo "
+    "plays without.)")
+
+
+def supervisors(ledger: Ledger, *, demo: bool) -> None:
+    """A station on a table refuses to start without a supervisor in the ledger (the
+    shipped PIN is no credential): LedgerError saying how to add one. A demo adds its demo
+    supervisor to its own ledger and prints who they are."""
+    store = ledger.store
+    if not demo:
+        try:
+            nobody = not store.accounts()
+        except LedgerUnavailable as e:
+            # Not refused: every supervisor's action asks the database anyway, and a kiosk
+            # must come up when its database is late at boot (exit 2 is never restarted).
+            print(f"paigow-dealer: {e}; the station starts, and a supervisor's action "
+                  f"waits for the database", file=sys.stderr, flush=True)
+            return
+        if nobody:
+            raise LedgerError(NO_SUPERVISORS.format(where=store.database, config=""))
+        store.has_people()  # remembered in the journal, for when the database is away
+        return
+    if not store.has_people():
+        store.add_person(DEMO_SUPERVISOR, "shift manager", DEMO_SUPERVISOR_PIN, by=None,
+                         first=True)
+    if any(a.name == DEMO_SUPERVISOR for a in store.accounts()):
+        print(f"paigow-dealer: demo supervisor (F2, void, correct, close): name "
+              f"\"{DEMO_SUPERVISOR}\", PIN {DEMO_SUPERVISOR_PIN}", file=sys.stderr,
+              flush=True)
 
 
 def install_excepthook(window: MainWindow) -> None:
@@ -297,7 +353,11 @@ def run(args: argparse.Namespace) -> int:
     first_paint = FirstPaint()
     app.installEventFilter(first_paint)
 
+    guard = window.close_guard
+
     def stop() -> None:
+        if isinstance(guard, CloseGuard):
+            guard.forced = True  # the system asks (systemctl stop): no supervisor to ask
         for widget in QApplication.topLevelWidgets():
             widget.close()
         app.quit()
@@ -317,11 +377,14 @@ def run(args: argparse.Namespace) -> int:
             code = int(app.exec())
     finally:
         app.removeEventFilter(first_paint)
+        window.close_guard = None  # ending now: nobody is asked any more
         window.close()
         window.close_station()  # the shoe, the printer's last slip, the ledger's writes
         # The last window closing posts a Quit of its own; left in the queue it would end
         # every event loop the caller runs after this (a test's, an embedding program's).
         QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+    if code == 0 and isinstance(guard, CloseGuard) and guard.by is None and not guard.forced:
+        return EXIT_UNSUPERVISED
     return code
 
 

@@ -9,16 +9,17 @@ and does, worded from the core and the ledger.
 - Advice on any hand of any round: every legal setting with its value, the House Way's
   marked (`app.core.analysis.advise`).
 
-Voiding and correcting need the supervisor's PIN from the table config ([supervisor] pin),
-compared in constant time; three wrong PINs in a row lock both out for a while. The ledger
-logs each with who, when and why. Nothing here raises at the supervisor: a refusal comes
-back as `message` with `level`, as the dealer's controller does.
+Voiding and correcting (and closing the station) need a person: a supervisor's name and
+their own PIN or password, checked by the ledger (`Store.authorise`) against its people on
+the pit's worker thread (argon2 is slow by design, the database may be far). Wrong tries
+are limited per person and recorded in the ledger (`sign_ins`), so a restart clears no lock;
+the ledger logs each action with who, when and why. Nothing here raises at the supervisor:
+a refusal comes back as `message` with `level`, as the dealer's controller does.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -43,20 +44,21 @@ from app.ledger import (
     StoredSlip,
     Totals,
 )
+from app.ledger.floor_status import Request
+from app.ledger.people import NotAuthorised, Person
+from app.ledger.recall import Recall
 from app.session import DealerSession, SupervisorCommand
 from app.session.words import rotation_lines
-from app.settings import DEFAULT_PIN
 
 from . import present
-from .services import Ledger, PrintJob, pin_matches
+from .services import Ledger, PrintJob
 from .worker import Worker
 
 if TYPE_CHECKING:
+    from .floor_link import FloorLink
     from .window import MainWindow
 
 T = TypeVar("T")
-TRIES = 3  # wrong PINs in a row before the lock
-LOCK_S = 60.0  # how long the PIN is locked after that
 ADVICE_ERROR = 0.01  # the standard error the advice is drawn to (per unit wagered)
 
 
@@ -97,25 +99,16 @@ class RoundInPlay:
 class PitController(QObject):
     changed = Signal()
 
-    def __init__(self, station: MainWindow, *, pin: str = DEFAULT_PIN,
-                 clock: Callable[[], float] = time.monotonic,
-                 parent: QObject | None = None) -> None:
+    def __init__(self, station: MainWindow, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.station = station  # the dealer's window: its session, ledger and printer
-        self._pin = pin
-        self.clock = clock
-        self.wrong = 0
-        self.locked_until = 0.0
         self.message = ""
         self.level = "info"
         self._reads: Worker | None = None  # the pit's reads, on a thread of their own
         self.reading = 0  # reads asked for and not yet answered
+        self.floor: FloorLink | None = None  # the pit floor's link (app/ui/main.py sets it)
 
     # --- plumbing ----------------------------------------------------------------------
-
-    @property
-    def default_pin(self) -> bool:
-        return self._pin == DEFAULT_PIN
 
     @property
     def session(self) -> DealerSession:
@@ -183,9 +176,12 @@ class PitController(QObject):
         self._reads.submit(work, done)
 
     def close(self) -> None:
-        """The station closes: the reads under way finish, the pit's worker stops."""
+        """The station closes: the reads under way finish, the pit's worker stops (and the
+        floor's heartbeat)."""
         if self._reads is not None:
             self._reads.close()
+        if self.floor is not None:
+            self.floor.close()
 
     def _probe(self) -> None:
         if self.ledger is not None:
@@ -263,84 +259,122 @@ class PitController(QObject):
         port.note_eligibility(verdict, lambda recorded: self._say(f"{said}{recorded}", level))
         return verdict
 
-    # --- the PIN ------------------------------------------------------------------------
+    # --- who: a person, checked by the ledger ---------------------------------------------
 
-    def refuse_pin(self, pin: str) -> str | None:
-        """Why the PIN is refused (None: it is right). Three wrong in a row lock it."""
-        now = self.clock()
-        if now < self.locked_until:
-            return (f"Three wrong PINs: supervisor actions are locked for another "
-                    f"{int(self.locked_until - now) + 1} s.")
-        if pin_matches(self._pin, pin):
-            self.wrong = 0
-            return None
-        self.wrong += 1
-        if self.wrong >= TRIES:
-            self.wrong = 0
-            self.locked_until = now + LOCK_S
-            return (f"Wrong PIN, {TRIES} times: supervisor actions are locked for "
-                    f"{int(LOCK_S)} s. Nothing was done.")
-        return f"Wrong PIN: nothing was done ({TRIES - self.wrong} more tries before the lock)."
-
-    def _authorised(self, pin: str, by: str, reason: str) -> bool:
-        if not by.strip():
-            self._say("Type the supervisor's name: the ledger logs who did it.", "error")
+    def authorise(self, name: str, secret: str, action: str,
+                  then: Callable[[Person | None], None], what: str | None = None) -> bool:
+        """Ask the ledger whether `name` with `secret` may do `action`, on the pit's worker;
+        `then(person)` on the GUI thread (None: refused, and said why). False: not asked
+        (said why at once; `then` is not called)."""
+        if self.ledger is None:
+            self._say("This station keeps no ledger, so no supervisor can be checked: "
+                      "nothing was done.", "error")
             return False
+        if not name.strip():
+            self._say("Type the supervisor's name: the ledger records who did it.", "error")
+            return False
+        if not secret:
+            self._say(f"Type {name.strip()}'s PIN or password: nothing was done.", "error")
+            return False
+        self._read(what or action.capitalize(),
+                   lambda store: _noted(store, name, action,
+                                        lambda: store.authorise(name, secret, action)), then)
+        return True
+
+    def _reason(self, reason: str) -> bool:
         if not reason.strip():
             self._say("Type why: the ledger logs the reason.", "error")
             return False
-        refused = self.refuse_pin(pin)
-        if refused is not None:
-            self._log_refused(by, reason, refused)
-            self._say(refused, "error")
-            return False
         return True
-
-    def _log_refused(self, by: str, reason: str, refused: str) -> None:
-        """A refused PIN is written to the ledger for the auditors (never the PIN typed)."""
-        if self.ledger is None:
-            return
-        try:
-            self.ledger.store.note("pin_refused", {"why": refused, "reason": reason.strip()},
-                                   by=by.strip())
-        except LedgerError:
-            pass  # the refusal itself stands; the status bar says what ails the ledger
 
     # --- supervisor actions ----------------------------------------------------------------
 
-    def void(self, pin: str, by: str, reason: str) -> bool:
-        """Void the round in play (the PIN first); the ledger logs who, when and why."""
+    def void(self, secret: str, by: str, reason: str,
+             then: Callable[[bool], None] | None = None) -> bool:
+        """Void the round in play once the ledger has checked the supervisor; the ledger
+        logs who, when and why. True: asked (`then(voided)` follows on the GUI thread);
+        False: refused at once, said why."""
         rnd = self.session.round
         if rnd is None or rnd.phase is Phase.SETTLED:
             self._say("There is no round in play to void (a settled round is corrected, not "
                       "voided).", "error")
             return False
-        if not self._authorised(pin, by, reason):
+        if not by.strip() or not self._reason(reason):
+            if not by.strip():
+                self._say("Type the supervisor's name: the ledger logs who did it.", "error")
             return False
         no = rnd.rotation.round_no
-        changes = self.station.handle(SupervisorCommand("void", by, reason))
+
+        def authorised(person: Person | None) -> None:
+            done = person is not None and self._void_now(rnd, no, person, reason)
+            if then is not None:
+                then(done)
+
+        if not self.authorise(by, secret, "void", authorised):
+            return False
+        self._say(f"Checking {by.strip()} with the ledger...", "info")
+        return True
+
+    def floor_request(self) -> Request | None:
+        """The floor's request for the round in play, if it asked (the oldest)."""
+        floor = self.floor
+        if floor is None:
+            return None
+        return next((r for r in floor.requests if floor.in_play(r)), None)
+
+    def void_for_floor(self, request: Request, secret: str, by: str, reason: str,
+                       then: Callable[[bool], None] | None = None) -> bool:
+        """The floor's void, done by a supervisor at the station (their own name and
+        secret, as any void); the floor is answered with who did it."""
+        floor = self.floor
+
+        def done(ok: bool) -> None:
+            if ok and floor is not None:
+                floor.answer(request, f"voided at the station by {by.strip()}: "
+                                      f"{reason.strip()}")
+            if then is not None:
+                then(ok)
+
+        return self.void(secret, by, reason, then=done)
+
+    def _void_now(self, rnd: Round, no: int, person: Person, reason: str) -> bool:
+        if self.session.round is not rnd or rnd.phase is Phase.SETTLED:
+            self._say(f"Round {no} is no longer in play: nothing was voided.", "error")
+            return False
+        port = self.station.ledger
+        if port is not None:
+            port.vouch(person)  # the ledger's write carries who, checked a moment ago
+        changes = self.station.handle(SupervisorCommand("void", person.name, reason))
         if not changes.done:
             self._say(f"Round {no} was not voided: {changes.message}", "error")
             return False
-        self._say(f"Round {no} is void, logged in the ledger: by {by.strip()}, "
+        self._say(f"Round {no} is void, logged in the ledger: by {person.name}, "
                   f"{reason.strip()}.", "ok")
         return True
 
-    def correct(self, round_id: str, position: int, net_text: str, *, pin: str, by: str,
+    def correct(self, round_id: str, position: int, net_text: str, *, secret: str, by: str,
                 reason: str, then: Callable[[bool], None] | None = None) -> bool:
-        """Correct a settled round's result at one position (the PIN first): the ledger
-        adds a reversal and a corrected row, with who, when and why. True: the PIN was right
-        and the correction is on its way; `then(written)` once the ledger answered."""
+        """Correct a settled round's result at one position: the ledger checks the
+        supervisor (their name and secret) and adds a reversal and a corrected row, with
+        who, when and why, in one go on the pit's worker. True: asked (`then(written)`
+        follows); False: refused at once, said why."""
         try:
             net = parse_money(net_text.strip().lstrip("+"))
         except MoneyError as e:
             self._say(f"The corrected net: {e} (e.g. -25 or +23.75)", "error")
             return False
-        if not self._authorised(pin, by, reason):
-            return False
         if self.ledger is None:
             self._say("This station keeps no ledger: there is nothing to correct.", "error")
             return False
+        if not by.strip():
+            self._say("Type the supervisor's name: the ledger logs who did it.", "error")
+            return False
+        if not self._reason(reason):
+            return False
+        if not secret:
+            self._say(f"Type {by.strip()}'s PIN or password: nothing was done.", "error")
+            return False
+
         def corrected(done: Correction | None) -> None:
             if done is not None:
                 self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
@@ -348,9 +382,39 @@ class PitController(QObject):
                 then(done is not None)
 
         self._say("Correcting...", "info")
-        self._read("Correction", lambda store: store.correct(
-            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip()),
-            corrected)
+        self._read("Correction", lambda store: _noted(store, by, "correct", lambda: store.correct(
+            round_id, position, net_cents=net, reason=reason.strip(), by=by.strip(),
+            secret=secret)), corrected)
+        return True
+
+    def authorise_close(self, by: str, secret: str, reason: str,
+                        then: Callable[[Person | None], None]) -> bool:
+        """Closing the station: the ledger checks the supervisor for "close" and records
+        who closed it and why (one job on the pit's worker). True: asked (`then(person)`
+        follows; None: refused, said why); False: refused at once, said why."""
+        if self.ledger is None:
+            self._say("This station keeps no ledger, so no supervisor can be checked: "
+                      "the station stays open.", "error")
+            return False
+        if not by.strip():
+            self._say("Type the supervisor's name: the ledger records who closed the "
+                      "station.", "error")
+            return False
+        if not secret:
+            self._say(f"Type {by.strip()}'s PIN or password: the station stays open.",
+                      "error")
+            return False
+        if not self._reason(reason):
+            return False
+
+        def work(store: Store) -> Person:
+            person = _noted(store, by, "close", lambda: store.authorise(by, secret, "close"))
+            store.note("station_closed", {"reason": reason.strip(),
+                                          "sign_in": str(person.sign_in)}, by=person.name)
+            return person
+
+        self._say(f"Checking {by.strip()} with the ledger...", "info")
+        self._read("Close", work, then)
         return True
 
     # --- history, slips, totals ------------------------------------------------------------
@@ -366,6 +430,11 @@ class PitController(QObject):
         self._read("History", lambda store: store.history(
             table=table, shift=shift, seat=seat, day=day, limit=limit),
             lambda found: then(found or []))
+
+    def recall(self, round_id: str, then: Callable[[Recall | None], None]) -> None:
+        """The round shown whole and settled again by the core (app/ledger/recall.py):
+        `then(recall)` with its MATCH or differences, None when it could not be read."""
+        self._read("Recall", lambda store: store.recall(round_id), then)
 
     def slip(self, round_id: str, then: Callable[[StoredSlip | None], None]) -> None:
         self._read("Slip", lambda store: store.slip(round_id), then)
@@ -436,6 +505,21 @@ class PitController(QObject):
         except (AdviceError, CardError) as e:
             self._say(f"No advice for {hand.title}: {e}", "error")
             return None
+
+
+def _noted(store: Store, name: str, action: str, act: Callable[[], T]) -> T:
+    """A supervisor's action tried: a refusal is also written as a station note
+    (`pin_refused`: who, for what, why; never the secret), which the pit floor raises as an
+    alert; the person's try itself is in `sign_ins`."""
+    try:
+        return act()
+    except NotAuthorised as e:
+        try:
+            store.note("pin_refused", {"why": str(e), "action": action},
+                       by=" ".join(name.split()) or None)
+        except LedgerError:
+            pass  # the refusal stands; the status bar says what ails the ledger
+        raise
 
 
 def _how(set_by: str | None, rule: str | None, foul: str | None) -> str:

@@ -61,7 +61,10 @@ class SessionFile:
             self._write(jsonl_line(header(s)))
 
     def _write(self, line: str) -> None:
-        self.worker.submit(lambda: self._put(line))
+        if self.worker.closed:  # the station is closing (its shoe says so): write it now
+            self._put(line)
+        else:
+            self.worker.submit(lambda: self._put(line))
 
     def _put(self, line: str) -> None:
         # Opened for each line: nothing is held open, a stopped station loses nothing the

@@ -9,11 +9,12 @@ round recorded in a ledger and every slip printed on a "file" printer (both in a
 directory), and saves a PNG after each step: the house banks (a dragon, a foul, the slip,
 printed); the pit supervisor's view of who may bank, then a player banks and the bank runs
 out; the printer unplugged and the ledger's database away, then both back; the pit's
-history, advice and totals; a void refused for a wrong PIN; the shoe unplugged and a card
-typed wrong. The PNGs go to docs/screenshots/WIDTHxHEIGHT/ by default (docs/station.md
-shows them). After every stage at every size app/ui/screencheck.py looks for a text cut or
-a widget off the screen, and for words meant for developers; the walk lists what it found
-and exits 1 (tests/ui/test_screen_sizes.py runs the same walk off screen).
+history, advice and totals; a void refused for a wrong PIN (a person's own, checked by the
+ledger); the shoe unplugged and a card typed wrong. The PNGs go to
+docs/screenshots/WIDTHxHEIGHT/ by default (docs/station.md shows them). After every stage
+at every size app/ui/screencheck.py looks for a text cut or a widget off the screen, and
+for words meant for developers; the walk lists what it found and exits 1
+(tests/ui/test_screen_sizes.py runs the same walk off screen).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from .shoe import DemoShoe, PtyDemoShoe, ShoeFeed
 from .window import MainWindow
 from .worker import Worker
 
-PIN = "482916"  # the screenshots' station's supervisor PIN
+SUPERVISOR, PIN = "Pat Lee", "482916"  # the screenshots' supervisor, in their ledger
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -232,6 +233,7 @@ class Devices:
                       data_dir=self.tmp / "station", migrate_now=False, send_on_save=False)
         self.ledger = Ledger(store, send_every=0.1)
         self.ledger.open_shift("Kim")
+        store.add_person(SUPERVISOR, "shift manager", PIN, by=None, first=True)
         from drivers.printer.config import PrinterConfig
 
         self.printer = Printer(PrinterConfig(kind="file", path=str(self.usb / "lp0"),
@@ -272,7 +274,7 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
                             rotation=devices.ledger.store.rotation(),
                             randbelow=lambda n: next(numbers))
     window.bind(session, shoe, printer=devices.printer, worker=worker,
-                pit=PitController(window, pin=PIN))
+                pit=PitController(window))
     window.move(0, 0)
     window.resize(*sizes[0])
     window.show()
@@ -453,13 +455,15 @@ def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     assert pit is not None
     pit.tabs.setCurrentIndex(0)
     void = pit.open_void()
-    void.form.by.setText("Pat Lee")
-    void.form.pin.setText("1234")
+    void.form.by.setText(SUPERVISOR)
+    void.form.secret.setText("123456")
     void.form.reason.setText("the table closes for a card change")
     void.ok.click()
+    pump(lambda: not void.waiting)  # the ledger checks the person on the pit's worker
     shoot("22-pit-void-wrong-pin")
-    void.form.pin.setText(PIN)
+    void.form.secret.setText(PIN)
     void.ok.click()
+    pump(lambda: not void.waiting)
     window.toggle_pit()
     shoot("23-round-void")
 

@@ -1,4 +1,5 @@
-"""The station's ledger and slip printer as the window uses them, and the supervisor's PIN.
+"""The station's ledger and slip printer as the window uses them, and its heartbeat to the
+pit floor.
 
 - `Ledger`: the round recorded as it goes (app/ledger, docs/ledger.md). Every save is on
   disk in the station's journal before it returns; the journal is sent on to the database
@@ -12,14 +13,16 @@
   (app/ui/worker.py): the journal has it on disk when the worker confirms, and until then
   the status bar says "recording...". A printer's answer comes back as the session's
   `Printed` event (`outcome_of`).
-- `pin_matches`: the supervisor's PIN, compared in constant time.
+- `Heartbeat`: the table's live state (phase, round, banker, action, wagers, the health of
+  shoe, printer and database) written for the pit floor (`FloorStatus.beat`) on a thread
+  of its own after every change and every few seconds, and the floor's requests (a void)
+  read back for the dealer and the supervisor.
 
 None of this holds a rule of the game: the session calls it after the core has decided.
 """
 
 from __future__ import annotations
 
-import hmac
 import os
 import threading
 import time
@@ -34,6 +37,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from app.core.round import Round
 from app.core.settlement import Slip
 from app.ledger import LedgerError, LedgerStatus, Recording, Store
+from app.ledger.people import Person
 from app.session import PortError, PrintOutcome
 from app.session import PrintJob as SessionJob
 from drivers.printer import PrintResult, ReprintResult, SlipPrinter
@@ -47,11 +51,6 @@ from .worker import Worker
 NOT_RULES = {"ledger", "station", "supervisor"}
 SEND_EVERY_S = 0.2  # how often the journal is sent on while it holds anything
 SENDING_AFTER_S = 3.0  # records waiting longer than this show as "sending"
-
-
-def pin_matches(expected: str, entered: str) -> bool:
-    """The PIN typed is the configured one (constant-time: no timing says how close)."""
-    return hmac.compare_digest(expected.encode(), entered.strip().encode())
 
 
 def config_snapshot(config: Any) -> dict[str, Any] | None:
@@ -390,6 +389,7 @@ class StationLedger:
         self._deal_lock = threading.Lock()
         self.pending = 0  # writes queued and not yet confirmed on disk
         self.failed: str | None = None  # the last write refused, until one goes through
+        self._vouched: dict[str, Person] = {}  # supervisors the ledger checked a moment ago
 
     @property
     def store(self) -> Store:
@@ -430,12 +430,20 @@ class StationLedger:
             rec.save()
         self._write(work)
 
+    def vouch(self, person: Person) -> None:
+        """The supervisor the ledger has just checked (`Store.authorise`) for the action
+        that follows: the ledger's write of it carries the Person, so it records who and
+        their sign-in (a name alone is refused by a ledger that has people)."""
+        self._vouched[person.name] = person
+
     def void(self, game: Round, reason: str, by: str) -> None:
+        person = self._vouched.pop(by, None)
+
         def work() -> None:
             rec = self._rec
             if rec is None or rec.game is not game:
                 raise LedgerError("this round was not begun in the ledger; call a supervisor")
-            rec.void(reason, by=by)
+            rec.void(reason, by=person if person is not None else by)
             self._rec = None
         self._write(work)
 

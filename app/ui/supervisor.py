@@ -1,7 +1,8 @@
 """The pit supervisor's view (F2): the round in play with who may bank and why, the bank
 rotation, round history with the slip of any round, shift totals, and the supervisor's
-actions (void, correct: the PIN first). Layout and binding only; the behaviour is
-`app.ui.pit.PitController`.
+actions (void, correct: a supervisor's name and their own PIN or password first, checked
+by the ledger). `CloseDialog`: closing the station is a supervisor's act too. Layout and
+binding only; the behaviour is `app.ui.pit.PitController`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
 from app.ledger import RoundSummary, ShiftSummary, StoredSlip, Totals
+from app.ledger.people import Person
+from app.ledger.recall import Recall
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -154,35 +157,41 @@ def _button(text: str) -> QPushButton:
     return b
 
 
-# --- the PIN, and the dialogs that ask for it ------------------------------------------------
+# --- who: the person, and the dialogs that ask for them ------------------------------------
 
-class PinForm(QWidget):
-    """Who, the PIN and why: what every supervisor action asks for."""
+class PersonForm(QWidget):
+    """Who (a person in the ledger), their own PIN or password, and why: what every
+    supervisor action asks for. The secret is never kept: cleared after every try."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, why: bool = True) -> None:
         super().__init__(parent)
         self.by = QLineEdit()
-        self.by.setPlaceholderText("the supervisor's name")
-        self.pin = QLineEdit()
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.pin.setPlaceholderText("supervisor PIN")
+        self.by.setPlaceholderText("the supervisor's name, as the ledger knows them")
+        self.secret = QLineEdit()
+        self.secret.setEchoMode(QLineEdit.EchoMode.Password)
+        self.secret.setPlaceholderText("their own PIN or password")
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("why, for the ledger")
-        for field in (self.by, self.pin, self.reason):
+        for field in (self.by, self.secret, self.reason):
             field.setMinimumHeight(34)  # the style's font and padding, never squeezed
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Supervisor", self.by)
-        form.addRow("PIN", self.pin)
-        form.addRow("Why", self.reason)
+        form.addRow("PIN or password", self.secret)
+        if why:
+            form.addRow("Why", self.reason)
+        else:
+            self.reason.hide()
 
 
 class ActionDialog(QDialog):
-    """A supervisor action: what it does, its own fields, the PIN form, and the answer.
-    `submit()` returns True when done (the dialog closes) or False (it says why, stays)."""
+    """A supervisor action: what it does, its own fields, the person's form, and the
+    answer. `submit(done)` asks (the ledger checks the person on the pit's worker) and
+    returns True, then `done(ok)` closes the dialog or says why and stays; False: refused
+    at once (it says why, stays)."""
 
     def __init__(self, title: str, says: str, pit: PitController,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, why: bool = True) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setStyleSheet(STYLE)
@@ -190,7 +199,7 @@ class ActionDialog(QDialog):
         self.pit = pit
         self.says = _label("pitText", says)
         self.fields = QFormLayout()
-        self.form = PinForm()
+        self.form = PersonForm(why=why)
         self.answer = _label("message")
         self.answer.hide()
         self.ok = QPushButton(title)
@@ -208,20 +217,87 @@ class ActionDialog(QDialog):
         box.addWidget(self.form)
         box.addWidget(self.answer)
         box.addLayout(buttons)
-        self.submit: Callable[[], bool] = lambda: False
+        self.submit: Callable[[Callable[[bool], None]], bool] = lambda _done: False
+        self.waiting = False  # the ledger is checking the person now
         self.setMinimumWidth(640)
         self.says.setMinimumWidth(600)
 
     def _submit(self) -> None:
-        if self.submit():
+        if self.waiting:
+            return
+        self.waiting = True
+        self.ok.setEnabled(False)
+        if not self.submit(self._done):
+            self._done(False)
+
+    def _done(self, ok: bool) -> None:
+        self.waiting = False
+        self.ok.setEnabled(True)
+        self.form.secret.clear()  # typed again, never kept
+        if ok:
             self.accept()
             return
         self.answer.setText(self.pit.message)
         restyle(self.answer, "level", self.pit.level)
         self.answer.show()
         self.adjustSize()
-        self.form.pin.clear()
-        self.form.pin.setFocus()
+        self.form.secret.setFocus()
+
+
+class CloseDialog(ActionDialog):
+    """Closing the station is a supervisor's act: the table is left without its station
+    (the kiosk starts it again unless it is stopped). The ledger checks the person for
+    "close" and records who closed it; `closed(person)` follows."""
+
+    def __init__(self, pit: PitController, closed: Callable[[Person], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Close the station",
+                         "Closing the dealer station needs a supervisor: the table is left "
+                         "without its station. The ledger records who closed it and why. "
+                         "A round in play is kept and taken back at the next start.",
+                         pit, parent)
+
+        def submit(done: Callable[[bool], None]) -> bool:
+            def checked(person: Person | None) -> None:
+                done(person is not None)
+                if person is not None:
+                    closed(person)
+
+            return pit.authorise_close(self.form.by.text(), self.form.secret.text(),
+                                       self.form.reason.text(), checked)
+
+        self.submit = submit
+
+
+class CloseGuard:
+    """The window's close (the dealer's, the window manager's) asks for a supervisor: it is
+    refused and the close dialog opens; a supervisor's close (`by`) lets it through. A stop
+    the system asks for (SIGTERM, `forced`) closes without one. `MainWindow.close_guard`."""
+
+    def __init__(self, window: QWidget, pit: PitController) -> None:
+        self.window = window
+        self.pit = pit
+        self.by: str | None = None  # the supervisor who closed the station
+        self.forced = False
+        self.dialog: CloseDialog | None = None
+
+    def __call__(self) -> bool:
+        """May the window close now? If not, the supervisor is asked for."""
+        if self.by is not None or self.forced:
+            return True
+        self.ask()
+        return False
+
+    def ask(self) -> CloseDialog:
+        if self.dialog is None or not self.dialog.isVisible():
+            self.dialog = CloseDialog(self.pit, self._closed, self.window)
+            self.dialog.open()
+        self.dialog.raise_()
+        return self.dialog
+
+    def _closed(self, person: Person) -> None:
+        self.by = person.name
+        self.window.close()
 
 
 class AdviceDialog(QDialog):
@@ -320,6 +396,46 @@ class AdviceDialog(QDialog):
                 f"best ({best.setting}, EV {best.ev:+.2%}).")
 
 
+class RecallDialog(QDialog):
+    """Game recall: a round shown whole from the ledger and settled again by the core."""
+
+    def __init__(self, round_no: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Recall: round {round_no}")
+        self.setStyleSheet(STYLE)
+        self.setObjectName("pitDialog")
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setObjectName("slipText")
+        self.text.setFont(QFont(MONO, 11))
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setPlainText(f"Reading round {round_no} from the ledger and settling it "
+                               f"again...")
+        self.verdict = _label("message")
+        self.verdict.hide()
+        self.recalled: Recall | None = None
+        close = _button("Close  [Esc]")
+        close.clicked.connect(self.accept)
+        box = QVBoxLayout(self)
+        box.addWidget(self.text, 1)
+        box.addWidget(self.verdict)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(close)
+        box.addLayout(row)
+        self.resize(1000, 720)
+
+    def show_recall(self, found: Recall | None) -> None:
+        if found is None:  # the pit's message says why
+            self.text.setPlainText("The round could not be read: see the pit's message.")
+            return
+        self.recalled = found
+        self.text.setPlainText("\n".join(found.lines))
+        self.verdict.setText(found.verdict)
+        restyle(self.verdict, "level", "ok" if found.match else "error")
+        self.verdict.show()
+
+
 # --- the window ---------------------------------------------------------------------------------
 
 class SupervisorWindow(QDialog):
@@ -337,10 +453,6 @@ class SupervisorWindow(QDialog):
         self.setStyleSheet(STYLE)
         self.setModal(False)
         self.message = _label("message")
-        self.pin_warning = _label("pinWarning", "The supervisor PIN is the shipped default "
-                                                "(0000): set [supervisor] pin in the site "
-                                                "file before this station goes on a table.")
-        self.pin_warning.setVisible(pit.default_pin)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._round_tab(), "Round in play")
         self.tabs.addTab(self._history_tab(), "History")
@@ -353,7 +465,6 @@ class SupervisorWindow(QDialog):
         top.addWidget(close)
         box = QVBoxLayout(self)
         box.addLayout(top)
-        box.addWidget(self.pin_warning)
         box.addWidget(self.message)
         box.addWidget(self.tabs, 1)
         for key in ("F2", "Esc"):
@@ -361,6 +472,8 @@ class SupervisorWindow(QDialog):
             shortcut.activated.connect(self.close)
         pit.changed.connect(self.show_message)
         pit.station.changed.connect(self._round_changed)
+        if pit.floor is not None:
+            pit.floor.requested.connect(self._round_changed)
         # Over the dealer's window, never larger than it (a station's screen may be 1024x768).
         room = parent.size() if parent is not None else None
         self.resize(min(1240, room.width()) if room else 1240,
@@ -381,12 +494,18 @@ class SupervisorWindow(QDialog):
         self.check_chips.setPlaceholderText("its chips, e.g. 500")
         self.check = _button("Check and record")
         self.advise_live = _button("Advise a hand...")
-        self.void = _button("Void this round...  (PIN)")
+        self.void = _button("Void this round...  (supervisor)")
         self.void.setObjectName("danger")
         self.check.clicked.connect(self._check)
         self.check_chips.returnPressed.connect(self._check)
         self.advise_live.clicked.connect(self._advise_live)
         self.void.clicked.connect(self.open_void)
+        self.floor_asks = _label("pitText")
+        self.floor_asks.hide()
+        self.floor_void = _button("Void as the floor asks...  (supervisor)")
+        self.floor_void.setObjectName("danger")
+        self.floor_void.hide()
+        self.floor_void.clicked.connect(self.open_floor_void)
         checks = QHBoxLayout()
         checks.addWidget(QLabel("May"))
         checks.addWidget(self.check_seat)
@@ -401,6 +520,10 @@ class SupervisorWindow(QDialog):
         box.addWidget(self.seats, 1)
         box.addWidget(_label("sectionTitle", "The bank rotation"))
         box.addWidget(self.rotation)
+        floor = QHBoxLayout()
+        floor.addWidget(self.floor_asks, 1)
+        floor.addWidget(self.floor_void)
+        box.addLayout(floor)
         box.addLayout(checks)
         return w
 
@@ -417,6 +540,12 @@ class SupervisorWindow(QDialog):
         self.void.setEnabled(s.void_blocked is None)
         self.void.setToolTip(s.void_blocked or "Void the round in play: the wagers go back; "
                                                 "the ledger keeps it as void with who and why")
+        asked = self.pit.floor_request()
+        self.floor_asks.setVisible(asked is not None)
+        self.floor_void.setVisible(asked is not None)
+        if asked is not None:
+            self.floor_asks.setText(f"The pit floor asks to void this round: {asked.by}, "
+                                    f"{asked.reason}. A supervisor here does it.")
         self.advise_live.setEnabled(bool(s.hands))
         self.advise_live.setToolTip("" if s.hands else "The hands are dealt first")
         self._live_hands = s.hands
@@ -434,8 +563,27 @@ class SupervisorWindow(QDialog):
                          f"the players and the round stays in the ledger as void, with who "
                          f"voided it and why. The next round starts from the same bank "
                          f"rotation.", self.pit, self)
-        d.submit = lambda: self.pit.void(d.form.pin.text(), d.form.by.text(),
-                                         d.form.reason.text())
+        d.submit = lambda done: self.pit.void(d.form.secret.text(), d.form.by.text(),
+                                              d.form.reason.text(), then=done)
+        return self._open(d)
+
+    def open_floor_void(self) -> ActionDialog | None:
+        """The floor's request, done here by a supervisor: the void dialog with the floor's
+        reason."""
+        asked = self.pit.floor_request()
+        if asked is None:
+            return None
+        rnd = self.pit.session.round
+        no = rnd.rotation.round_no if rnd is not None else "?"
+        d = ActionDialog("Void the round", f"The pit floor ({asked.by}) asks to void round "
+                         f"{no}, in play: the wagers go back to the players and the round "
+                         f"stays in the ledger as void, with who voided it and why. A "
+                         f"supervisor at this table does it; the floor is told who.",
+                         self.pit, self)
+        d.form.reason.setText(f"the floor asked ({asked.by}): {asked.reason}")
+        d.submit = lambda done: self.pit.void_for_floor(asked, d.form.secret.text(),
+                                                        d.form.by.text(),
+                                                        d.form.reason.text(), then=done)
         return self._open(d)
 
     # --- history --------------------------------------------------------------------------
@@ -489,15 +637,17 @@ class SupervisorWindow(QDialog):
         self.history_split = split
         split.installEventFilter(self.history_fit)
         self.reprint = _button("Reprint slip")
+        self.recall = _button("Recall the round...")
+        self.recall.clicked.connect(self.open_recall)
         self.advise_past = _button("Advise a hand...")
-        self.correct = _button("Correct a settlement...  (PIN)")
+        self.correct = _button("Correct a settlement...  (supervisor)")
         self.correct.setObjectName("danger")
         self.reprint.clicked.connect(self._reprint)
         self.advise_past.clicked.connect(self._advise_past)
         self.correct.clicked.connect(self.open_correct)
         actions = QHBoxLayout()
         actions.addStretch(1)
-        for b in (self.reprint, self.advise_past, self.correct):
+        for b in (self.recall, self.reprint, self.advise_past, self.correct):
             actions.addWidget(b)
         box = QVBoxLayout(w)
         box.addLayout(filters)
@@ -584,6 +734,26 @@ class SupervisorWindow(QDialog):
         for b in (self.reprint, self.advise_past, self.correct):
             b.setEnabled(why is None)
             b.setToolTip(why or "")
+        chosen = self._chosen() is not None
+        self.recall.setEnabled(chosen)
+        self.recall.setToolTip("Every card dealt in order, each setting and its rule, the "
+                               "payouts, who; the settlement recomputed from the recorded "
+                               "cards and rules" if chosen else "Choose a round first")
+
+    def _chosen(self) -> RoundSummary | None:
+        rows = self.rounds.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.shown):
+            return None
+        return self.shown[rows[0].row()]
+
+    def open_recall(self) -> RecallDialog | None:
+        """The chosen round, whole, and the core's MATCH or the differences."""
+        summary = self._chosen()
+        if summary is None:
+            return None
+        dialog = self._open(RecallDialog(summary.round_no, self))
+        self.pit.recall(summary.id, dialog.show_recall)
+        return dialog
 
     def _reprint(self) -> None:
         if self.stored is not None:
@@ -616,14 +786,15 @@ class SupervisorWindow(QDialog):
         d.fields.addRow("Net", net)
         d.position, d.net = position, net  # type: ignore[attr-defined]
 
-        def written(done: bool) -> None:
-            if done:
-                self._round_chosen()
-                self.refresh_totals()
+        def submit(done: Callable[[bool], None]) -> bool:
+            def written(ok: bool) -> None:
+                if ok:
+                    self._round_chosen()
+                    self.refresh_totals()
+                done(ok)
 
-        def submit() -> bool:
             return self.pit.correct(stored.round_id, int(position.currentData()), net.text(),
-                                    pin=d.form.pin.text(), by=d.form.by.text(),
+                                    secret=d.form.secret.text(), by=d.form.by.text(),
                                     reason=d.form.reason.text(), then=written)
 
         d.submit = submit

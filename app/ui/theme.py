@@ -96,6 +96,7 @@ QPushButton#primary:disabled {{ background: #263238; color: #607d8b; border-colo
 QLineEdit {{ font-size: 16px; padding: 2px 6px; border-radius: 6px; background: #eceff1;
              color: black; border: 2px solid #90a4ae; }}
 QLineEdit:focus {{ border: 3px solid {ACTION}; }}
+QLineEdit[open="true"] {{ border: 2px solid {ACTION}; background: #fff8e1; }}
 QLineEdit:disabled {{ background: #37474f; color: #78909c; border-color: #37474f; }}
 QLabel#fieldLabel {{ font-size: 14px; color: #b0bec5; }}
 QListWidget, QTableWidget {{ background: #11171a; color: #eceff1; font-size: 14px;

@@ -19,6 +19,8 @@ while the database is away. F2 opens the pit supervisor's view over it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
@@ -192,6 +194,8 @@ class MainWindow(QMainWindow):
         self.supervisor: SupervisorWindow | None = None
         self.dealer_prompt: QInputDialog | None = None
         self.help: HelpView | None = None
+        # The station's (app/ui/main.py): may the window close now? (a supervisor's act)
+        self.close_guard: Callable[[], bool] | None = None
         self.printer_device = view.NO_PRINTER
         self.ledger_shown = LedgerView(view.NO_LEDGER, None)
         self._shown_slip: tuple[object, str] | None = None
@@ -584,6 +588,9 @@ class MainWindow(QMainWindow):
             self.ledger.ledger.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.close_guard is not None and not self.close_guard():
+            event.ignore()  # the supervisor is asked for (app/ui/supervisor.CloseGuard)
+            return
         for dialog in (self.supervisor, self.dealer_prompt, self.help):
             if dialog is not None:
                 dialog.close()

@@ -61,6 +61,7 @@ def url(tmp_path: Path, template_ledger: Path) -> str:
 @pytest.fixture()
 def station(url: str, tmp_path: Path) -> Iterator[HeadlessStation]:
     st = HeadlessStation(url, "PG-1", tmp_path / "st1", seed=7, void_chance=0.0,
+                         supervisor=("Pat", PASSWORD),
                          foul_chance=0.0)
     yield st
     st.close()

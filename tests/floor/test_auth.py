@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 from app.floor import auth
 from app.floor.main import add_serve_arguments
 from app.ledger.database import make_engine
-from app.ledger.models import FloorAlert, FloorLog, FloorUser, now
+from app.ledger.models import FloorAlert, FloorLog, User, now
 
 from .conftest import PASSWORD, csrf, log_in
 
@@ -87,7 +87,7 @@ def test_five_wrong_passwords_lock_the_account_even_against_the_right_one(
 def test_passwords_are_kept_only_as_argon2_hashes(url: str) -> None:
     engine = make_engine(url)
     with Session(engine) as s:
-        hashes = list(s.scalars(select(FloorUser.password_hash)))
+        hashes = list(s.scalars(select(User.secret_hash)))
     engine.dispose()
     assert hashes and all(h.startswith("$argon2id$") for h in hashes)
     assert not any(PASSWORD in h for h in hashes)
@@ -164,3 +164,44 @@ def test_floor_users_are_added_with_a_role_and_a_long_password(url: str) -> None
     with pytest.raises(auth.AuthError, match="already a floor user named 'Pat'"):
         auth.add_user(engine, "Pat", "auditor", PASSWORD)
     engine.dispose()
+
+
+def test_the_floor_and_the_stations_share_one_set_of_people(client: TestClient,
+                                                             url: str) -> None:
+    """A pit supervisor added for the stations (`paigow users`) logs in at the floor with
+    the same secret; floor users are people a station's void can be signed by."""
+    from app.ledger import Store
+
+    with Store(url, table="PG-1", station="s") as store:
+        max_ = store.authorise("Max", PASSWORD, "manage users")  # a floor shift manager
+        store.add_person("Lin Wu", "pit supervisor", "lin-secret-2468", by=max_)
+        assert store.authorise("Pat", PASSWORD, "void").role == "pit supervisor"
+    assert log_in(client, "Lin Wu", "lin-secret-2468").status_code == 303  # type: ignore[attr-defined]
+    assert "Lin Wu - pit supervisor" in client.get("/").text
+
+
+def test_a_disabled_person_is_logged_out_at_their_next_request(client: TestClient,
+                                                                url: str) -> None:
+    log_in(client, "Pat")
+    assert client.get("/").status_code == 200
+    engine = make_engine(url)
+    auth.remove_user(engine, "Pat", by="Max")
+    engine.dispose()
+    got = client.get("/")
+    assert got.status_code == 303 and got.headers["location"].startswith("/login")
+    assert ("Pat", "session_ended") in [(a, k) for a, k, _ in logs(url)]
+    assert log_in(client, "Pat").status_code == 401  # type: ignore[attr-defined]
+
+
+def test_wrong_tries_at_the_floor_and_at_a_station_count_to_one_lock(client: TestClient,
+                                                                      url: str) -> None:
+    from app.ledger import Store
+    from app.ledger.people import NotAuthorised
+
+    for _ in range(auth.TRIES - 1):
+        log_in(client, "Pat", "guess guess guess")
+    with Store(url, table="PG-1", station="s") as store:
+        with pytest.raises(NotAuthorised, match="Pat is locked for 15 minutes"):
+            store.authorise("Pat", "guess guess guess", "void")
+    got = log_in(client, "Pat")
+    assert got.status_code == 401 and "locked" in got.text  # type: ignore[attr-defined]

@@ -64,7 +64,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
         for name, role in (("Pat", "pit-supervisor"), ("Aud", "auditor")):
             auth.add_user(engine, name, role, PASSWORD)
         engine.dispose()
-        demo = DemoFloor(url, folder / "stations", tables=4, round_s=2.0, seed=16)
+        demo = DemoFloor(url, folder / "stations", tables=4, round_s=2.0, seed=16,
+                         supervisor=("Pat", PASSWORD))
         for st in demo.stations:
             st.foul_chance = 0.4  # alerts to acknowledge
         demo.start()

@@ -21,7 +21,7 @@ from app.ledger import Store
 from app.ledger.database import make_engine
 from app.session import SupervisorCommand
 
-from .conftest import log_in
+from .conftest import PASSWORD, log_in
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def played(template_ledger: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     shutil.copy(template_ledger, path)
     url = f"sqlite:///{path}"
     a = HeadlessStation(url, "PG-1", folder / "a", dealer="Kim", seed=3, void_chance=0,
-                        foul_chance=0.5)
+                        foul_chance=0.5, supervisor=("Pat", PASSWORD))
     b = HeadlessStation(url, "PG-2", folder / "b", dealer="Ana", seed=4, void_chance=0,
                         foul_chance=0.5)
     for _ in range(4):
@@ -73,7 +73,8 @@ def test_the_report_s_drop_win_and_commission_per_table_are_the_ledger_s_totals(
     reader = Store(url, table="PG-1", station="reader", data_dir=tmp_path / "r")
     last = reader.history(table="PG-1", status="settled", limit=1)[0]
     # a correction moves the win the other way from the player's net
-    reader.correct(last.id, last.seats[0], net_cents=0, reason="pit recount", by="Pat")
+    reader.correct(last.id, last.seats[0], net_cents=0, reason="pit recount", by="Pat",
+                   secret=PASSWORD)
     engine = make_engine(url)
     rep = report.build(engine, *today())
     engine.dispose()

@@ -5,6 +5,7 @@ the payouts in order from action, and a round's slip as PDF from the ledger."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -116,3 +117,35 @@ def test_the_table_page_answers_a_table_that_is_not_there_with_a_sentence(
     got = client.get("/tables/NOPE")
     assert got.status_code == 404
     assert "There is no table named &#39;NOPE&#39; on this floor" in got.text
+
+
+def test_the_table_page_shows_its_ledger_chain_checked(station: HeadlessStation,
+                                                       client: TestClient) -> None:
+    station.play_round()
+    log_in(client, "Aud")
+    page = client.get("/tables/PG-1").text
+    assert re.search(r'id="chain" class="ok">Ledger chain: checked - PG-1: \d+ rows checked, '
+                     r'chain intact', page), page[:2000]
+
+
+def test_a_rounds_page_recalls_it_whole_and_the_core_agrees(station: HeadlessStation,
+                                                            client: TestClient) -> None:
+    station.play_round()
+    rid = station.store.history(limit=1)[0].id
+    log_in(client, "Aud")
+    page = client.get(f"/rounds/{rid}").text
+    assert "CARDS DEALT, IN ORDER" in page and "PAYOUTS, IN ORDER FROM ACTION" in page
+    assert 'id="recall-verdict" class="ok">MATCH: the core' in page
+
+
+def test_a_row_changed_behind_the_ledgers_back_shows_the_tables_chain_broken(
+        station: HeadlessStation, client: TestClient, url: str) -> None:
+    from tests.ledger.tamper import tamper
+
+    station.play_round()
+    tamper(url, "UPDATE settlements SET net_cents = net_cents + 100000")
+    log_in(client, "Aud")
+    page = client.get("/tables/PG-1").text
+    assert 'id="chain" class="error">Ledger chain: BROKEN - PG-1: ' in page
+    rid = station.store.history(limit=1)[0].id
+    assert 'id="recall-verdict" class="error">MISMATCH: ' in client.get(f"/rounds/{rid}").text

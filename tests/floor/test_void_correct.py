@@ -16,7 +16,7 @@ from app.ledger.apply import CORRECTION, ROUND_VOIDED
 from app.ledger.database import make_engine
 from app.ledger.models import Event, FloorRequest, RoundRow, SettlementRow
 
-from .conftest import csrf, log_in
+from .conftest import PASSWORD, csrf, log_in
 
 
 def rows(url: str, model: type, *where: object) -> list:  # type: ignore[type-arg]
@@ -70,7 +70,8 @@ def test_a_correction_from_the_floor_adds_a_reversal_and_a_corrected_row_with_wh
     page = client.get(f"/rounds/{summary.id}").text
     got = client.post(f"/rounds/{summary.id}/correct",
                       data={"csrf": csrf(page), "position": str(seat), "net": "+12.50",
-                            "reason": "paid short"})
+                            "reason": "paid short",
+                            "password": PASSWORD})
     assert got.status_code == 303
     settled = rows(url, SettlementRow, SettlementRow.position == seat)
     kinds = sorted((r.entry, r.by) for r in settled)
@@ -115,4 +116,20 @@ def test_an_auditor_may_not_correct(station: HeadlessStation, client: TestClient
                       data={"csrf": csrf(page), "position": str(summary.seats[0]),
                             "net": "5", "reason": "why not"})
     assert got.status_code == 403
+    assert len(rows(url, SettlementRow, SettlementRow.entry != "original")) == 0
+
+
+def test_a_correction_from_the_floor_needs_the_persons_own_password_at_that_moment(
+        station: HeadlessStation, client: TestClient, url: str) -> None:
+    station.play_round()
+    summary = station.store.history(limit=1)[0]
+    log_in(client, "Max")
+    token = csrf(client.get(f"/rounds/{summary.id}").text)
+    data = {"csrf": token, "position": str(summary.seats[0]), "net": "+5",
+            "reason": "paid short"}
+    missing = client.post(f"/rounds/{summary.id}/correct", data=data)
+    assert missing.status_code == 400 and "Type your password" in missing.text
+    wrong = client.post(f"/rounds/{summary.id}/correct",
+                        data=data | {"password": "not the password"})
+    assert wrong.status_code == 409 and "Wrong secret for Max" in wrong.text
     assert len(rows(url, SettlementRow, SettlementRow.entry != "original")) == 0

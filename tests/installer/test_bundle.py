@@ -118,8 +118,16 @@ class Station:
 def start(bundle: Path, tmp_path: Path) -> Iterator[object]:
     started: list[Station] = []
 
-    def _start(*args: str) -> Station:
-        station = Station(bundle, list(args), tmp_path / f"home{len(started)}")
+    def _start(*args: str, supervised: bool = False) -> Station:
+        home = tmp_path / f"home{len(started)}"
+        if supervised:  # a station on a table has its supervisors in the ledger
+            from app.ledger import Store
+
+            data = home / "data" / "paigow-station"
+            with Store(f"sqlite:///{data / 'ledger.sqlite'}", data_dir=data) as store:
+                store.add_person("Ana Ruiz", "shift manager", "ana-knows-77", by=None,
+                                 first=True)
+        station = Station(bundle, list(args), home)
         started.append(station)
         return station
 
@@ -169,7 +177,7 @@ def test_bundle_starts_as_the_service_starts_it_full_screen(
     master, slave = os.openpty()
     try:
         station = start(*service_args(tmp_path / "station.toml",  # type: ignore[operator]
-                                      os.ttyname(slave)))
+                                      os.ttyname(slave)), supervised=True)
         shown = station.wait_for_window()
         assert f'"{TITLE}" on offscreen, 1920x1080, full screen' in shown
         station.process.send_signal(signal.SIGTERM)
@@ -184,7 +192,8 @@ def test_bundle_comes_up_with_the_shoe_unplugged(start: object, tmp_path: Path) 
     """A station starts before its shoe is plugged in: the window comes up (cards by hand)
     and stops cleanly."""
     unplugged = str(tmp_path / "no-shoe-here")
-    station = start(*service_args(tmp_path / "station.toml", unplugged))  # type: ignore[operator]
+    station = start(*service_args(tmp_path / "station.toml", unplugged),  # type: ignore[operator]
+                    supervised=True)
     assert f'"{TITLE}"' in station.wait_for_window()
     station.process.send_signal(signal.SIGTERM)
     assert station.wait() == 0, station.output()

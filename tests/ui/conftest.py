@@ -13,12 +13,14 @@ from PySide6.QtCore import Qt
 
 from app.core.cards import Card, card
 from app.core.round import Phase, RoundRules
-from app.ledger import Recording
+from app.ledger import Recording, Store
 from app.session import DealerSession
+from app.ui import main as station_main
 from app.ui.pit import PitController
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
 from app.ui.services import Ledger, Printer, StationLedger, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
+from app.ui.supervisor import CloseGuard
 from app.ui.window import MainWindow
 from app.ui.worker import Worker
 
@@ -98,6 +100,52 @@ class Station:
         return self.window.panel.message.text()
 
 
+# The ledger's people in these tests (docs/ledger.md, "People"): never real secrets.
+MANAGER, MANAGER_SECRET = "Ana Ruiz", "ana-knows-77"
+SUPERVISOR, SUPERVISOR_SECRET = "Pat Lee", "tiger-lily-42"
+AUDITOR, AUDITOR_SECRET = "Dee Fox", "ledger-eyes-9"
+
+
+def add_people(store: Store) -> None:
+    """A shift manager (the first), a pit supervisor and an auditor in the ledger."""
+    if store.has_people():
+        return
+    store.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
+    ana = store.authorise(MANAGER, MANAGER_SECRET, "manage users")
+    store.add_person(SUPERVISOR, "pit supervisor", SUPERVISOR_SECRET, by=ana)
+    store.add_person(AUDITOR, "auditor", AUDITOR_SECRET, by=ana)
+
+
+def supervised(data_dir: Path) -> Path:
+    """The station's default ledger in `data_dir` with people in it, as a station on a
+    table has (a station refuses to start without); `data_dir` back."""
+    with Store(f"sqlite:///{data_dir / 'ledger.sqlite'}", data_dir=data_dir) as store:
+        add_people(store)
+    return data_dir
+
+
+@pytest.fixture(autouse=True)
+def _closing_asks_no_supervisor(request: pytest.FixtureRequest,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A station built by app.ui.main asks a supervisor before its window closes; the tests
+    that are not about closing close it as a stop signal does. Those about closing ask for
+    the `close_needs_a_supervisor` fixture."""
+    if "close_needs_a_supervisor" in request.fixturenames:
+        return
+
+    class Unguarded(CloseGuard):
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)  # type: ignore[arg-type]
+            self.forced = True
+
+    monkeypatch.setattr(station_main, "CloseGuard", Unguarded)
+
+
+@pytest.fixture
+def close_needs_a_supervisor() -> None:
+    """The window's close asks for a supervisor, as on a table."""
+
+
 @pytest.fixture(autouse=True)
 def station_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test's station keeps its ledger, journal and kept slips in its own directory,
@@ -116,7 +164,7 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
              rng: int = SHOWCASE_RNG, rules: RoundRules | None = None, online: bool = True,
              deck: tuple[Card, ...] | None = None, shoe: ShoeFeed | None = None,
              decks: list[tuple[Card, ...]] | None = None, ledger: Ledger | None = None,
-             printer: Printer | None = None, pin: str | None = None) -> Station:
+             printer: Printer | None = None) -> Station:
         rules = rules or RoundRules()
         if shoe is None:
             decks = decks or [deck or stacked_deck(hands, action, rules.table)] * 3
@@ -133,7 +181,7 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
                                 rotation=ledger.store.rotation() if ledger is not None
                                 else None, randbelow=lambda n: rng)
         window.bind(session, shoe, printer=printer, worker=worker,
-                    pit=PitController(window, pin=pin) if pin else None)
+                    pit=PitController(window))
         window.resize(1920, 1080)
         window.show()
         with qtbot.waitActive(window, timeout=3000):

@@ -25,6 +25,7 @@ from app.ui.window import MainWindow
 from app.ui.worker import Worker
 from drivers.printer.config import PrinterConfig
 
+from .conftest import supervised
 from .test_station import make_ledger
 
 SCREEN = (1280, 800)
@@ -119,8 +120,9 @@ def test_the_window_fits_1280x800_in_every_device_state(qtbot, tmp_path, shoes):
 
 def test_the_shoe_configured_but_unplugged_keeps_the_station_full_screen(qtbot, tmp_path):
     """The issue's own steps: paigow-dealer --fullscreen --shoe /tmp/nope."""
+    data = supervised(tmp_path / "d")  # a station on a table has its supervisors
     window = build(parse_args(["--fullscreen", "--shoe", str(tmp_path / "nope"),
-                                  "--data-dir", str(tmp_path / "d"), "--dealer", "Kim"]))
+                                  "--data-dir", str(data), "--dealer", "Kim"]))
     qtbot.addWidget(window)
     window.showFullScreen()
     qtbot.waitUntil(lambda: "No shoe at" in window.devices[0].toolTip(), timeout=5000)

@@ -35,7 +35,7 @@ from drivers.printer import SlipPrinter
 from drivers.printer.config import PrinterConfig
 from drivers.printer.device import connect as escpos_connect
 
-from .conftest import SHOWCASE_ACTION, Station
+from .conftest import SHOWCASE_ACTION, Station, supervised
 from .test_window import WAGERS, open_and_wager
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -458,9 +458,10 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
 def test_main_says_the_window_is_shown_and_stops_cleanly_on_sigterm(qapp, qtbot, tmp_path,
                                                                     capfd, monkeypatch):
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    data = supervised(tmp_path / "d")  # before the timer: its hashing takes a while
     QTimer.singleShot(1500, lambda: os.kill(os.getpid(), signal.SIGTERM))
     before = signal.getsignal(signal.SIGTERM)
-    assert main(["--data-dir", str(tmp_path / "d"), "--dealer", "Kim",
+    assert main(["--data-dir", str(data), "--dealer", "Kim",
                  "--size", "1280x800"]) == 0
     err = capfd.readouterr().err
     shown = [ln for ln in err.splitlines() if ln.startswith(SHOWN)]
