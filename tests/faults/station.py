@@ -139,8 +139,9 @@ class ShoeStation:
         self.deal_start.new_deal()
         return s.round.action.position
 
-    def pump(self, timeout: float = 0.05) -> int:
-        """Hand the events read so far to the session; how many."""
+    def pump(self, timeout: float = 0.05, most: int = 0) -> int:
+        """Hand the events read so far to the session (`most`: at most that many, 0: all);
+        how many."""
         n = 0
         try:
             event = self.reader.events.get(timeout=timeout)
@@ -149,6 +150,8 @@ class ShoeStation:
         while True:
             self._handle(event)
             n += 1
+            if most and n >= most:
+                return n
             try:
                 event = self.reader.events.get_nowait()
             except queue.Empty:
@@ -214,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     deadline = time.monotonic() + args.timeout
     said = st.read_cards()
     while time.monotonic() < deadline:
-        st.pump()
+        st.pump(most=1 if args.stop_after else 0)  # one by one: it stops at that card
         n = st.read_cards()
         if n != said:
             said = n
