@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
+.PHONY: run test bench soak bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
 	floor-screenshots chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
@@ -78,6 +78,12 @@ test: $(STAMP) postgres-server chromium
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
+
+# The fault suite's long form (its short form runs in `make test`): 100 kill -9s, 20
+# restarts mid-deal, every fault of the shoe's line 10 times, PostgreSQL restarted under
+# four writers, the disk full, 3000 fuzzed inputs per parser; the counts as a table.
+soak: $(STAMP) postgres-server
+	$(BIN)/python -m tests.faults --soak
 
 lint: $(STAMP)
 	$(BIN)/ruff check app drivers tests

@@ -79,7 +79,7 @@ def parse_dice(text: str | Iterable[int]) -> tuple[int, int, int]:
         tokens = re.split(r"[\s,+\-/]+", raw) if re.search(r"[\s,+\-/]", raw) else list(raw)
         tokens = [t for t in tokens if t]
         for t in tokens:
-            if not t.isdigit():
+            if not (t.isascii() and t.isdigit()):  # "³" and "٣" are digits int() refuses
                 raise ActionError(f"{t!r} is not a die: {_EXAMPLE}")
         values = [int(t) for t in tokens]
     else:

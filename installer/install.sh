@@ -84,6 +84,8 @@ ETC=/etc/paigow
 CONFIG=$ETC/station.toml
 ENVFILE=$ETC/station.env
 HOME_DIR=/var/lib/paigow
+STATE_DIR=$HOME_DIR/paigow-station  # the station's data directory (XDG_DATA_HOME in the unit)
+IDENTITY=$STATE_DIR/station-id
 
 say() { printf '%s\n' "$*"; }
 shown() {  # the command as one would type it
@@ -279,6 +281,24 @@ PAIGOW_DEALER_ARGS=--shoe /dev/paigow-shoe
 EOT
     chmod 0600 "$prefix$ENVFILE"  # the service's secrets go here: root (systemd) reads it
   fi
+fi
+
+say "The station's identity (made once and kept; its name is only a label):"
+# A UUID of this station's own, beside its ledger: two PCs sharing a host name stay two
+# stations, and a PC cloned from this one is refused at start while this one runs. A station
+# that ran before identities were made keeps the id its journal has (no file is written).
+if [ -e "$prefix$IDENTITY" ]; then
+  say "  kept $IDENTITY"
+elif [ -d "$prefix$STATE_DIR/journal" ]; then
+  say "  kept the identity of the station's journal in $STATE_DIR/journal"
+else
+  say "  write $IDENTITY"
+  if [ "$dry_run" = 0 ]; then
+    mkdir -p "$prefix$STATE_DIR"
+    identity=$(cat /proc/sys/kernel/random/uuid 2>/dev/null || uuidgen)
+    (umask 077 && printf '%s\n' "$identity" > "$prefix$IDENTITY")
+  fi
+  sys chown -R "$USER_NAME:$USER_NAME" "$prefix$HOME_DIR"
 fi
 
 say "The service that starts the station full screen and restarts it:"

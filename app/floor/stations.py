@@ -73,6 +73,16 @@ class StoreLedger:
             self.recording.void(reason, by)
         self.recording = None
 
+    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.misdeal(reason, getattr(by, "proof", None) or getattr(by, "name", by))
+        self.recording = None
+
+    def keep_deal(self, game: Round, deal: Any) -> None:
+        if self.recording is not None:
+            self.recording.keep_deal(dict(deal))
+
     @property
     def round_id(self) -> str | None:
         return self.recording.round_id if self.recording else None
@@ -104,7 +114,7 @@ class HeadlessStation:
                                      rotation=self.store.rotation(),
                                      randbelow=self.rng.randrange)
         self.status = FloorStatus(status_engine or database_url, table=table,
-                                  station=self.store.station)
+                                  station=self.store.station, identity=self.store.station_id)
         self.session.handle(ShoeStatus(True, "online: simulated shoe", "online", demo=True))
         self.last_settled: datetime | None = None
         self.settled: list[int] = []  # the round numbers this station settled

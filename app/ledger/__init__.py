@@ -6,11 +6,12 @@ from .codec import CodecError, encode_record, encode_rules, replay
 from .database import default_url, make_engine, migrate
 from .errors import LedgerError, LedgerUnavailable, RoundSettled
 from .reads import Correction, RoundSummary, SeatTotals, ShiftSummary, StoredSlip, Totals
-from .store import LedgerStatus, Recording, ShiftInfo, Store
+from .store import LedgerStatus, Recording, ShiftInfo, StationClaimed, Store
 
 __all__ = [
     "CodecError", "Correction", "LedgerError", "LedgerStatus", "LedgerUnavailable",
     "Recording", "RoundSettled", "RoundSummary", "SeatTotals", "ShiftInfo", "ShiftSummary",
-    "Store", "StoredSlip", "Totals", "default_url", "encode_record", "encode_rules",
+    "StationClaimed", "Store", "StoredSlip", "Totals", "default_url", "encode_record",
+    "encode_rules",
     "make_engine", "migrate", "replay",
 ]

@@ -86,7 +86,14 @@ def apply_op(s: Session, op: Op) -> bool:
 def _station(s: Session, p: dict[str, Any]) -> bool:
     if s.get(Station, uuid.UUID(p["id"])) is not None:
         return False
-    s.add(Station(id=uuid.UUID(p["id"]), table_name=p["table_name"], name=p["name"],
+    name = p["name"]
+    taken = s.scalar(select(Station.id).where(Station.table_name == p["table_name"],
+                                              Station.name == name))
+    if taken is not None:
+        # The name is only a label: another station (another identity) already has it, so
+        # this one is told apart by its identity, never merged into the other.
+        name = f"{name[:88]} ({p['id'][:8]})"
+    s.add(Station(id=uuid.UUID(p["id"]), table_name=p["table_name"], name=name,
                   first_seen=_when(p["at"])))
     return True
 
@@ -330,6 +337,9 @@ def _settled(s: Session, rnd: RoundRow, slip: dict[str, Any], p: dict[str, Any],
     rnd.rotation_after = _dumps(p["rotation_after"])
 
 
+MISDEAL_PREFIX = "misdeal: "
+
+
 def _round_void(s: Session, p: dict[str, Any]) -> bool:
     rnd = s.get(RoundRow, uuid.UUID(p["round_id"]))
     if rnd is None:
@@ -337,11 +347,16 @@ def _round_void(s: Session, p: dict[str, Any]) -> bool:
     if rnd.status == "void":
         return False
     rnd = _open_round(s, p["round_id"])
-    rnd.status, rnd.void_reason = "void", p["reason"]
+    misdeal = bool(p.get("misdeal"))
+    # A supervisor's misdeal ends the round as a void does (every wager goes back; the
+    # status stays one of open/settled/void, so the triggers and checks are unchanged),
+    # and says so in its reason and its event.
+    rnd.status = "void"
+    rnd.void_reason = f"{MISDEAL_PREFIX}{p['reason']}" if misdeal else p["reason"]
     _event(s, id=derived_id(rnd.id, "void"), station_id=str(rnd.station_id),
            shift_id=str(rnd.shift_id), round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
            actor=p.get("actor"), at=p["at"],
-           payload={"reason": p["reason"],
+           payload={"reason": p["reason"], **({"misdeal": True} if misdeal else {}),
                     **({"authorised": p["authorised"]} if "authorised" in p else {})})
     return True
 

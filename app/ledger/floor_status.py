@@ -99,12 +99,16 @@ class Request:
 class FloorStatus:
     """The heartbeat writer of one station."""
 
-    def __init__(self, database: str | Engine, *, table: str, station: str) -> None:
+    def __init__(self, database: str | Engine, *, table: str, station: str,
+                 identity: str | uuid.UUID | None = None) -> None:
+        """`identity`: the station's (`Store.station_id`); else the id older stations made
+        from the table and the name."""
         self.engine = make_engine(database) if isinstance(database, str) else database
         self._own_engine = isinstance(database, str)
         self.table = table
         self.station = station
-        self.station_id = station_id(table, station)
+        self.station_id = (uuid.UUID(str(identity)) if identity is not None
+                           else station_id(table, station))
         self.error: str | None = None
         self._last: dict[str, Any] | None = None
 

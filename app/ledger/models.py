@@ -419,7 +419,25 @@ class FloorRequest(Base):
     outcome: Mapped[str | None] = mapped_column(Text)
 
 
+class StationClaim(Base):
+    """Who runs as a station now: the process (`instance`, made at each start) that holds
+    its identity, and when it was last seen. Written in place, like the heartbeat: a
+    live mark, not a record. A second process claiming a live identity is refused."""
+
+    __tablename__ = "station_claims"
+
+    station_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    instance: Mapped[str] = mapped_column(String(36))
+    host: Mapped[str] = mapped_column(String(255))
+    boot: Mapped[str] = mapped_column(String(64))  # the machine's boot id (Linux)
+    pid: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(100))
+    claimed_at: Mapped[datetime]
+    seen_at: Mapped[datetime]
+
+
 # The floor's users are the ledger's people (`users`, migration 0007_floor_people).
 FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-          "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES)
+          "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
+          "station_claims")

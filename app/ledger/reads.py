@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
 
+from .apply import MISDEAL_PREFIX
 from .codec import CodecError, decode_rules
 from .errors import LedgerError
 from .models import (
@@ -219,7 +220,9 @@ def history(s: Session, f: Filters, limit: int | None = None) -> list[RoundSumma
         banker = "house" if r.banker_seat is None else f"seat {r.banker_seat}"
         taken = seats.get(r.id, set()) | ({r.banker_seat} if r.banker_seat else set())
         out.append(RoundSummary(
-            str(r.id), r.table_name, station, str(r.shift_id), dealer, r.round_no, r.status,
+            str(r.id), r.table_name, station, str(r.shift_id), dealer, r.round_no,
+            "misdeal" if r.status == "void" and (r.void_reason or "").startswith(
+                MISDEAL_PREFIX) else r.status,
             r.phase, r.started_at, r.settled_at, _action_text(r), banker, tuple(sorted(taken)),
             r.misdeals, r.wagers_cents, r.players_net_cents, r.commission_cents,
             r.house_net_cents))

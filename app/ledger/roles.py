@@ -61,6 +61,8 @@ def grants(station: str, database: str) -> list[str]:
         # and it answers the floor's requests for its round in play (floor_status.py).
         f"GRANT INSERT, UPDATE ON station_status TO {station}",
         f"GRANT UPDATE (done_at, outcome) ON floor_requests TO {station}",
+        # Who runs as each station now (its identity's live claim, written in place).
+        f"GRANT INSERT, UPDATE ON station_claims TO {station}",
         "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
         f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {station}",
     ]

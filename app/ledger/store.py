@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -58,7 +59,16 @@ from .database import WRITE, default_url, make_engine, mask, migrate, parse_url
 from .database import data_dir as station_data_dir
 from .errors import LedgerError, LedgerUnavailable, RoundSettled
 from .journal import Journal, Op
-from .models import Event, RoundRow, SettlementRow, Shift, Station, User, now
+from .models import (
+    Event,
+    RoundRow,
+    SettlementRow,
+    Shift,
+    Station,
+    StationClaim,
+    User,
+    now,
+)
 from .people import NotAuthorised, Person
 
 T = TypeVar("T")
@@ -67,9 +77,52 @@ STATION_SPACE = uuid.UUID("0c9e3b8a-5f0d-5b5e-8d61-3f7e7f1c2a10")
 BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
 
 
+IDENTITY_FILE = "station-id"  # the installer's: this machine's identity, whatever its name
+LIVE_S = 15.0  # a claim seen this recently belongs to a station that is running
+
+
 def station_id(table: str, station: str) -> uuid.UUID:
-    """A station's id, made on the station from its table and its name."""
+    """The id older stations made from their table and name (two machines with one name
+    got one id, and merged: see `identity`)."""
     return uuid.uuid5(STATION_SPACE, f"{table}\x00{station}")
+
+
+def identity(directory: Path, table: str, station: str) -> uuid.UUID:
+    """This station's identity: a UUID made once and kept in its data directory, so two
+    machines that share a name (the host name of a cloned PC) are two stations. In order:
+    the installer's `station-id` file; else the one made on an earlier start for this table
+    and name (`identity/<old id>`); else the old id when its journal is there (a station
+    that ran before identities were made: its rounds stay its own); else a new UUID."""
+    installed = directory / IDENTITY_FILE
+    if installed.is_file():
+        return _read_identity(installed)
+    old = station_id(table, station)
+    kept = directory / "identity" / str(old)
+    if kept.is_file():
+        return _read_identity(kept)
+    made = old if (directory / "journal" / f"{old}.sqlite").exists() else uuid.uuid4()
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_suffix(".tmp")
+        tmp.write_text(f"{made}\n")
+        tmp.replace(kept)
+    except OSError as e:
+        raise LedgerError(f"the station cannot keep its identity in {kept} ({e.strerror}): "
+                          f"check the data directory's permissions and free space") from None
+    return made
+
+
+def _read_identity(path: Path) -> uuid.UUID:
+    try:
+        return uuid.UUID(path.read_text().strip())
+    except (OSError, ValueError):
+        raise LedgerError(f"{path} should hold this station's identity (a UUID) and does "
+                          f"not: restore it from a backup, or delete it to make the station "
+                          f"a new one (its rounds so far stay under the old identity)") from None
+
+
+class StationClaimed(LedgerError):
+    """Another station is running under this station's identity now."""
 
 
 def unreachable(error: BaseException) -> bool:
@@ -162,6 +215,20 @@ class Recording:
         """Record a decision on who may bank this round (the pit asked), with its reasons."""
         self.store.record_eligibility(verdict, round_id=self.round_id, by=by)
 
+    def keep_deal(self, deal: dict[str, Any]) -> None:
+        """The deal coming in as the station holds it (every card the shoe read, at its
+        place, with the shoe's number; the cards typed; the leftovers), on disk before this
+        returns: a station killed mid-deal gets every card back (`deal()`) and asks the shoe
+        only for what followed. Kept in the journal until the round is finished."""
+        self.store._keep_deal(self, deal)
+
+    def deal(self) -> dict[str, Any] | None:
+        """The deal kept for this round (`keep_deal`), or None."""
+        kept = self.store.journal.meta("deal")
+        if not isinstance(kept, dict) or kept.get("round_id") != self.round_id:
+            return None
+        return {k: v for k, v in kept.items() if k != "round_id"}
+
     def void(self, reason: str, by: str | Person | None = None,
              secret: str | None = None) -> None:
         """The round is abandoned unsettled (e.g. the table closes mid-round): it stays in
@@ -170,14 +237,23 @@ class Recording:
         name with `secret` (a ledger with no people yet takes a name alone)."""
         self.store._void(self, reason, by, secret)
 
+    def misdeal(self, reason: str, by: str | Person | None = None,
+                secret: str | None = None) -> None:
+        """A supervisor ends the deal as a misdeal: the round ends as a void does (every
+        wager returned, the next round from the same rotation), marked misdeal with who
+        and why, in the round's row and its event (chained). `by` as for `void`."""
+        self.store._void(self, reason, by, secret, misdeal=True)
+
 
 class Store:
     """The ledger of one station's table, and the reads of every table in the database."""
 
     def __init__(self, database_url: str | None = None, *, table: str = "PG-1",
                  station: str | None = None, data_dir: str | Path | None = None,
-                 migrate_now: bool = True, send_on_save: bool = True) -> None:
-        """`send_on_save=False`: a save only writes the station's journal (on disk before
+                 migrate_now: bool = True, send_on_save: bool = True,
+                 station_id: str | None = None) -> None:
+        """`station_id`: the station's identity (else `identity()` finds or makes it).
+        `send_on_save=False`: a save only writes the station's journal (on disk before
         it returns) and the retry thread (`start_retrying`) sends it on, so a database that
         is slow or away never holds up the caller, a dealer's window above all."""
         self.data_dir = station_data_dir(data_dir)
@@ -186,7 +262,10 @@ class Store:
         self.database = mask(self.url)
         self.table = table
         self.station = station or socket.gethostname() or "station"
-        self.station_id = str(station_id(table, self.station))
+        self.station_id = station_id or str(identity(self.data_dir, table, self.station))
+        self.instance = str(uuid.uuid4())  # this run of the station (its live claim)
+        self.boot = _boot_id()  # this machine since it started: another PC has another
+        self.claim_note: str | None = None  # why the claim was not checked at start
         self.engine: Engine = make_engine(self.url)
         self._writes = self.engine.execution_options(**WRITE)
         self._lock = threading.RLock()  # the journal and what it remembers
@@ -256,6 +335,77 @@ class Store:
                                   f"reads and adds rows only: people are changed, and the "
                                   f"schema migrated, with the owner's login") from None
             raise
+
+    # --- who runs as this station ----------------------------------------------------
+
+    def claim(self, live_s: float = LIVE_S) -> bool:
+        """Take this station's identity for this run, at start. Refused (`StationClaimed`,
+        in words) while another process holds it and was seen in the last `live_s`
+        seconds: a PC cloned from a running station, say, which would merge its rounds
+        into the other's. This station's own run before a restart (killed, say) is known by
+        the run the journal last wrote on this machine since it booted, and is taken over at
+        once (a disk copied from a running station names that run too, but on another
+        machine). False: the database
+        could not be reached, so nothing was checked (`claim_note` says so; play goes on
+        into the journal, and the claim is taken by the next heartbeat)."""
+        last = self.journal.meta("instance")
+        host, pid = socket.gethostname(), os.getpid()
+
+        def run(s: Session) -> None:
+            at = now()
+            row = s.get(StationClaim, uuid.UUID(self.station_id), with_for_update=True)
+            restarted = row is not None and row.instance == last and row.boot == self.boot
+            if row is not None and row.instance != self.instance and not restarted:
+                age = (at - _aware(row.seen_at)).total_seconds()
+                if age < live_s:
+                    raise StationClaimed(
+                        f"Another station is running as this one (identity "
+                        f"{self.station_id[:8]}, table {self.table}): {row.host} (process "
+                        f"{row.pid}) was last seen {max(age, 0):.0f} s ago. Two stations "
+                        f"with one identity would mix their rounds. Stop the other station; "
+                        f"if this PC was copied from it, give this one its own identity: "
+                        f"delete {self.data_dir / IDENTITY_FILE} (or {self.data_dir}/identity)"
+                        f" here and start again.")
+            if row is None:
+                s.add(StationClaim(station_id=uuid.UUID(self.station_id),
+                                   instance=self.instance, host=host, boot=self.boot,
+                                   pid=pid,
+                                   name=self.station, claimed_at=at, seen_at=at))
+            else:
+                row.instance, row.host, row.pid, row.name = self.instance, host, pid, self.station
+                row.boot = self.boot
+                row.claimed_at = row.seen_at = at
+            s.commit()
+
+        for attempt in (1, 2):
+            try:
+                self._read(run, writes=True)
+                break
+            except LedgerUnavailable as e:
+                self.claim_note = (f"this station's identity was not checked at start (the "
+                                   f"database could not be reached: {e})")
+                return False
+            except IntegrityError:
+                if attempt == 2:  # two started at once: the other took it first
+                    raise
+        self.journal.append([], {"instance": self.instance})
+        self.claim_note = None
+        return True
+
+    def beat(self) -> bool:
+        """This run is still the station (its claim's `seen_at`, written in place). False:
+        not written (the database is away), or another run holds the identity now."""
+        def run(s: Session) -> bool:
+            row = s.get(StationClaim, uuid.UUID(self.station_id), with_for_update=True)
+            if row is None or row.instance != self.instance:
+                return False
+            row.seen_at = now()
+            s.commit()
+            return True
+        try:
+            return self._read(run, writes=True)
+        except LedgerError:
+            return False
 
     def revision(self) -> str | None:
         from .database import current_revision
@@ -367,7 +517,7 @@ class Store:
                 "table_name": self.table, "round_no": game.rotation.round_no,
                 "config": snapshot, "rotation": encode_rotation(game.rotation),
                 "actor": by or shift.dealer})
-            self.journal.append([op], {"open_round": round_id})
+            self.journal.append([op], {"open_round": round_id, "deal": None})
         rec = Recording(self, round_id, game, 0)
         if game.log:
             self._save(rec, by)
@@ -396,21 +546,30 @@ class Store:
                 payload["slip_text"] = settled.slip.text()
                 rotation = encode_rotation(game.next_rotation())
                 payload["rotation_after"] = rotation
-                meta = {"open_round": None, "rotation": rotation}
+                meta = {"open_round": None, "rotation": rotation, "deal": None}
             ops = [self._op("records", rec.round_id, payload)]
             self.journal.append(ops, meta)
             rec.saved += len(new)  # not len(game.log): the round may have moved on meanwhile
         self._deliver()
         return len(new)
 
+    def _keep_deal(self, rec: Recording, deal: dict[str, Any]) -> None:
+        with self._lock:
+            if self.journal.meta("open_round") != rec.round_id:
+                raise RoundSettled(f"round {rec.round_id[:8]} is no longer in play here: its "
+                                   f"deal is not kept")
+            self.journal.append([], {"deal": {**deal, "round_id": rec.round_id}})
+
     def _void(self, rec: Recording, reason: str, by: str | Person | None,
-              secret: str | None) -> None:
+              secret: str | None, misdeal: bool = False) -> None:
+        what = "misdeal" if misdeal else "void"
         if rec.game.phase is Phase.SETTLED:
-            raise RoundSettled(f"round {rec.round_id[:8]} is settled: it cannot be voided; "
-                               f"record a correction")
-        person = self._supervisor(by, secret, "void")
+            raise RoundSettled(f"round {rec.round_id[:8]} is settled: it cannot be "
+                               f"{'called a misdeal' if misdeal else 'voided'}; record a "
+                               f"correction")
+        person = self._supervisor(by, secret, what)
         if person is not None:
-            self._read(lambda s: people.confirm(s, person, "void"))
+            self._read(lambda s: people.confirm(s, person, what))
         name = person.name if person is not None else by if isinstance(by, str) else None
         self._save(rec, name)
         with self._lock:
@@ -418,7 +577,8 @@ class Store:
             self.journal.append([self._op("round_void", rec.round_id, {
                 "round_id": rec.round_id, "reason": reason,
                 "actor": name or (shift.dealer if shift else None),
-                "authorised": _authorised(person)})], {"open_round": None})
+                **({"misdeal": True} if misdeal else {}),
+                "authorised": _authorised(person)})], {"open_round": None, "deal": None})
         self._deliver()
 
     def resume(self) -> Recording | None:
@@ -710,7 +870,11 @@ class Store:
         self._stop.clear()
 
         def loop() -> None:
+            beaten = 0.0
             while not self._stop.wait(every):
+                if time.monotonic() - beaten >= LIVE_S / 3:
+                    beaten = time.monotonic()
+                    self._keep_claim()
                 try:
                     if self.journal.counts()[0] and time.monotonic() >= self._next_try:
                         self.drain()
@@ -719,6 +883,19 @@ class Store:
 
         self._retrying = threading.Thread(target=loop, name="ledger-retry", daemon=True)
         self._retrying.start()
+
+    def _keep_claim(self) -> None:
+        """The heartbeat of this run's claim; a claim not checked at start (the database
+        was away) is checked now, and a refusal is what the status says from then on."""
+        try:
+            if self.claim_note is not None:
+                self.claim()
+            elif self.journal.meta("instance") == self.instance:
+                self.beat()
+        except StationClaimed as e:
+            self._refused = str(e)
+        except Exception:  # noqa: BLE001 - the next beat tries again
+            pass
 
     def stop_retrying(self) -> None:
         if self._retrying is not None:
@@ -848,6 +1025,20 @@ class Store:
         return self._read(lambda s: s.get(Station, uuid.UUID(self.station_id)))
 
 
+def _boot_id() -> str:
+    """This machine's boot id (Linux); a copy of the station's disk on another PC, or this
+    one after a reboot, has another. Elsewhere: empty (a restart waits out the claim)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:64]
+    except OSError:
+        return ""
+
+
+def _aware(at: datetime) -> datetime:
+    """SQLite gives times back without their zone; the ledger writes them in UTC."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
 def _authorised(person: Person | None) -> dict[str, Any]:
     """How a supervisor's action was authorised, as its event records it (never a secret)."""
     if person is None:
@@ -869,3 +1060,20 @@ def _config_dump(config: Any) -> Any:
     for section in NOT_IN_SNAPSHOT:
         data.pop(section, None)
     return data
+
+
+class StoreSupervisors:
+    """The dealer session's supervisor port over the ledger's people (`Store.authorise`):
+    the session's `Supervisor` carries the Person, which the round's void or misdeal then
+    shows the store. A refusal is the people's own words."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def authorise(self, name: str, secret: str, action: str) -> Any:
+        from app.session.ports import PortError, Supervisor
+        try:
+            person = self.store.authorise(name, secret, action)
+        except LedgerError as e:  # NotAuthorised is one: wrong secret, locked, role
+            raise PortError(str(e)) from None
+        return Supervisor(person.name, person)

@@ -29,13 +29,23 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
-from .ports import LedgerPort, MemoryLedger, MemoryPrinter, PortError, PrinterPort
+from .ports import (
+    LedgerPort,
+    MemoryLedger,
+    MemoryPrinter,
+    MemorySupervisors,
+    PortError,
+    PrinterPort,
+    Supervisor,
+    SupervisorPort,
+)
 from .session import DealerSession
 
 __all__ = [
     "COMMANDS", "CardPicked", "CardRead", "Changes", "Command", "DealerCommand",
     "DealerSession", "DeviceAction", "Event", "FrontTyped", "KeyPressed", "LedgerPort",
     "LeftoversRead", "MemoryLedger", "MemoryPrinter", "PortError", "PrintJob", "PrintOutcome",
-    "Printed", "PrinterPort", "ShoeFault", "ShoeStatus", "Shuffled", "SupervisorCommand",
+    "Printed", "PrinterPort", "ShoeFault", "ShoeStatus", "Shuffled", "Supervisor",
+    "SupervisorCommand", "SupervisorPort", "MemorySupervisors",
     "event_from_dict", "event_to_dict", "help_rows", "keymap", "next_line",
 ]

@@ -71,7 +71,17 @@ def verify_printer(s: DealerSession) -> None:
         raise TableError(problem)
 
 
+def verify_ledger_takes(s: DealerSession, what: str) -> None:
+    """No new wager (or round) while the ledger cannot record it: a disk full, a journal
+    that cannot be written. What is recorded stays; the station says why."""
+    problem = s.ledger_problem()
+    if problem is not None:
+        raise TableError(f"the ledger cannot record now ({problem}): no {what} is taken until "
+                         f"it can. Call a supervisor; what is recorded is kept.")
+
+
 def _verify_new(s: DealerSession) -> None:
+    verify_ledger_takes(s, "new round")
     rnd = s.round
     if rnd is not None and rnd.phase is not Phase.SETTLED:
         raise TableError(f"round {rnd.rotation.round_no} is {rnd.phase.value}: settle it (S) "
@@ -96,13 +106,36 @@ def _verify_cards(s: DealerSession, rnd: Round) -> None:
     if rnd.phase is not Phase.DEALING:
         raise TableError(f"cards are entered while the round is dealing, after action; it is "
                          f"{rnd.phase.value}")
-    if s.shoe_online:
-        raise TableError("the shoe is online and reads the cards: enter cards by hand only "
-                         "when it is offline")
+    if s.shoe_online and s.typing_allowed is None and not (
+            s.selected is not None and _short_by_a_hole(s, rnd, s.selected)):
+        raise TableError("the shoe is online and reads the cards: cards are typed when it is "
+                         "offline, for a card it lost (a hole), or when a supervisor allows "
+                         "it")
     position = s.need_position("position")
     if len(s.dealing().get(position, ())) >= CARDS_PER_HAND:
         raise TableError(f"{position_name(position)} has its seven cards: select a position "
                          f"still short of cards")
+
+
+def _short_by_a_hole(s: DealerSession, rnd: Round, position: int) -> bool:
+    """The shoe lost a card of this position's hand (a hole in the deal): it is typed."""
+    from .feed import DEALT
+    if rnd.action is None:
+        return False
+    return any(c is None and rnd.table.position_of_card(rnd.action.position, i) == position
+               for i, c in enumerate(s.stream[:DEALT]))
+
+
+def _verify_misdeal(s: DealerSession) -> None:
+    rnd = s.round
+    if rnd is None:
+        raise TableError("no round is open: there is no deal to call a misdeal on")
+    if rnd.phase is Phase.BETTING:
+        raise TableError("no card is dealt yet: a misdeal ends a deal; before action the "
+                         "wagers can simply be taken back (X)")
+    if rnd.phase is Phase.SETTLED:
+        raise TableError(f"round {rnd.rotation.round_no} is settled: a misdeal cannot undo "
+                         f"it; a supervisor corrects a settlement instead")
 
 
 def _verify_deal_done(s: DealerSession, rnd: Round) -> None:
@@ -133,6 +166,8 @@ def verify(s: DealerSession, action: str) -> None:
             raise TableError("the shoe goes offline by itself when unplugged; this switch is "
                              "for the demo shoe")
         return None
+    if action == "misdeal":
+        return _verify_misdeal(s)
     if action == "shift":
         if s.ledger is None:
             raise TableError("this station keeps no ledger: there is no shift to open")
@@ -144,6 +179,7 @@ def verify(s: DealerSession, action: str) -> None:
                 raise TableError("nothing waits for a yes: Enter or Y confirms a wager far "
                                  "above the seat's last one, when the station asks")
         case "wager":
+            verify_ledger_takes(s, "wager")
             seat = s.need_position()
             rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
         case "withdraw":

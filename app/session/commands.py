@@ -163,6 +163,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("escape", (("Esc", ""),), "Esc",
             "leave a field (nothing set), drop picked cards, say no to a wager asked about",
             lambda s, _t, _d: steps.escape(s)),
+    Command("misdeal", (("Shift+M", ""),), "Shift+M",
+            "misdeal (a supervisor, in the pit view): the deal ends, every wager goes back",
+            lambda s, _t, _d: steps.ask_misdeal(s), "misdeal"),
 )
 
 COMMANDS_BY_ID = {c.id: c for c in COMMANDS}
@@ -275,6 +278,16 @@ def next_line(s: DealerSession) -> str:
             and s.slip_printed != "printed"):
         return "Next: P prints the slip; then N opens the next round."
     return "Next: N opens the next round."
+
+
+def misdeal_blocked(s: DealerSession) -> str | None:
+    """Why no misdeal can be called now (None: a deal is under way or dealt, not settled)."""
+    from .session import DEALER_ERRORS
+    try:
+        verify(s, "misdeal")
+    except DEALER_ERRORS as e:
+        return str(e)
+    return None
 
 
 def void_blocked(s: DealerSession) -> str | None:

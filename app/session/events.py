@@ -7,7 +7,7 @@ dicts, one a line, in the order the session handled them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.cards import Card, card, cards_text, parse_cards
@@ -138,11 +138,14 @@ class FrontTyped:
 
 @dataclass(frozen=True, slots=True)
 class SupervisorCommand:
-    """A supervisor's command, after the PIN: `what` ("void"), who, and why."""
+    """A supervisor's command: `what` ("void", "misdeal", "allow_typing"), who, and why.
+    `secret` is the supervisor's own, checked by the session's supervisor port when it has
+    one; it is never written to a recorded session (nor shown by repr)."""
 
     what: str
     by: str
     reason: str = ""
+    secret: str = field(default="", repr=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,10 @@ shoe's cards, leftovers and shuffles, and the deal handed to the round once it i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from app.core.cards import Card, cards_text
+from app.core.cards import Card, card, cards_text
 from app.core.round import ActionCounted, Phase
 from app.core.table import (
     CARDS_PER_HAND,
@@ -103,6 +104,7 @@ def on_card(s: DealerSession, c: Card) -> bool:
         s.say(f"The shoe read {c} with no deal open: the card is not used.", "warn")
         return False
     s.stream.append(c)
+    keep_deal(s)  # on disk before the round is given it
     return s.run(lambda: try_finish(s))
 
 
@@ -126,6 +128,9 @@ def on_card_at(s: DealerSession, c: Card, first_seq: int, seq: int) -> bool:
         s.say(f"The shoe read {c} for the place of {held}: the card is not used.", "warn")
         return False
     s.stream[index] = c
+    if first_seq:  # 0: a shuffler's stack, placed by its number, not the shoe's count
+        s.seqs[index], s.first_seq = seq, first_seq
+    keep_deal(s)  # on disk before the round is given it: a restart finds it in its place
     new = [i for i in holes_in(i for i, held in enumerate(s.stream) if held is not None)
            if i not in before]
     if new:
@@ -150,6 +155,9 @@ def on_shuffled(s: DealerSession) -> None:
     rnd = s.round
     void = len(s.stream)
     s.stream, s.leftovers, s.device_action = [], None, None
+    s.seqs, s.first_seq = {}, None
+    if void:
+        keep_deal(s)
     if rnd is not None and rnd.phase is Phase.DEALING and void:
         s.say(f"The shoe started a new shuffle: the {void} card(s) read are void; the deal "
               f"starts again from the new deck.", "warn")
@@ -188,6 +196,7 @@ def try_finish(s: DealerSession, complete: bool = False) -> None:
     except Misdeal as misdeal:
         s.ask_shoe("stop_deal")
         s.clear_deal()
+        keep_deal(s, force=True)
         raise TableError(f"{misdeal} Take action again ({s.action_key(rnd)}).") from None
     s.ask_shoe("stop_deal")
     after_deal(s)
@@ -208,3 +217,60 @@ def after_deal(s: DealerSession) -> None:
         return
     s.say(f"{whence} {SET_EACH}", "ok")
     after_set(s)
+
+
+# --- the deal kept through a restart ----------------------------------------------------------
+
+def deal_state(s: DealerSession) -> dict[str, Any]:
+    """The deal as the station holds it, as JSON: each card read at its place with the
+    shoe's number, the deal's first number, the cards typed by position, the leftovers."""
+    return {
+        "first": s.first_seq,
+        "cards": [[i, str(c), s.seqs.get(i)] for i, c in enumerate(s.stream) if c is not None],
+        "places": len(s.stream),
+        "manual": {str(p): [str(c) for c in cards] for p, cards in s.manual.items()},
+        "leftovers": None if s.leftovers is None else [str(c) for c in s.leftovers],
+    }
+
+
+def keep_deal(s: DealerSession, force: bool = False) -> None:
+    """Keep the deal in the ledger's journal (before the round is given it). A refusal is
+    said, and the deal goes on: the shoe still holds the cards."""
+    from .ports import PortError
+    rnd = s.round
+    if s.ledger is None or rnd is None or (rnd.phase is not Phase.DEALING and not force):
+        return
+    try:
+        s.ledger.keep_deal(rnd, deal_state(s))
+    except PortError as e:
+        s.ledger_refused(e)
+
+
+def restore(s: DealerSession, deal: Mapping[str, Any]) -> int:
+    """The deal kept before a restart, every card back at its place; how many cards."""
+    cards = [(int(i), card(text), seq) for i, text, seq in deal.get("cards", ())]
+    places = max([int(deal.get("places", 0)), *(i + 1 for i, _, _ in cards)])
+    s.stream = [None] * places
+    for i, c, seq in cards:
+        s.stream[i] = c
+        if seq is not None:
+            s.seqs[i] = int(seq)
+    first = deal.get("first")
+    s.first_seq = int(first) if first is not None else None
+    s.manual = {int(p): [card(t) for t in texts]
+                for p, texts in dict(deal.get("manual", {})).items()}
+    left = deal.get("leftovers")
+    s.leftovers = None if left is None else tuple(card(t) for t in left)
+    return len(cards) + sum(len(v) for v in s.manual.values())
+
+
+def resume_point(deal: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+    """(the deal's first card's number, the number of the last card kept): the shoe is
+    asked for every message after the last, and each card is placed from the first."""
+    if not deal:
+        return None, None
+    numbered = [(int(i), int(seq)) for i, _, seq in deal.get("cards", ()) if seq is not None]
+    first = deal.get("first")
+    if not numbered:
+        return (int(first) if first is not None else None), None
+    return (int(first) if first is not None else None), max(numbered)[1]

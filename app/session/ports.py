@@ -41,6 +41,30 @@ class LedgerPort(Protocol):
     def void(self, game: Round, reason: str, by: str) -> None:
         """The round in play is void: who and why."""
 
+    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+        """The deal coming in as the station holds it (feed.deal_state), on disk before
+        the round is given it: a station restarted mid-deal gets it back (feed.restore)."""
+
+
+    def misdeal(self, game: Round, reason: str, by: object) -> None:
+        """A supervisor ends the deal as a misdeal: the round ends (every wager back),
+        marked misdeal with who and why. `by` is what the supervisor port gave."""
+
+
+@dataclass(frozen=True)
+class Supervisor:
+    """Who did a supervisor's action: the name as recorded, and the proof the supervisor
+    port gave (the ledger's Person; None where no one checks, as in a replay)."""
+
+    name: str
+    proof: object = None
+
+
+class SupervisorPort(Protocol):
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
+        """The supervisor, if the secret is theirs and they may do `action`; else PortError
+        saying why (nothing was done)."""
+
 
 class PrinterPort(Protocol):
     def problem(self) -> str | None:
@@ -81,6 +105,8 @@ class MemoryLedger:
     voids: list[tuple[int, str, str]] = field(default_factory=list)
     shifts: list[str] = field(default_factory=list)
     refuse: str | None = None  # set: every save is refused with these words
+    deal: dict[str, Any] | None = None  # the deal kept for the round in play
+    deals_kept: int = 0  # how many times it was kept (once per card read or typed)
 
     @property
     def dealer(self) -> str | None:
@@ -105,6 +131,18 @@ class MemoryLedger:
 
     def void(self, game: Round, reason: str, by: str) -> None:
         self.voids.append((game.rotation.round_no, reason, by))
+        self.deal = None
+
+    def misdeal(self, game: Round, reason: str, by: object) -> None:
+        name = by.name if isinstance(by, Supervisor) else str(by)
+        self.voids.append((game.rotation.round_no, f"misdeal: {reason}", name))
+        self.deal = None
+
+    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+        if self.refuse is not None:
+            raise PortError(self.refuse)
+        self.deal = {"round_no": game.rotation.round_no, **deal}
+        self.deals_kept += 1
 
     def records(self) -> list[Record]:
         return [r for _, records in self.rounds for r in records]
@@ -183,3 +221,19 @@ class MemoryRecorder:
 
     def append(self, event: Event, at: str) -> None:
         self.events.append((event, at))
+
+
+@dataclass
+class MemorySupervisors:
+    """Supervisors by name and secret (tests): a wrong secret is refused in words."""
+
+    secrets: dict[str, str] = field(default_factory=dict)
+    tries: list[tuple[str, str, bool]] = field(default_factory=list)  # name, action, ok
+
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
+        ok = bool(secret) and self.secrets.get(name.strip()) == secret
+        self.tries.append((name, action, ok))
+        if not ok:
+            raise PortError(f"{name.strip() or 'no one'} is not a supervisor with that secret: "
+                            f"nothing was done; try again")
+        return Supervisor(name.strip(), ("memory", name.strip()))

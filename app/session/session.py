@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -57,7 +57,14 @@ from .events import (
     Shuffled,
     SupervisorCommand,
 )
-from .ports import LedgerPort, PortError, PrinterPort, RecorderPort
+from .ports import (
+    LedgerPort,
+    PortError,
+    PrinterPort,
+    RecorderPort,
+    Supervisor,
+    SupervisorPort,
+)
 from .wager_limits import Asking
 
 DEALER_ERRORS = (TableError, CardError, ActionError, HouseWayError, PortError)
@@ -78,12 +85,14 @@ class DealerSession:
     def __init__(self, rules: RoundRules | None = None, *, ledger: LedgerPort | None = None,
                  printer: PrinterPort | None = None, recorder: RecorderPort | None = None,
                  rotation: BankRotation | None = None,
+                 supervisors: SupervisorPort | None = None,
                  clock: Callable[[], datetime] = _now,
                  randbelow: Callable[[int], int] = secrets.randbelow) -> None:
         self.rules = rules or RoundRules()
         self.ledger = ledger
         self.printer = printer
         self.recorder = recorder
+        self.supervisors = supervisors  # None: who is named is taken (a replay, no people)
         self.clock = clock
         self.randbelow = randbelow
         self.rotation = rotation or BankRotation()
@@ -100,7 +109,10 @@ class DealerSession:
         self.preview_error: str | None = None
         self.front_text = ""
         self.stream: list[Card | None] = []  # by place in the dealing order; None: a hole
+        self.seqs: dict[int, int] = {}  # place -> the shoe's number of the card read there
+        self.first_seq: int | None = None  # the shoe's number of the deal's first card
         self.manual: dict[int, list[Card]] = {}
+        self.typing_allowed: str | None = None  # the supervisor who let the dealer type
         self.leftovers: tuple[Card, ...] | None = None
         self.action_input: ActionInput | None = None  # the round's action and its source
         self.device_action: ActionInput | None = None  # sent by a device, not yet taken
@@ -124,6 +136,8 @@ class DealerSession:
         self._slip: Slip | None = None
         self._devices = False
         self._ledger_error: str | None = None
+        self._ledger_down: str | None = None  # the last write the ledger refused, if no
+        # write has gone through since
         self.drawn: int | None = None  # the RNG number this step drew (recorded)
         if recorder is not None:
             from .record import header
@@ -185,6 +199,7 @@ class DealerSession:
                 return feed.on_card(self, c)
             case LeftoversRead(cards=cards):
                 self.leftovers = cards
+                feed.keep_deal(self)
                 return self.run(lambda: feed.try_finish(self))
             case Shuffled():
                 feed.on_shuffled(self)
@@ -204,6 +219,10 @@ class DealerSession:
                 steps.type_front(self, text)
             case SupervisorCommand(what="void", by=by, reason=reason):
                 return self.run(lambda: steps.void_round(self, reason, by))
+            case SupervisorCommand(what="misdeal", by=by, reason=reason, secret=secret):
+                return self.run(lambda: steps.misdeal(self, reason, by, secret))
+            case SupervisorCommand(what="allow_typing", by=by, reason=reason, secret=secret):
+                return self.run(lambda: steps.allow_typing(self, reason, by, secret))
             case SupervisorCommand(what=what):
                 self.say(f"there is no supervisor's command {what!r}", "error")
                 return False
@@ -296,10 +315,41 @@ class DealerSession:
             return
         try:
             self.ledger.save(self.round)
+            self._ledger_down = None
         except PortError as e:
-            self.note(f"Ledger: {e}")
-            self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
-                                  f"supervisor; the round goes on.")
+            self.ledger_refused(e)
+
+    def ledger_problem(self) -> str | None:
+        """Why the ledger cannot record now (its port's `problem()`, or the last write it
+        refused here), or None."""
+        ask = getattr(self.ledger, "problem", None)
+        said = ask() if callable(ask) else None
+        if said:
+            return str(said)
+        if self._ledger_down is not None and self.ledger is not None and self.round:
+            try:  # try again: the records not yet taken go with this write
+                self.ledger.save(self.round)
+                self._ledger_down = None
+            except PortError as e:
+                self._ledger_down = str(e)
+        return self._ledger_down
+
+    def ledger_refused(self, e: PortError) -> None:
+        """A write the ledger refused: logged, and said last (no step's words hide it)."""
+        self._ledger_down = str(e)
+        self.note(f"Ledger: {e}")
+        self._ledger_error = (f"The ledger did not take this change ({e}). Call a "
+                              f"supervisor; the round goes on.")
+
+    def authorise(self, by: str, secret: str, action: str) -> Supervisor:
+        """The supervisor doing `action`, checked by the supervisor port (PortError in
+        words: nothing is done); with no port, the name given (a replay, or a ledger that
+        checks the person itself)."""
+        if not by.strip():
+            raise TableError(f"a {action} names the supervisor who does it")
+        if self.supervisors is None:
+            return Supervisor(by.strip())
+        return self.supervisors.authorise(by.strip(), secret, action)
 
     def dry(self, method: str, *args: Any) -> Any:
         """What the round would answer to a change, without making it (on a copy; the 53
@@ -325,6 +375,7 @@ class DealerSession:
 
     def clear_deal(self) -> None:
         self.stream, self.manual, self.leftovers = [], {}, None
+        self.seqs, self.first_seq = {}, None
         self.picks, self.preview, self.preview_error = [], None, None
         self.front_text = ""
 
@@ -336,6 +387,7 @@ class DealerSession:
         self._logged = 0
         self.passed_over = {}
         self.action_input, self.co_bank = None, False
+        self.typing_allowed = None
         self.entry, self.asking = None, None
         self.clear_deal()
 
@@ -430,10 +482,11 @@ class DealerSession:
 
     # --- a round taken back ----------------------------------------------------------------
 
-    def resume(self, game: Round) -> Changes:
-        """The round a stopped station had in play, as the ledger rebuilt it."""
+    def resume(self, game: Round, deal: Mapping[str, Any] | None = None) -> Changes:
+        """The round a stopped station had in play, as the ledger rebuilt it; `deal`: the
+        deal it was reading (`Recording.deal()`), every card back in its place."""
         from . import steps
-        return self._step(lambda: steps.resume(self, game))
+        return self._step(lambda: steps.resume(self, game, deal))
 
     def _step(self, step: Callable[[], None]) -> Changes:
         """A step that is not an event (taking a round back): its Changes, not recorded."""

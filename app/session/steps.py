@@ -7,7 +7,8 @@ dealer's mistake is raised as the core's error and shown by the session, never f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, CardError, cards_text, parse_cards
 from app.core.round import DragonSetting, DragonWager, HandReturned, Phase, Round
@@ -16,7 +17,7 @@ from app.core.table import CARDS_PER_HAND, DEALER, TableError, position_name
 from drivers.action import dice, draw_rng
 
 from . import entry, feed, words
-from .checks import verify, verify_no_offer_open, why_no_bank_offer
+from .checks import verify, verify_ledger_takes, verify_no_offer_open, why_no_bank_offer
 from .events import PrintJob
 from .wager_limits import asking_for, verify_wager
 
@@ -111,6 +112,7 @@ def place_wager(s: DealerSession, text: str) -> None:
     if not text.strip():
         raise MoneyError("type the wager in dollars (e.g. 25 or 25.50), then Enter")
     cents = parse_money(text)
+    verify_ledger_takes(s, "wager")
     verify_wager(s, seat, cents)
     asking = asking_for(s, seat, cents)
     if asking is not None and asking != s.asking:
@@ -136,6 +138,7 @@ def confirm_wager(s: DealerSession, text: str) -> None:
 
 def set_wager(s: DealerSession, seat: int, cents: int) -> None:
     rnd = s.need_round()
+    verify_ledger_takes(s, "wager")
     s.asking = None
     s.do("place_wager", seat, cents)
     nxt = s.table.step(seat)
@@ -273,6 +276,7 @@ def enter_cards(s: DealerSession, text: str) -> None:
                         f"{CARDS_PER_HAND}: {cards_text(cards)} is {len(cards)} too many by "
                         f"{len(mine) + len(cards) - 7}")
     s.manual.setdefault(position, []).extend(cards)
+    feed.keep_deal(s)  # typed cards come back after a restart too
     s.say(f"{words.name(position)}: {cards_text(cards)}", "ok")
     if len(mine) + len(cards) == CARDS_PER_HAND:
         have = s.dealing()
@@ -551,7 +555,57 @@ def void_round(s: DealerSession, reason: str, by: str) -> None:
           f"the players. N opens a new round.", "warn")
 
 
-def resume(s: DealerSession, game: Round) -> None:
+def ask_misdeal(s: DealerSession) -> None:
+    """Shift+M: a misdeal is the supervisor's: the pit view asks for their name, their
+    secret and why (then a SupervisorCommand("misdeal") ends the deal)."""
+    verify(s, "misdeal")
+    s.show("pit")
+    s.say("A misdeal is called by a supervisor: their name, their own secret and why, in "
+          "the pit view (F2). The deal ends and every wager goes back.", "warn")
+
+
+def misdeal(s: DealerSession, reason: str, by: str, secret: str) -> None:
+    """The supervisor ends the deal as a misdeal (a deal that cannot be completed: cards
+    the shoe lost, a card exposed, the wrong number dealt): the round ends, every wager
+    goes back, and the ledger keeps it marked misdeal with who and why; the next round
+    starts from the same rotation."""
+    rnd = s.need_round()
+    verify(s, "misdeal")
+    reason = reason.strip()
+    if not reason:
+        raise TableError("a misdeal says why: e.g. 'the shoe lost card 12; no one could say "
+                         "which it was'")
+    who = s.authorise(by, secret, "misdeal")
+    if s.ledger is not None:
+        s.ledger.misdeal(rnd, reason, who)
+    no = rnd.rotation.round_no
+    s.ask_shoe("stop_deal")
+    s.clear_deal()
+    s.rotation = s.opened_with
+    s.round, s.selected = None, None
+    s.action_input, s.device_action, s.co_bank = None, None, False
+    s.typing_allowed = None
+    s.log.append(f"--- round {no} MISDEAL called by {who.name}: {reason} ---")
+    s.say(f"Round {no} is a misdeal ({who.name}: {reason}). Every wager goes back to its "
+          f"player. N opens a new round.", "warn")
+
+
+def allow_typing(s: DealerSession, reason: str, by: str, secret: str) -> None:
+    """A supervisor lets the dealer type this deal's cards (C) though the shoe is online
+    (a shoe that misreads, a card it cannot give back): for this round only, logged."""
+    rnd = s.need_round()
+    if rnd.phase is not Phase.DEALING:
+        raise TableError(f"typing cards is allowed for a deal under way; the round is "
+                         f"{rnd.phase.value}")
+    who = s.authorise(by, secret, "override")
+    s.typing_allowed = who.name
+    s.note(f"Typing cards allowed by {who.name}" + (f": {reason.strip()}" if reason.strip()
+                                                   else ""))
+    s.say(f"{who.name} allows typing this deal's cards: select a position, C, type its "
+          f"cards, Enter.", "ok")
+
+
+def resume(s: DealerSession, game: Round, deal: Mapping[str, Any] | None = None) -> None:
     """The round a stopped station had in play, as the ledger rebuilt it: every wager, the
     bank, action, the cards and the settings are back; the dealer carries on."""
     from .commands import next_line
@@ -568,16 +622,25 @@ def resume(s: DealerSession, game: Round) -> None:
     elif game.phase is Phase.DEALING:
         assert game.action is not None
         s.select(game.action.position)
-        if s.shoe_online and s.shoe_demo:
+        kept = feed.restore(s, deal) if deal else 0
+        if kept:
+            _, last = feed.resume_point(deal)
+            asked = (f"the shoe is asked for every card after its message {last}"
+                     if last is not None else "the rest come as the shoe reads them")
+            how = (f"the {kept} card(s) read before it stopped are back in their places; "
+                   f"{asked} (while it is offline, type them: C).")
+            feed.try_finish(s)
+        elif s.shoe_online and s.shoe_demo:
             s.ask_shoe("start_deal")
             how = "the demo shoe deals again."
         elif s.shoe_online:
-            how = ("the cards read before it stopped are not kept: run the seven hands "
-                   "through the shoe again, or a supervisor voids the round (F2).")
+            how = ("no card of it was read before it stopped: the cards come as the shoe "
+                   "reads them, or a supervisor calls a misdeal.")
         else:
             how = "type each position's seven cards (C)."
-        s.say(f"{resumed} The deal was under way: {how}", "warn")
-        return
+        if s.round is not None and s.round.phase is Phase.DEALING:
+            s.say(f"{resumed} The deal was under way: {how}", "warn")
+            return
     elif game.phase is Phase.SETTING:
         offered = s.dragon_offered()
         if offered is not None:

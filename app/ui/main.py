@@ -52,7 +52,9 @@ from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
 from app.ledger.database import default_url
 from app.ledger.floor_status import FloorStatus
+from app.ledger.store import StoreSupervisors
 from app.session import DealerSession
+from app.session.feed import resume_point
 from app.settings import ConfigError, TableConfig, load_config
 
 from .floor_link import FloorLink
@@ -111,9 +113,11 @@ def window_size(text: str) -> tuple[int, int]:
         f"(from 320x240 to 16384x16384)")
 
 
-def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
+def make_shoe(args: argparse.Namespace, config: Any = None,
+              resume: tuple[int | None, int | None] = (None, None)) -> ShoeFeed:
+    """`resume`: the deal a restarted station was reading (feed.resume_point)."""
     if args.shoe:
-        return SerialShoe(args.shoe)
+        return SerialShoe(args.shoe, resume=resume)
     if args.demo:
         decks = None
         if args.deck:
@@ -123,7 +127,7 @@ def make_shoe(args: argparse.Namespace, config: Any = None) -> ShoeFeed:
     shoe_config = getattr(config, "shoe_config", None)
     configured = shoe_config() if shoe_config is not None else None
     if configured is not None:
-        return SerialShoe(configured.port, config=configured)
+        return SerialShoe(configured.port, config=configured, resume=resume)
     return NoShoe()
 
 
@@ -177,7 +181,8 @@ def build(args: argparse.Namespace) -> MainWindow:
         if dealer is not None and dealer != ledger.dealer:
             ledger.open_shift(dealer)
         rotation = ledger.store.rotation()  # what the table remembers
-        shoe = make_shoe(args, config)
+        deal = resumed.deal() if resumed is not None else None
+        shoe = make_shoe(args, config, resume_point(deal))
     except BaseException:
         ledger.close()
         raise
@@ -189,7 +194,8 @@ def build(args: argparse.Namespace) -> MainWindow:
     recorder = SessionFile(session_path(ledger.store.data_dir), worker,
                            resumed=resumed is not None)
     session = DealerSession(config.round_rules(), ledger=port, printer=StationPrinter(printer),
-                            rotation=rotation, recorder=recorder)
+                            rotation=rotation, recorder=recorder,
+                            supervisors=StoreSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window))
     assert window.pit is not None
@@ -197,10 +203,11 @@ def build(args: argparse.Namespace) -> MainWindow:
     # The pit floor sees the table live: the heartbeat on a thread of its own.
     store = ledger.store
     window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
-                                                     station=store.station))
+                                                     station=store.station,
+                                                     identity=store.station_id))
     if resumed is not None:
         recorder.session = session
-        window.apply(session.resume(resumed.game))
+        window.apply(session.resume(resumed.game, deal))
     return window
 
 

@@ -97,6 +97,11 @@ class Ledger:
         # thread sends them on.
         store = Store(url, table=config.table.name, station=station, data_dir=data_dir,
                       migrate_now=False, send_on_save=False)
+        try:
+            store.claim()  # a second station running under this one's identity is refused
+        except LedgerError:
+            store.close()
+            raise
         return cls(store, config)
 
     def _probe(self) -> None:
@@ -380,6 +385,8 @@ class StationLedger:
         self.worker = worker
         self.on_written = on_written  # the window: the recording state moved
         self._rec: Recording | None = None
+        self._deal: tuple[Round, dict[str, Any]] | None = None  # a deal waiting to be kept
+        self._deal_lock = threading.Lock()
         self.pending = 0  # writes queued and not yet confirmed on disk
         self.failed: str | None = None  # the last write refused, until one goes through
         self._vouched: dict[str, Person] = {}  # supervisors the ledger checked a moment ago
@@ -438,6 +445,44 @@ class StationLedger:
                 raise LedgerError("this round was not begun in the ledger; call a supervisor")
             rec.void(reason, by=person if person is not None else by)
             self._rec = None
+        self._write(work)
+
+    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+        """A supervisor's misdeal: `by` is the Supervisor the port gave (its proof, the
+        ledger's Person, is what the store checks)."""
+        who = getattr(by, "proof", None) or getattr(by, "name", by)
+
+        def work() -> None:
+            rec = self._rec
+            if rec is None or rec.game is not game:
+                raise LedgerError("this round was not begun in the ledger; call a supervisor")
+            rec.misdeal(reason, by=who)
+            self._rec = None
+        self._write(work)
+
+    def problem(self) -> str | None:
+        """Why the ledger cannot record now: the last write the journal refused (a disk
+        full), until one goes through; the session takes no new wager meanwhile."""
+        return self.failed
+
+    def keep_deal(self, game: Round, deal: Any) -> None:
+        """The deal as read so far, into the journal on the worker, in order with the
+        round's records (a restart gets every card back and asks the shoe for the rest).
+        Cards read while a write of the deal still waits its turn go with it: the newest
+        deal holds every card before it, so one write does (the queue never grows by a
+        card a write)."""
+        with self._deal_lock:
+            queued = self._deal is not None
+            self._deal = (game, dict(deal))
+        if queued:
+            return
+
+        def work() -> None:
+            with self._deal_lock:
+                latest, self._deal = self._deal, None
+            rec = self._rec
+            if latest is not None and rec is not None and rec.game is latest[0]:
+                rec.keep_deal(latest[1])
         self._write(work)
 
     def note_eligibility(self, verdict: Any, then: Callable[[str], None]) -> None:

@@ -140,17 +140,21 @@ class SerialShoe(ShoeFeed):
     _event = Signal(object)
 
     def __init__(self, port: str, parent: QObject | None = None, *,
-                 config: Any = None) -> None:
+                 config: Any = None,
+                 resume: tuple[int | None, int | None] = (None, None)) -> None:
+        """`resume`: after a restart mid-deal, the deal's first card's number and the last
+        the station kept: the shoe is asked for everything after it."""
         super().__init__(parent)
         from drivers.shoe.deal_order import DealStart
         from drivers.shoe.transport import ShoeConfig, ShoeReader
 
-        self.deal_start = DealStart()
+        self.deal_start = DealStart(first_seq=resume[0])
         self.port = port
         self._event.connect(self._on_batch, Qt.ConnectionType.QueuedConnection)
         self._say(False, f"offline: opening {port}...")
         # One queued signal per read, not per event: a noisy line cannot flood the window.
-        self.reader = ShoeReader(config or ShoeConfig(port), on_batch=self._event.emit)
+        self.reader = ShoeReader(config or ShoeConfig(port), on_batch=self._event.emit,
+                                 resume_after=resume[1])
         self.reader.start()
 
     def online_text(self) -> str:

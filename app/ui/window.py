@@ -257,6 +257,8 @@ class MainWindow(QMainWindow):
     def _shoe_status(self) -> None:
         shoe = self.shoe
         assert shoe is not None
+        if self._closed:  # the shoe's port closing says so after the station has stopped
+            return
         self.handle(ShoeStatus(shoe.online, shoe.status, shoe.short, shoe.demo))
 
     def _device_action(self, inp: ActionInput) -> None:

@@ -36,7 +36,7 @@ from app.core.cards import DECK, Card, parse_cards
 from .protocol import SEQ_MAX, Check, encode_line, seq_after
 
 FAULTS = ("checksum", "drop", "lose", "duplicate", "garbage", "split", "swap", "unknown",
-          "long", "disconnect")
+          "long", "disconnect", "truncate")
 MODES = ("card", "hand")
 ACTIONS = ("rng", "dice", "none")
 GARBAGE = b"\x00\x7f~#\xff\x13 "
@@ -437,6 +437,8 @@ class Simulator:
         elif "checksum" in kinds:
             star = line.rindex(b"*")
             self._send(line[:star - 1] + bytes([line[star - 1] ^ 0x01]) + line[star:])
+        elif "truncate" in kinds:  # cut off mid-message (a glitch, a buffer overrun)
+            self._send(line[:len(line) // 2] + b"\r\n")
         elif "split" in kinds:
             self._send(line[:7])
             self._idle(0.02)

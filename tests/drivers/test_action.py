@@ -80,3 +80,12 @@ def test_impossible_values_from_a_device_are_refused_with_what_to_do() -> None:
         from_device(ActionRead(1, "RNG", (9,)))
     with pytest.raises(ActionError, match="by hand"):
         from_device(ActionRead(1, "DICE", (1, 2, 7)))
+
+
+def test_a_superscript_or_arabic_digit_is_not_a_die_and_is_said_so() -> None:
+    # Found by the fault suite's fuzz: "³".isdigit() is True but int("³") raises a bare
+    # ValueError, which the dealer session does not catch (a traceback at the table).
+    from drivers.action import ActionError, dice
+    for text in ("³ 1 2", "1 2 ٣"):
+        with pytest.raises(ActionError, match="is not a die"):
+            dice(text)

@@ -108,8 +108,9 @@ EXPECTED = {
     "swap": [FaultKind.OUT_OF_ORDER],
     "unknown": [FaultKind.UNKNOWN],
     "long": [FaultKind.TOO_LONG],
+    "truncate": [FaultKind.MALFORMED, FaultKind.GAP],
 }
-RECOVERS = {"checksum", "drop"}
+RECOVERS = {"checksum", "drop", "truncate"}
 
 
 def test_every_injected_fault_but_disconnect_and_lose_has_an_expected_event() -> None:

@@ -34,6 +34,7 @@ ICON = "usr/local/share/icons/hicolor/scalable/apps/paigow-dealer.svg"
 LINK = "usr/local/bin/paigow-dealer"
 CONFIG = "etc/paigow/station.toml"
 ENVFILE = "etc/paigow/station.env"
+IDENTITY = "var/lib/paigow/paigow-station/station-id"
 
 # Every file a station install leaves, with its mode.
 EXPECTED = {
@@ -46,6 +47,7 @@ EXPECTED = {
     UNIT: 0o644,
     CONFIG: 0o640,
     ENVFILE: 0o600,  # the service's secrets: root (systemd) reads it, nobody else
+    IDENTITY: 0o600,  # the station's own UUID, beside its ledger
 }
 
 
@@ -104,7 +106,7 @@ def test_install_puts_every_file_where_the_station_expects_it(root: Path, bundle
     link = root / LINK
     assert link.is_symlink() and os.readlink(link) == PROGRAM
     # Nothing outside the station's own places.
-    places = (f"{OPT}/", "etc/paigow/", UNIT, RULE, DESKTOP, ICON, LINK)
+    places = (f"{OPT}/", "etc/paigow/", UNIT, RULE, DESKTOP, ICON, LINK, IDENTITY)
     assert {p for p in installed if not p.startswith(places)} == set()
 
 
@@ -343,14 +345,34 @@ def test_install_without_a_bundle_says_to_build_it_first(root: Path, tmp_path: P
 
 # --- removal -----------------------------------------------------------------------------------
 
+def test_install_gives_the_station_an_identity_once_and_keeps_it(
+        root: Path, bundle: Path) -> None:
+    import uuid
+    install(root, bundle=bundle)
+    made = uuid.UUID((root / IDENTITY).read_text().strip())
+    install(root, bundle=make_bundle(root.parent / "second", "second build"))
+    assert uuid.UUID((root / IDENTITY).read_text().strip()) == made  # an update keeps it
+    other = root.parent / "other-root"
+    install(other, bundle=bundle)
+    assert uuid.UUID((other / IDENTITY).read_text().strip()) != made  # another PC: its own
+
+
+def test_a_station_that_ran_before_identities_keeps_its_journal_s_id(
+        root: Path, bundle: Path) -> None:
+    (root / "var/lib/paigow/paigow-station/journal").mkdir(parents=True)
+    out = install(root, bundle=bundle).stdout
+    assert not (root / IDENTITY).exists()
+    assert "kept the identity of the station's journal" in out
+
+
 def test_uninstall_removes_the_station_but_keeps_the_config_and_the_ledger(
         root: Path, bundle: Path) -> None:
     install(root, bundle=bundle)
     ledger = root / "var/lib/paigow/paigow-station/ledger.sqlite"
-    ledger.parent.mkdir(parents=True)
+    ledger.parent.mkdir(parents=True, exist_ok=True)
     ledger.write_bytes(b"rounds")
     out = install(root, "--uninstall").stdout
-    assert files_under(root) == {CONFIG, ENVFILE, str(ledger.relative_to(root))}
+    assert files_under(root) == {CONFIG, ENVFILE, IDENTITY, str(ledger.relative_to(root))}
     assert not (root / OPT).exists()
     assert "systemctl disable --now paigow-dealer.service" in out
     assert "Kept /etc/paigow" in out
@@ -360,10 +382,10 @@ def test_purge_removes_the_site_config_and_user_but_never_the_ledger(
         root: Path, bundle: Path) -> None:
     install(root, bundle=bundle)
     ledger = root / "var/lib/paigow/paigow-station/ledger.sqlite"
-    ledger.parent.mkdir(parents=True)
+    ledger.parent.mkdir(parents=True, exist_ok=True)
     ledger.write_bytes(b"rounds")
     out = install(root, "--uninstall", "--purge").stdout
-    assert files_under(root) == {str(ledger.relative_to(root))}
+    assert files_under(root) == {IDENTITY, str(ledger.relative_to(root))}
     assert "userdel paigow" in out
     assert "Kept /var/lib/paigow (the ledger)" in out
 

@@ -130,9 +130,11 @@ def test_the_rotation_carries_on_from_the_last_settled_round(store: Store,
     recs = _settled(store, "rotation", 3)
     last = recs[-1].game
     assert store.rotation() == last.next_rotation()
-    # a station whose journal is gone reads it back from the database
+    # a station whose journal is gone reads it back from the database (its identity,
+    # station-id, put back on the new disk: the same station)
     other = Store(store.url.render_as_string(hide_password=False), table=TABLE,
-                  station="station-a", data_dir=tmp_path / "fresh")
+                  station="station-a", data_dir=tmp_path / "fresh",
+                  station_id=store.station_id)
     assert other.rotation() == last.next_rotation()
     other.close()
 
@@ -448,7 +450,7 @@ def test_a_station_whose_journal_is_lost_resumes_from_the_database(
     rec = _in_play(store, 22)
     store.close()
     fresh = Store(database_url, table=TABLE, station="station-a",
-                  data_dir=tmp_path / "new-disk")
+                  data_dir=tmp_path / "new-disk", station_id=store.station_id)  # restored
     resumed = fresh.resume()
     assert resumed is not None and resumed.round_id == rec.round_id
     _same_round(resumed.game, rec.game)
@@ -660,6 +662,6 @@ def test_the_station_name_in_the_config_names_the_station_not_the_host(
     config = load_config(site, env={})
     with Store.from_config(config, data_dir=tmp_path / "d") as store:
         assert store.station == "pg1-left"
-        assert store.station_id == str(station_id(config.table.name, "pg1-left"))
+        assert store.station_id != str(station_id(config.table.name, "pg1-left"))  # its own
     with Store.from_config(load_config(env={}), data_dir=tmp_path / "d") as store:
         assert store.station == socket.gethostname()

@@ -28,7 +28,8 @@ def linked(make_station, tmp_path, every_ms: int = 100):  # noqa: ANN001, ANN201
     s: Station = make_station(ledger=ledger)
     store = ledger.store
     link = FloorLink(s.window, FloorStatus(store.engine, table=store.table,
-                                           station=store.station), every_ms=every_ms)
+                                           station=store.station,
+                                           identity=store.station_id), every_ms=every_ms)
     assert s.window.pit is not None
     s.window.pit.floor = link
     return s, ledger, link

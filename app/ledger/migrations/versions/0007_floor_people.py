@@ -11,7 +11,7 @@ Downgrade: `floor_users` again, from each person's newest row (a "supervisor" be
 pit-supervisor); the people stay.
 
 Revision ID: 0007_floor_people
-Revises: 0005_floor (0006_faults once it is merged: the lead relinks)
+Revises: 0006_faults
 Create Date: 2026-11-27
 """
 
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from alembic import context, op
 
 revision: str = "0007_floor_people"
-down_revision: str | None = "0005_floor"
+down_revision: str | None = "0006_faults"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

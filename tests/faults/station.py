@@ -1,0 +1,239 @@
+"""A headless dealer station reading a real shoe: the dealer session, the ledger's Store
+(journal first, then the database) and the shoe's reader on a serial port (a
+pseudo-terminal with the shoe simulator behind it), wired as the window wires them
+(app/ui/main.py, app/ui/shoe.py) but without Qt. In a process of its own it can be killed.
+
+    python -m tests.faults.station deal URL DATA_DIR PORT SEED [--stop-after N]
+    python -m tests.faults.station resume URL DATA_DIR PORT SEED
+
+One JSON object per line on stdout: {"action": position} once action is taken (deal the
+cards now); {"cards": n} after each card kept; {"dealt": {...}} once the deal is whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from app.core.round import Phase, Round, RoundRules
+from app.ledger import LedgerError, Recording, Store
+from app.session import (
+    CardRead,
+    DealerCommand,
+    DealerSession,
+    LeftoversRead,
+    MemoryLedger,
+    MemoryPrinter,
+    ShoeFault,
+    ShoeStatus,
+    Shuffled,
+)
+from app.session.feed import resume_point
+from app.session.ports import PortError
+from drivers.shoe import protocol as p
+from drivers.shoe.deal_order import DealStart
+from drivers.shoe.transport import ShoeConfig, ShoeReader
+
+TABLE = "PG-1"
+
+
+class StorePort:
+    """The session's ledger port over a Store, written at once (the window does it on a
+    worker thread, in the same order)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.recording: Recording | None = None
+
+    @property
+    def dealer(self) -> str | None:
+        shift = self.store.shift
+        return shift.dealer if shift else None
+
+    def open_shift(self, dealer: str) -> str:
+        return self.store.open_shift(dealer).dealer
+
+    def begin(self, game: Round) -> None:
+        try:
+            self.recording = self.store.begin(game)
+        except LedgerError as e:
+            raise PortError(str(e)) from None
+
+    def save(self, game: Round) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        try:
+            self.recording.save()
+        except LedgerError as e:  # the journal refused (a disk full): the dealer is told
+            raise PortError(str(e)) from None
+
+    def void(self, game: Round, reason: str, by: str) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.void(reason, by)
+        self.recording = None
+
+    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+        if self.recording is None:
+            raise PortError("no round is being recorded")
+        self.recording.misdeal(reason, getattr(by, "proof", None) or getattr(by, "name", by))
+        self.recording = None
+
+    def keep_deal(self, game: Round, deal: Any) -> None:
+        if self.recording is not None:
+            try:
+                self.recording.keep_deal(dict(deal))
+            except LedgerError as e:
+                raise PortError(str(e)) from None
+
+
+class ShoeStation:
+    """One station: `pump()` hands the shoe's events to the session as the window does."""
+
+    def __init__(self, url: str | None, data_dir: str | Path | None, port: str, *,
+                 seed: int = 0, station: str = "faults-station", memory: bool = False) -> None:
+        """`memory`: the session's ledger in lists (the shoe's faults need no database)."""
+        self.rng = random.Random(seed)
+        self.store: Store | None = None
+        self.resumed: Recording | None = None
+        ledger: Any
+        if memory:
+            ledger = MemoryLedger()
+            ledger.open_shift("Fault Suite")
+            rotation = None
+        else:
+            self.store = Store(url, table=TABLE, station=station, data_dir=data_dir)
+            self.store.claim()
+            ledger = self.port = StorePort(self.store)
+            self.resumed = self.store.resume()
+            if self.store.shift is None:
+                self.store.open_shift("Fault Suite")
+            rotation = self.store.rotation()
+        self.deal = self.resumed.deal() if self.resumed is not None else None
+        self.session = DealerSession(RoundRules(), ledger=ledger, printer=MemoryPrinter(),
+                                     rotation=rotation, randbelow=self.rng.randrange)
+        self.session.handle(ShoeStatus(True, f"online: {port}", "online"))
+        if self.resumed is not None:
+            self.port.recording = self.resumed
+            self.session.resume(self.resumed.game, self.deal)
+        first, last = resume_point(self.deal)
+        self.deal_start = DealStart(first_seq=first)
+        self.faults: list[str] = []
+        self.reader = ShoeReader(ShoeConfig(port, heartbeat_timeout=0, resend_delay=0.05,
+                                            resend_timeout=0.3), resume_after=last)
+        self.reader.start()
+
+    def open_and_take_action(self, wagers: dict[int, str] | None = None) -> int:
+        s = self.session
+        s.handle(DealerCommand("new"))
+        for seat, dollars in (wagers or {1: "25", 3: "40", 5: "10"}).items():
+            s.handle(DealerCommand("select", str(seat)))
+            s.handle(DealerCommand("wager", dollars))
+        s.handle(DealerCommand("rng"))
+        assert s.round is not None and s.round.action is not None, s.message
+        self.deal_start.new_deal()
+        return s.round.action.position
+
+    def pump(self, timeout: float = 0.05, most: int = 0) -> int:
+        """Hand the events read so far to the session (`most`: at most that many, 0: all);
+        how many."""
+        n = 0
+        try:
+            event = self.reader.events.get(timeout=timeout)
+        except queue.Empty:
+            return 0
+        while True:
+            self._handle(event)
+            n += 1
+            if most and n >= most:
+                return n
+            try:
+                event = self.reader.events.get_nowait()
+            except queue.Empty:
+                return n
+
+    def _handle(self, event: p.ShoeEvent) -> None:
+        s = self.session
+        numbered = self.deal_start.see(event)
+        match event:
+            case p.CardRead(card=c, seq=seq):
+                first = self.deal_start.first_seq
+                s.handle(CardRead(c, seq, seq if first is None else first))
+            case p.HandDealt():
+                for n in numbered:
+                    s.handle(CardRead(n.card, n.index, 0))
+            case p.Burn(cards=cards):
+                s.handle(LeftoversRead(tuple(cards)))
+            case p.ShuffleStart():
+                s.handle(Shuffled())
+            case p.Fault() | p.DeviceError() | p.NoisyLine():
+                self.faults.append(str(event))
+                s.handle(ShoeFault(str(event)))
+
+    def read_cards(self) -> int:
+        return sum(c is not None for c in self.session.stream)
+
+    def dealt(self) -> dict[str, Any] | None:
+        rnd = self.session.round
+        if rnd is None or rnd.deal is None or rnd.phase is Phase.DEALING:
+            return None
+        assert rnd.action is not None
+        return {"action": rnd.action.position,
+                "hands": {str(pos): [str(c) for c in cards]
+                          for pos, cards in zip(rnd.deal.order, rnd.deal.hands, strict=True)},
+                "leftovers": [str(c) for c in rnd.deal.leftovers]}
+
+    def close(self) -> None:
+        self.reader.stop()
+        if self.store is not None:
+            self.store.close()
+
+
+def _say(**obj: object) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=("deal", "resume"))
+    ap.add_argument("url")
+    ap.add_argument("data_dir")
+    ap.add_argument("port")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--stop-after", type=int, default=0)
+    ap.add_argument("--timeout", type=float, default=60.0)
+    args = ap.parse_args(argv)
+    st = ShoeStation(args.url, args.data_dir, args.port, seed=args.seed)
+    if args.mode == "deal":
+        _say(action=st.open_and_take_action())
+    else:
+        _say(resumed=st.resumed.round_id if st.resumed else None,
+             kept=st.read_cards(), message=st.session.message)
+    deadline = time.monotonic() + args.timeout
+    said = st.read_cards()
+    while time.monotonic() < deadline:
+        st.pump(most=1 if args.stop_after else 0)  # one by one: it stops at that card
+        n = st.read_cards()
+        if n != said:
+            said = n
+            _say(cards=n)
+            if args.stop_after and n >= args.stop_after:
+                _say(stopped=n)
+                time.sleep(600)  # killed here
+        dealt = st.dealt()
+        if dealt is not None:
+            _say(dealt=dealt, faults=st.faults)
+            st.close()
+            return 0
+    _say(timeout=st.read_cards(), message=st.session.message, faults=st.faults)
+    st.close()
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
