@@ -559,7 +559,7 @@ def ask_misdeal(s: DealerSession) -> None:
     """Shift+M: a misdeal is the supervisor's: the pit view asks for their name, their
     secret and why (then a SupervisorCommand("misdeal") ends the deal)."""
     verify(s, "misdeal")
-    s.show("pit")
+    s.show("misdeal")
     s.say("A misdeal is called by a supervisor: their name, their own secret and why, in "
           "the pit view (F2). The deal ends and every wager goes back.", "warn")
 

@@ -52,13 +52,12 @@ from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
 from app.ledger.database import default_url
 from app.ledger.floor_status import FloorStatus
-from app.ledger.store import StoreSupervisors
 from app.session import DealerSession
 from app.session.feed import resume_point
 from app.settings import ConfigError, TableConfig, load_config
 
 from .floor_link import FloorLink
-from .pit import PitController
+from .pit import PitController, VouchedSupervisors
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
@@ -195,7 +194,7 @@ def build(args: argparse.Namespace) -> MainWindow:
                            resumed=resumed is not None)
     session = DealerSession(config.round_rules(), ledger=port, printer=StationPrinter(printer),
                             rotation=rotation, recorder=recorder,
-                            supervisors=StoreSupervisors(ledger.store))
+                            supervisors=VouchedSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window))
     assert window.pit is not None

@@ -47,7 +47,10 @@ from app.ledger import (
 from app.ledger.floor_status import Request
 from app.ledger.people import NotAuthorised, Person
 from app.ledger.recall import Recall
+from app.ledger.store import StoreSupervisors
 from app.session import DealerSession, SupervisorCommand
+from app.session.commands import misdeal_blocked
+from app.session.ports import Supervisor
 from app.session.words import bank_standing, rotation_lines
 
 from . import present
@@ -94,6 +97,8 @@ class RoundInPlay:
     seats: tuple[SeatStanding, ...]
     hands: tuple[HandChoice, ...]
     void_blocked: str | None  # why the round cannot be voided now (None: it can)
+    misdeal_blocked: str | None = None  # why no misdeal can be called now
+    typing_blocked: str | None = None  # why typing cards cannot be allowed now
 
 
 class PitController(QObject):
@@ -224,7 +229,17 @@ class PitController(QObject):
             for p, h in game.hands.items()) if live else ()
         blocked = None if live else "there is no round in play to void"
         return RoundInPlay(heading, rotation_words(game.rotation, game), seats, hands,
-                           blocked)
+                           blocked, misdeal_blocked(self.session),
+                           self._typing_blocked(game if live else None))
+
+    def _typing_blocked(self, game: Round | None) -> str | None:
+        if game is None or game.phase is not Phase.DEALING:
+            return "typing cards is allowed for a deal under way"
+        if not self.session.shoe_online:
+            return "the shoe is offline: the dealer types the cards without a supervisor"
+        if self.session.typing_allowed is not None:
+            return f"{self.session.typing_allowed} has allowed typing this deal's cards"
+        return None
 
     @staticmethod
     def _standing(game: Round, seat: int) -> SeatStanding:
@@ -336,6 +351,61 @@ class PitController(QObject):
                 then(ok)
 
         return self.void(secret, by, reason, then=done)
+
+    def misdeal(self, secret: str, by: str, reason: str,
+                then: Callable[[bool], None] | None = None) -> bool:
+        """A supervisor's misdeal: the deal ends, every wager goes back, the ledger keeps
+        the round marked misdeal with who and why (the person checked on the pit's worker
+        first). True: asked (`then(done)` follows); False: refused at once, said why."""
+        blocked = misdeal_blocked(self.session)
+        if blocked is not None:
+            self._say(f"No misdeal: {blocked}.", "error")
+            return False
+        if not self._reason(reason):
+            return False
+        return self._supervised("misdeal", by, secret, reason, then)
+
+    def allow_typing(self, secret: str, by: str, reason: str,
+                     then: Callable[[bool], None] | None = None) -> bool:
+        """A supervisor lets the dealer type this deal's cards though the shoe is online (a
+        shoe that misreads or cannot give a card back); logged with who and why."""
+        rnd = self.session.round
+        blocked = self._typing_blocked(rnd)
+        if blocked is not None:
+            self._say(f"Typing cannot be allowed: {blocked}.", "error")
+            return False
+        return self._supervised("allow_typing", by, secret, reason, then)
+
+    def _supervised(self, what: str, by: str, secret: str, reason: str,
+                    then: Callable[[bool], None] | None) -> bool:
+        """`what` done by the session once the ledger has checked the person (on the
+        pit's worker); the session's supervisor port is told who was checked, so the GUI
+        thread never waits on the check."""
+        action = "override" if what == "allow_typing" else what
+        rnd = self.session.round
+
+        def authorised(person: Person | None) -> None:
+            done = False
+            if person is not None and self.session.round is rnd:
+                vouch = getattr(self.session.supervisors, "vouch", None)
+                if vouch is not None:
+                    vouch(person, action)
+                changes = self.station.handle(SupervisorCommand(what, person.name, reason))
+                done = changes.done
+                self._say(changes.message, "ok" if done else "error")
+            elif person is not None:
+                self._say("The round changed while the supervisor was checked: nothing was "
+                          "done.", "error")
+            if then is not None:
+                then(done)
+
+        if not by.strip():
+            self._say("Type the supervisor's name: the ledger records who did it.", "error")
+            return False
+        if not self.authorise(by, secret, action, authorised):
+            return False
+        self._say(f"Checking {by.strip()} with the ledger...", "info")
+        return True
 
     def _void_now(self, rnd: Round, no: int, person: Person, reason: str) -> bool:
         if self.session.round is not rnd or rnd.phase is Phase.SETTLED:
@@ -544,3 +614,24 @@ def money_or_blank(cents: int | None, sign: bool = False) -> str:
 
 def seats_text(seats: Sequence[int]) -> str:
     return ",".join(map(str, seats)) or "-"
+
+
+class VouchedSupervisors:
+    """The station's supervisor port: the pit checks a person with the ledger on its worker
+    (argon2 and the database, never on the GUI thread) and vouches for them for the one
+    action that follows; a person not vouched for is checked by the ledger here (a
+    headless use of the station's session)."""
+
+    def __init__(self, store: Store) -> None:
+        self.checked = StoreSupervisors(store)
+        self._vouched: dict[tuple[str, str], Person] = {}
+
+    def vouch(self, person: Person, action: str) -> None:
+        self._vouched[(person.name, action)] = person
+
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
+        person = self._vouched.pop((name, action), None)
+        if person is not None:
+            return Supervisor(person.name, person)
+        who: Supervisor = self.checked.authorise(name, secret, action)
+        return who

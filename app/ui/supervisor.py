@@ -500,6 +500,11 @@ class SupervisorWindow(QDialog):
         self.check_chips.returnPressed.connect(self._check)
         self.advise_live.clicked.connect(self._advise_live)
         self.void.clicked.connect(self.open_void)
+        self.misdeal = _button("Misdeal...  (supervisor)")
+        self.misdeal.setObjectName("danger")
+        self.misdeal.clicked.connect(self.open_misdeal)
+        self.allow_typing = _button("Allow typing cards...  (supervisor)")
+        self.allow_typing.clicked.connect(self.open_allow_typing)
         self.floor_asks = _label("pitText")
         self.floor_asks.hide()
         self.floor_void = _button("Void as the floor asks...  (supervisor)")
@@ -525,6 +530,11 @@ class SupervisorWindow(QDialog):
         floor.addWidget(self.floor_void)
         box.addLayout(floor)
         box.addLayout(checks)
+        deal = QHBoxLayout()  # the deal's own supervisor acts
+        deal.addStretch(1)
+        deal.addWidget(self.allow_typing)
+        deal.addWidget(self.misdeal)
+        box.addLayout(deal)
         return w
 
     def refresh_round(self) -> None:
@@ -540,6 +550,12 @@ class SupervisorWindow(QDialog):
         self.void.setEnabled(s.void_blocked is None)
         self.void.setToolTip(s.void_blocked or "Void the round in play: the wagers go back; "
                                                 "the ledger keeps it as void with who and why")
+        self.misdeal.setEnabled(s.misdeal_blocked is None)
+        self.misdeal.setToolTip(s.misdeal_blocked or "End the deal as a misdeal: every wager "
+                                                     "goes back; the ledger keeps who and why")
+        self.allow_typing.setEnabled(s.typing_blocked is None)
+        self.allow_typing.setToolTip(s.typing_blocked or "Let the dealer type this deal's "
+                                                         "cards (C) though the shoe is online")
         asked = self.pit.floor_request()
         self.floor_asks.setVisible(asked is not None)
         self.floor_void.setVisible(asked is not None)
@@ -565,6 +581,26 @@ class SupervisorWindow(QDialog):
                          f"rotation.", self.pit, self)
         d.submit = lambda done: self.pit.void(d.form.secret.text(), d.form.by.text(),
                                               d.form.reason.text(), then=done)
+        return self._open(d)
+
+    def open_misdeal(self) -> ActionDialog:
+        rnd = self.pit.session.round
+        no = rnd.rotation.round_no if rnd is not None else "?"
+        d = ActionDialog("Misdeal", f"Call a misdeal on round {no}: the deal ends, every "
+                         f"wager goes back to the players, and the round stays in the ledger "
+                         f"marked misdeal, with who called it and why. Action is taken "
+                         f"again for a new deal.", self.pit, self)
+        d.submit = lambda done: self.pit.misdeal(d.form.secret.text(), d.form.by.text(),
+                                                 d.form.reason.text(), then=done)
+        return self._open(d)
+
+    def open_allow_typing(self) -> ActionDialog:
+        d = ActionDialog("Allow typing cards", "Let the dealer type this deal's cards (select "
+                         "a position, C, its cards, Enter) though the shoe is online: for a "
+                         "shoe that misreads or cannot give a card back. For this deal only; "
+                         "the ledger keeps who allowed it and why.", self.pit, self)
+        d.submit = lambda done: self.pit.allow_typing(d.form.secret.text(), d.form.by.text(),
+                                                      d.form.reason.text(), then=done)
         return self._open(d)
 
     def open_floor_void(self) -> ActionDialog | None:

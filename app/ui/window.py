@@ -342,6 +342,11 @@ class MainWindow(QMainWindow):
             self.show_help()
         elif what == "pit":
             self.toggle_pit()
+        elif what == "misdeal":  # the pit view, open at the supervisor's misdeal
+            if self.supervisor is None or not self.supervisor.isVisible():
+                self.toggle_pit()
+            if self.supervisor is not None:
+                self.supervisor.open_misdeal()
         elif what == "dealer":
             self.ask_dealer()
         # "field:NAME": the field is open; the paint shows its text (the session's)

@@ -52,7 +52,7 @@ def test_the_misdeal_is_a_registry_command_with_a_key_words_and_why_not_now() ->
 def test_the_misdeal_key_sends_the_dealer_to_the_supervisor() -> None:
     s = _dealing(MemoryLedger())
     changes = s.handle(KeyPressed("Shift+M"))
-    assert changes.show == "pit" and "supervisor" in changes.message
+    assert changes.show == "misdeal" and "supervisor" in changes.message
     assert s.round is not None  # the key alone ends nothing
 
 

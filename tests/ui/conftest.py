@@ -16,7 +16,7 @@ from app.core.round import Phase, RoundRules
 from app.ledger import Recording, Store
 from app.session import DealerSession
 from app.ui import main as station_main
-from app.ui.pit import PitController
+from app.ui.pit import PitController, VouchedSupervisors
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
 from app.ui.services import Ledger, Printer, StationLedger, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
@@ -179,7 +179,9 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
                                 printer=StationPrinter(printer) if printer is not None
                                 else None,
                                 rotation=ledger.store.rotation() if ledger is not None
-                                else None, randbelow=lambda n: rng)
+                                else None, randbelow=lambda n: rng,
+                                supervisors=VouchedSupervisors(ledger.store)
+                                if ledger is not None else None)
         window.bind(session, shoe, printer=printer, worker=worker,
                     pit=PitController(window))
         window.resize(1920, 1080)

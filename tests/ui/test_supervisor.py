@@ -24,6 +24,8 @@ from app.ledger.models import Event, RoundRow, SettlementRow, SignIn
 from app.ledger.people import TRIES, NotAuthorised
 from app.settings import DEFAULT_PIN, ConfigError, load_config
 from app.ui.pit import PitController
+from app.ui.screenshots import SHOWCASE, stacked_deck
+from app.ui.shoe import DemoShoe
 from app.ui.supervisor import ActionDialog, SupervisorWindow
 
 from .conftest import (
@@ -31,6 +33,7 @@ from .conftest import (
     AUDITOR_SECRET,
     MANAGER,
     MANAGER_SECRET,
+    SHOWCASE_ACTION,
     SUPERVISOR,
     SUPERVISOR_SECRET,
     Station,
@@ -467,3 +470,90 @@ def test_the_pit_recalls_a_past_round_whole_and_the_core_agrees_with_what_was_pa
     assert "dealer: Kim" in text
     assert f"net {money(slip.line(5).net, sign=True)}" in text
     assert dialog.verdict.text().startswith("MATCH: the core, settling the recorded cards")
+
+
+# --- the deal's own supervisor acts: a misdeal, typing allowed -----------------------------
+
+def test_shift_m_opens_the_misdeal_and_the_ledger_keeps_it_with_the_person_checked(
+        make_station, tmp_path):
+    ledger = people_ledger(tmp_path)
+    s = make_station(ledger=ledger)
+    open_and_wager(s, {1: "25", 5: "100"})
+    s.key("R")
+    s.wait_phase(Phase.SETTING)
+    rec = s.recording
+    no = s.session.round.rotation.round_no
+    s.key("M", shift=True)
+    pit = s.window.supervisor
+    assert pit is not None and pit.isVisible()
+    dialog = pit.dialog
+    assert isinstance(dialog, ActionDialog) and dialog.windowTitle() == "Misdeal"
+    dialog.form.by.setText(SUPERVISOR)
+    dialog.form.reason.setText("the shoe lost card 12")
+    dialog.form.secret.setText(WRONG)
+    ask(s, dialog)
+    assert dialog.isVisible() and f"Wrong secret for {SUPERVISOR}" in dialog.answer.text()
+    assert s.session.round is not None  # nothing done
+    dialog.form.secret.setText(SUPERVISOR_SECRET)
+    ask(s, dialog)
+    assert not dialog.isVisible()
+    assert s.session.round is None
+    assert s.message.startswith(f"Round {no} is a misdeal ({SUPERVISOR}: the shoe lost "
+                                f"card 12)")
+    s.recorded()
+    delivered(ledger)
+    with Session(ledger.store.engine) as db:
+        row = db.get(RoundRow, uuid.UUID(rec.round_id))
+        event = db.scalar(select(Event).where(Event.round_id == row.id,
+                                              Event.kind == "round_voided"))
+        paid = list(db.scalars(select(SettlementRow).where(SettlementRow.round_id == row.id)))
+    assert (row.status, row.void_reason) == ("void", "misdeal: the shoe lost card 12")
+    assert event is not None and event.actor == SUPERVISOR
+    assert json.loads(event.payload)["misdeal"] is True
+    assert paid == []  # every wager goes back
+    assert [r.status for r in ledger.store.history()] == ["misdeal"]
+
+
+def test_a_misdeal_is_not_offered_before_a_card_is_dealt(make_station, tmp_path):
+    s = make_station(ledger=people_ledger(tmp_path))
+    open_and_wager(s, {1: "25"})
+    pit = open_pit(s)
+    assert not pit.misdeal.isEnabled()
+    assert "no card is dealt yet" in pit.misdeal.toolTip()
+    assert not pit.pit.misdeal(SUPERVISOR_SECRET, SUPERVISOR, "a reason")
+    assert pit.pit.message.startswith("No misdeal: no card is dealt yet")
+    assert s.session.round is not None and pit.pit.reading == 0  # the ledger never asked
+
+
+def test_a_supervisor_allows_typing_a_deals_cards_while_the_shoe_is_online(
+        make_station, tmp_path):
+    shoe = DemoShoe([stacked_deck(SHOWCASE, SHOWCASE_ACTION)], interval_ms=60_000)
+    s = make_station(ledger=people_ledger(tmp_path), shoe=shoe)  # a shoe that gives nothing
+    open_and_wager(s, {1: "25"})
+    pit = open_pit(s)
+    assert not pit.allow_typing.isEnabled()  # no deal under way yet
+    assert "deal under way" in pit.allow_typing.toolTip()
+    s.window.toggle_pit()
+    s.key("R")
+    s.wait_phase(Phase.DEALING)
+    s.key("1")
+    s.key("C")
+    assert s.message.startswith("the shoe is online and reads the cards")  # refused
+    pit = open_pit(s)
+    assert pit.allow_typing.isEnabled()
+    dialog = pit.open_allow_typing()
+    dialog.form.by.setText(SUPERVISOR)
+    dialog.form.reason.setText("the shoe misreads")
+    dialog.form.secret.setText(SUPERVISOR_SECRET)
+    ask(s, dialog)
+    assert not dialog.isVisible()
+    assert s.session.typing_allowed == SUPERVISOR
+    assert any(f"Typing cards allowed by {SUPERVISOR}: the shoe misreads" in line
+               for line in s.session.log)
+    assert not pit.allow_typing.isEnabled()  # allowed once for the deal
+    s.window.toggle_pit()
+    s.key("1")
+    s.key("C")
+    s.type("AS KD 10H 7C 7D 2S JK")
+    assert s.message == "Seat 1: AS KD TH 7C 7D 2S JK"  # typed, kept with the deal
+    assert s.session.dealing()[1] == list(parse_cards("AS KD 10H 7C 7D 2S JK"))
