@@ -177,6 +177,9 @@ class PitController(QObject):
 
         if self._reads is None:
             self._reads = Worker(self, name="pit-reads")
+        if self._reads.closed:  # the station is closing: an answer may still ask again
+            self._say(f"{what}: the station is closing; nothing was read.", "error")
+            return
         self.reading += 1
         self._reads.submit(work, done)
 
