@@ -10,6 +10,9 @@ Each fault, how it is made, and what is counted:
   (truncated), doubled, damaged, dropped and swapped (reordered) messages, and an unplug
   mid-deal, into a deal read by the station's reader and session. Cards lost, doubled,
   misplaced.
+- a noisy line: a megabyte of random bytes, or of `$` only, into the real window's shoe
+  line, three good cards after it. The window frozen (its event loop still for over 1 s),
+  the cards after the noise lost, the dealer flooded (over 20 messages) or never told.
 - restart mid-deal: a station process killed (SIGKILL) after a random number of cards, the
   shoe dealing on, the station started again. Cards lost, doubled, misplaced.
 - kill -9: a station process playing rounds killed at a random save, started again. Rounds
@@ -96,6 +99,31 @@ def _lines(proc: subprocess.Popen[str], timeout: float = 120) -> list[dict[str, 
 
 
 # --- the shoe's line -----------------------------------------------------------------------
+
+MB = 1 << 20
+TOLD_AT_MOST = 20  # messages a megabyte of noise may put before the dealer (issue 17: 8,000)
+
+
+def noisy_line(trials: int) -> Row:
+    """A megabyte of noise (random bytes, then `$` only) into the real window's shoe line,
+    three good cards after it (tests/faults/noise.py, a process of its own each time)."""
+    from .noise import FROZEN_S
+
+    frozen = lost = flooded = 0
+    longest_ms = told = 0
+    for i in range(trials):
+        kind = ("random", "dollars")[i % 2]
+        (got,) = _lines(_spawn("tests.faults.noise", kind, str(MB)), timeout=120)
+        frozen += got["longest_gap_s"] > FROZEN_S
+        lost += got["cards_after"] != got["expected"]
+        flooded += got["told"] > TOLD_AT_MOST or got["summaries"] < 1
+        longest_ms = max(longest_ms, round(got["longest_gap_s"] * 1000))
+        told = max(told, got["told"])
+    return Row("a noisy line: 1 MB of noise into the window's shoe line", trials,
+               {"window frozen over 1 s": frozen, "cards lost after it": lost,
+                "dealer flooded or not told": flooded},
+               {"longest GUI gap ms": longest_ms, "messages told at most": told})
+
 
 SHOE_FAULTS = {"garbage": "garbage", "truncated": "truncate", "duplicated": "duplicate",
                "reordered": "swap", "damaged": "checksum", "dropped": "drop",
@@ -389,12 +417,13 @@ class Form:
     pg_outages: int
     disk_trials: int
     fuzz_examples: int
+    noise_trials: int = 2
 
 
 SHORT = Form(shoe_rounds=1, restarts=2, kills=5, pg_rounds=8, pg_outages=1, disk_trials=1,
              fuzz_examples=150)
 SOAK = Form(shoe_rounds=10, restarts=20, kills=100, pg_rounds=40, pg_outages=4,
-            disk_trials=3, fuzz_examples=3000)
+            disk_trials=3, fuzz_examples=3000, noise_trials=10)
 
 
 def run(form: Form, say: Callable[[str], None] = print) -> list[Row]:
@@ -410,6 +439,7 @@ def run(form: Form, say: Callable[[str], None] = print) -> list[Row]:
         say(f"  {row.fault}: {row.counts} ({row.seconds:.0f} s)")
 
     timed(lambda: shoe_frames(form.shoe_rounds))
+    timed(lambda: noisy_line(form.noise_trials))
     timed(lambda: restart_mid_deal(form.restarts))
     timed(lambda: kill_9(form.kills))
     timed(lambda: disk_full(form.disk_trials))

@@ -28,6 +28,13 @@ def test_garbage_truncated_duplicated_reordered_frames_and_an_unplug_lose_no_car
     _zero(counted["shoe frames"])
 
 
+def test_a_megabyte_of_line_noise_neither_freezes_the_window_nor_floods_the_dealer(
+        counted: dict[str, suite.Row]) -> None:
+    row = counted["a noisy line"]
+    _zero(row)
+    assert row.trials == 2
+
+
 def test_a_restart_mid_deal_loses_and_misplaces_no_card(counted: dict[str, suite.Row]) -> None:
     _zero(counted["restart mid-deal"])
 
