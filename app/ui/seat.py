@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QResizeEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.core.cards import Card
 from app.core.table import CARDS_PER_HAND
@@ -23,8 +32,21 @@ def restyle(widget: QWidget, prop: str, value: object) -> None:
     if widget.property(prop) == value:
         return
     widget.setProperty(prop, value)
-    widget.style().unpolish(widget)
-    widget.style().polish(widget)
+    repolish(widget)
+
+
+def repolish(widget: QWidget) -> None:
+    """The style sheet read again for the widget (a property or its name changed)."""
+    style = widget.style()
+    if not isinstance(style, QStyle):
+        # PySide keeps a Python wrapper per C++ address: when Qt has deleted an object
+        # whose wrapper lingers and the style sheet's new style takes its address,
+        # style() hands back that stale wrapper (seen as a QWidgetItem). Drop it and ask
+        # again for the style itself.
+        shiboken6.invalidate(style)
+        style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
 
 
 def _label(name: str, text: str = "") -> QLabel:
@@ -235,8 +257,7 @@ class SeatView(QFrame):
                 "offer": "offer", "info": "info"}.get(s.note_kind, "rule")
         if self.note.objectName() != kind:  # the style sheet reads it: polish once changed
             self.note.setObjectName(kind)
-            self.note.style().unpolish(self.note)
-            self.note.style().polish(self.note)
+            repolish(self.note)
         restyle(self.note, "preview", s.note_kind.startswith("preview"))
         restyle(self, "selected", s.selected)
         restyle(self, "mucked", s.mucked)
