@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Run in the child: `paigow-dealer --demo`, reporting when the felt is first painted.
 CHILD = r"""
-import sys, time
+import os, signal, sys, time
 import app.ui.felt as felt
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -46,7 +46,8 @@ def painted(self, event):
     if not getattr(self, "seen", False):
         self.seen = True
         print(f"painted {time.time():.6f}", flush=True)
-        QTimer.singleShot(0, lambda: (self.window().close(), QApplication.quit()))
+        # Stopped as systemctl stops it (a dealer's close needs a supervisor).
+        QTimer.singleShot(0, lambda: os.kill(os.getpid(), signal.SIGTERM))
 
 felt.FeltView.paintEvent = painted
 from app.ui.main import main
