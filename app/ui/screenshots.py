@@ -180,7 +180,8 @@ def save_png(image: QImage, path: Path) -> None:
     Qt writes it."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, b"PNG"):
+    # The stubs say bytes for the format; PySide takes (only) a str.
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise RuntimeError(f"could not save {path}")
     data = bytes(buffer.data().data())
     try:
