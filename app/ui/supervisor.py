@@ -572,36 +572,37 @@ class SupervisorWindow(QDialog):
     def _advise_live(self) -> None:
         self.open_advice(self._live_hands, None, self.pit.session.selected)
 
-    def open_void(self) -> ActionDialog:
+    def _round_no(self) -> int | str:
         rnd = self.pit.session.round
-        no = rnd.rotation.round_no if rnd is not None else "?"
-        d = ActionDialog("Void the round", f"Void round {no}, in play: the wagers go back to "
-                         f"the players and the round stays in the ledger as void, with who "
-                         f"voided it and why. The next round starts from the same bank "
-                         f"rotation.", self.pit, self)
-        d.submit = lambda done: self.pit.void(d.form.secret.text(), d.form.by.text(),
-                                              d.form.reason.text(), then=done)
+        return rnd.rotation.round_no if rnd is not None else "?"
+
+    def _person_dialog(self, title: str, says: str,
+                       act: Callable[..., bool]) -> ActionDialog:
+        """A supervisor's act: `act(secret, by, reason, then=done)` with the dialog's form."""
+        d = ActionDialog(title, says, self.pit, self)
+        d.submit = lambda done: act(d.form.secret.text(), d.form.by.text(),
+                                    d.form.reason.text(), then=done)
         return self._open(d)
+
+    def open_void(self) -> ActionDialog:
+        return self._person_dialog(
+            "Void the round", f"Void round {self._round_no()}, in play: the wagers go back to "
+            f"the players and the round stays in the ledger as void, with who voided it and "
+            f"why. The next round starts from the same bank rotation.", self.pit.void)
 
     def open_misdeal(self) -> ActionDialog:
-        rnd = self.pit.session.round
-        no = rnd.rotation.round_no if rnd is not None else "?"
-        d = ActionDialog("Misdeal", f"Call a misdeal on round {no}: the deal ends, every "
-                         f"wager goes back to the players, and the round stays in the ledger "
-                         f"marked misdeal, with who called it and why. Action is taken "
-                         f"again for a new deal.", self.pit, self)
-        d.submit = lambda done: self.pit.misdeal(d.form.secret.text(), d.form.by.text(),
-                                                 d.form.reason.text(), then=done)
-        return self._open(d)
+        return self._person_dialog(
+            "Misdeal", f"Call a misdeal on round {self._round_no()}: the deal ends, every "
+            f"wager goes back to the players, and the round stays in the ledger marked "
+            f"misdeal, with who called it and why. Action is taken again for a new deal.",
+            self.pit.misdeal)
 
     def open_allow_typing(self) -> ActionDialog:
-        d = ActionDialog("Allow typing cards", "Let the dealer type this deal's cards (select "
-                         "a position, C, its cards, Enter) though the shoe is online: for a "
-                         "shoe that misreads or cannot give a card back. For this deal only; "
-                         "the ledger keeps who allowed it and why.", self.pit, self)
-        d.submit = lambda done: self.pit.allow_typing(d.form.secret.text(), d.form.by.text(),
-                                                      d.form.reason.text(), then=done)
-        return self._open(d)
+        return self._person_dialog(
+            "Allow typing cards", "Let the dealer type this deal's cards (select a position, "
+            "C, its cards, Enter) though the shoe is online: for a shoe that misreads or "
+            "cannot give a card back. For this deal only; the ledger keeps who allowed it "
+            "and why.", self.pit.allow_typing)
 
     def open_floor_void(self) -> ActionDialog | None:
         """The floor's request, done here by a supervisor: the void dialog with the floor's
@@ -609,18 +610,15 @@ class SupervisorWindow(QDialog):
         asked = self.pit.floor_request()
         if asked is None:
             return None
-        rnd = self.pit.session.round
-        no = rnd.rotation.round_no if rnd is not None else "?"
-        d = ActionDialog("Void the round", f"The pit floor ({asked.by}) asks to void round "
-                         f"{no}, in play: the wagers go back to the players and the round "
-                         f"stays in the ledger as void, with who voided it and why. A "
-                         f"supervisor at this table does it; the floor is told who.",
-                         self.pit, self)
+        d = self._person_dialog(
+            "Void the round", f"The pit floor ({asked.by}) asks to void round "
+            f"{self._round_no()}, in play: the wagers go back to the players and the round "
+            f"stays in the ledger as void, with who voided it and why. A supervisor at this "
+            f"table does it; the floor is told who.",
+            lambda secret, by, reason, then: self.pit.void_for_floor(asked, secret, by,
+                                                                     reason, then=then))
         d.form.reason.setText(f"the floor asked ({asked.by}): {asked.reason}")
-        d.submit = lambda done: self.pit.void_for_floor(asked, d.form.secret.text(),
-                                                        d.form.by.text(),
-                                                        d.form.reason.text(), then=done)
-        return self._open(d)
+        return d
 
     # --- history --------------------------------------------------------------------------
 
