@@ -186,8 +186,9 @@ def _store(config: Any, url: str | None, station: str | None = None) -> Any:
 def _refuse_missing_file(url: str | None, create: bool = False) -> None:
     """A SQLite ledger that is not there is a mistyped path, not a new ledger: only the
     station's first start, or `migrate --create`, makes one (with its folders)."""
-    from app.ledger.database import default_url, parse_url
+    from app.ledger.database import parse_url
     from app.ledger.errors import LedgerError
+    from app.ledger.paths import default_url
 
     u = parse_url(url or default_url())
     if create or u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
@@ -339,8 +340,9 @@ def _quiet(fn: Callable[[], Any]) -> Any:
 
 
 def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
-    from app.ledger.database import default_url, make_engine, mask, migrate, migration_sql
+    from app.ledger.database import make_engine, mask, migrate, migration_sql
     from app.ledger.errors import LedgerUnavailable
+    from app.ledger.paths import default_url
     from app.ledger.store import reason, unreachable
 
     if args.sql:

@@ -8,39 +8,24 @@ import sqlite3
 import time
 from io import StringIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import platformdirs
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 from .errors import LedgerError
+from .paths import LEDGER_FILE
 
-APP_NAME = "paigow-station"
-LEDGER_FILE = "ledger.sqlite"
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 VERSION_TABLE = "paigow_ledger_version"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 PG_LOCK = 0x5A160D6E  # the advisory lock that lets one station at a time migrate
 CONNECT_TIMEOUT_S = 5
 SQLITE_BUSY_S = 30
-
-
-def data_dir(path: str | Path | None = None) -> Path:
-    """The station's data directory (the platform's user data dir unless given)."""
-    if path is not None:
-        return Path(path)
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def default_url(directory: str | Path | None = None) -> str:
-    """The SQLite file a station uses when no `database_url` is configured."""
-    return f"sqlite:///{data_dir(directory) / LEDGER_FILE}"
 
 
 def parse_url(url: str) -> URL:
@@ -155,7 +140,12 @@ def check_sqlite_file(path: Path) -> None:
 
 # --- migrations ----------------------------------------------------------------------------
 
+# Alembic (and the Mako and Pygments it brings, half a second) loads on the first migration
+# check, not with the ledger.
+
 def alembic_config(url: str | URL | None = None, output: Any = None) -> Config:
+    from alembic.config import Config
+
     cfg = Config(output_buffer=output)
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("version_table", VERSION_TABLE)
@@ -167,12 +157,16 @@ def alembic_config(url: str | URL | None = None, output: Any = None) -> Config:
 
 
 def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         ctx = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
         return ctx.get_current_revision()
@@ -182,6 +176,8 @@ def migrate(engine: Engine, revision: str = "head") -> str:
     """Create the ledger's tables or bring them to `revision` (head: the newest). Stations
     starting at once take turns: an advisory lock on PostgreSQL, the file lock on SQLite.
     Returns the revision the database is at."""
+    from alembic import command
+
     target = head_revision() if revision == "head" else revision
     if current_revision(engine) == target:
         return target
@@ -208,6 +204,8 @@ def migrate(engine: Engine, revision: str = "head") -> str:
 
 def migration_sql(url: str, revision: str = "head") -> str:
     """The SQL that brings an empty database of that kind to `revision`, for a DBA."""
+    from alembic import command
+
     out = StringIO()
     command.upgrade(alembic_config(url, out), revision, sql=True)
     return out.getvalue()

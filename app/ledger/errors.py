@@ -13,3 +13,8 @@ class LedgerUnavailable(LedgerError):
 
 class RoundSettled(LedgerError):
     """A settled round cannot change: a correction is a new row that reverses."""
+
+
+class NotAuthorised(LedgerError):
+    """The person may not do that now: the message says why and what to do; never the
+    secret."""

@@ -28,7 +28,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .errors import LedgerError
+from .errors import LedgerError, NotAuthorised
 from .models import SignIn, User, now
 
 ROLES = ("pit supervisor", "supervisor", "shift manager", "auditor")
@@ -51,11 +51,6 @@ TRIVIAL = frozenset({"000000", "111111", "123456", "654321", "password", "paigow
 FIRST = "(installation)"  # who made the first shift manager
 
 _hasher = PasswordHasher()  # argon2id with the library's (RFC 9106) parameters
-
-
-class NotAuthorised(LedgerError):
-    """The person may not do that now: the message says why and what to do; never the
-    secret."""
 
 
 @dataclass(frozen=True, slots=True)

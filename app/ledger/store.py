@@ -55,9 +55,8 @@ from .codec import (
     encode_rules,
     replay,
 )
-from .database import WRITE, default_url, make_engine, mask, migrate, parse_url
-from .database import data_dir as station_data_dir
-from .errors import LedgerError, LedgerUnavailable, RoundSettled
+from .database import WRITE, make_engine, mask, migrate, parse_url
+from .errors import LedgerError, LedgerUnavailable, NotAuthorised, RoundSettled
 from .journal import Journal, Op
 from .models import (
     Event,
@@ -69,7 +68,9 @@ from .models import (
     User,
     now,
 )
-from .people import NotAuthorised, Person
+from .paths import data_dir as station_data_dir
+from .paths import default_url
+from .people import Person
 
 T = TypeVar("T")
 JOURNAL_REFUSED = "journal_refused"  # the alert: an op of the journal was changed

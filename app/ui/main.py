@@ -15,6 +15,10 @@ directory unless `--database-url` or [ledger] database_url names a PostgreSQL da
 station that was stopped mid-round comes back into the same round. The dealer's shift is
 opened for `--dealer NAME` (or [station] dealer); with neither, the station asks.
 
+The window is shown first, saying "Opening the ledger..."; the config and the ledger (with
+SQLAlchemy and Alembic, most of a second) then open on a thread of their own, and the table
+shows once they have. A database that is away does not hold the window: it says so.
+
 Once the main window is first drawn, one line goes to stderr (the journal, under systemd):
     paigow-dealer: main window shown: "Pai Gow Poker - dealer station" on xcb, 1920x1080,
     full screen, 0.56 s after start
@@ -39,24 +43,23 @@ import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
-from app.ledger.database import default_url
-from app.ledger.floor_status import FloorStatus
+from app.ledger.paths import default_url
 from app.session import DealerSession
 from app.session.feed import resume_point
-from app.settings import ConfigError, TableConfig, load_config
 
-from .floor_link import FloorLink
 from .pit import PitController, VouchedSupervisors
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, session_path
@@ -66,12 +69,20 @@ from .supervisor import CloseGuard
 from .window import MainWindow
 from .worker import Worker
 
+if TYPE_CHECKING:
+    # Loaded by the ledger's half of the start, off the window's thread (`open_station`):
+    # the window paints before pydantic, SQLAlchemy and Alembic are imported.
+    from app.core.banker import BankRotation
+    from app.ledger import Recording
+    from app.settings import TableConfig
+
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 SHOWN = "paigow-dealer: main window shown"
 DEMO_DEALER = "Demo"
 # The demo's supervisor (a demo ledger only; printed at start so the newcomer can use F2).
 DEMO_SUPERVISOR, DEMO_SUPERVISOR_PIN = "Demo Supervisor", "246810"
 EXIT_UNSUPERVISED = 3  # the window ended without a supervisor's close: restart it
+OPEN_ANYWAY_MS = 500  # the ledger opens after the first paint, or after this at the latest
 _LOADED = time.monotonic()
 
 
@@ -166,26 +177,54 @@ def dealer_of(args: argparse.Namespace, config: TableConfig) -> str | None:
             (DEMO_DEALER if args.demo else "")).strip() or None
 
 
-def build(args: argparse.Namespace) -> MainWindow:
-    """The station: config, ledger (a round left in play taken back, the dealer's shift),
-    printer, shoe, the dealer session and the window bound to it. Raises ConfigError,
-    CardError, LedgerError."""
+@dataclass
+class Opened:
+    """The station's slow half, done off the window's thread: no Qt object in it."""
+
+    config: TableConfig
+    ledger: Ledger
+    resumed: Recording | None
+    rotation: BankRotation
+    deal: dict[str, Any] | None
+
+
+def open_station(args: argparse.Namespace) -> Opened:
+    """The config and the ledger (a round left in play taken back, the dealer's shift):
+    everything that imports pydantic, SQLAlchemy and Alembic or waits on the database, so it
+    runs on a thread of its own while the window is already shown. Raises ConfigError,
+    LedgerError."""
+    from app.settings import load_config
+
     config = load_config(args.config)
     ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
     try:
         supervisors(ledger, demo=args.demo)
-        printer = make_printer(config, args.data_dir, args.demo)
         resumed = ledger.resume()
         dealer = dealer_of(args, config)
         if dealer is not None and dealer != ledger.dealer:
             ledger.open_shift(dealer)
         rotation = ledger.store.rotation()  # what the table remembers
-        deal = resumed.deal() if resumed is not None else None
-        shoe = make_shoe(args, config, resume_point(deal))
     except BaseException:
         ledger.close()
         raise
-    window = MainWindow()
+    return Opened(config, ledger, resumed, rotation,
+                  resumed.deal() if resumed is not None else None)
+
+
+def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -> None:
+    """The quick half, on the window's thread: the printer, the shoe and the dealer session,
+    bound to the window. Raises CardError (a bad --deck); the ledger is closed then."""
+    from app.ledger.floor_status import FloorStatus
+
+    from .floor_link import FloorLink
+
+    config, ledger, resumed = opened.config, opened.ledger, opened.resumed
+    try:
+        printer = make_printer(config, args.data_dir, args.demo)
+        shoe = make_shoe(args, config, resume_point(opened.deal))
+    except BaseException:
+        ledger.close()
+        raise
     worker = Worker(window)
     port = StationLedger(ledger, worker)
     if resumed is not None:
@@ -193,7 +232,7 @@ def build(args: argparse.Namespace) -> MainWindow:
     recorder = SessionFile(session_path(ledger.store.data_dir), worker,
                            resumed=resumed is not None)
     session = DealerSession(config.round_rules(), ledger=port, printer=StationPrinter(printer),
-                            rotation=rotation, recorder=recorder,
+                            rotation=opened.rotation, recorder=recorder,
                             supervisors=VouchedSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,
                 pit=PitController(window))
@@ -206,7 +245,16 @@ def build(args: argparse.Namespace) -> MainWindow:
                                                      identity=store.station_id))
     if resumed is not None:
         recorder.session = session
-        window.apply(session.resume(resumed.game, deal))
+        window.apply(session.resume(resumed.game, opened.deal))
+
+
+def build(args: argparse.Namespace) -> MainWindow:
+    """The station whole, in one go (tests, tools): config, ledger, printer, shoe, the
+    dealer session and the window bound to it. Raises ConfigError, CardError, LedgerError.
+    `run` does the same in two halves, the window shown before the ledger opens."""
+    opened = open_station(args)
+    window = MainWindow()
+    bind_station(window, args, opened)
     return window
 
 
@@ -272,15 +320,24 @@ def seconds_since_start() -> float:
 
 
 class FirstPaint(QObject):
-    """Prints SHOWN once the first main window has painted."""
+    """Prints SHOWN once the first main window has painted, then calls `then`."""
+
+    def __init__(self, then: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.then = then
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         if event.type() == QEvent.Type.Paint and isinstance(watched, QMainWindow):
             app = QApplication.instance()
             if app is not None:
                 app.removeEventFilter(self)
-            QTimer.singleShot(0, lambda w=watched: self.say(w))
+            QTimer.singleShot(0, lambda w=watched: self.said(w))
         return False
+
+    def said(self, window: QMainWindow) -> None:
+        self.say(window)
+        if self.then is not None:
+            self.then()
 
     @staticmethod
     def say(window: QMainWindow) -> None:
@@ -338,24 +395,116 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
 
 
-def run(args: argparse.Namespace) -> int:
-    """The station's window until it is closed or told to stop; the exit code."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    try:
-        window = build(args)
-    except (ConfigError, CardError, LedgerError) as e:
-        print(f"paigow-dealer: {e}", file=sys.stderr)
-        if QApplication.platformName() not in ("offscreen", "minimal"):
-            QMessageBox.critical(None, "The station cannot start", str(e))
-        return 2
-    install_excepthook(window)
-    first_paint = FirstPaint()
-    app.installEventFilter(first_paint)
+class OpeningGuard:
+    """The window's close while the ledger opens: refused, as a supervisor closes the
+    station and the ledger checks who they are; a stop the system asks for (`forced`)
+    closes it."""
 
-    guard = window.close_guard
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.by: str | None = None
+        self.forced = False
+
+    def __call__(self) -> bool:
+        if self.forced:
+            return True
+        self.window.panel.show_message(OPENING_CLOSE, "warn")
+        return False
+
+
+OPENING_CLOSE = ("The station is still opening its ledger. Once the table shows, a "
+                 "supervisor can close it.")
+
+
+class Opening(QObject):
+    """The station's start in two halves: the window is shown at once, and once it has
+    painted the config and the ledger open on a thread of their own (`open_station`); the
+    window is then bound on its own thread (`bind_station`). Until then it says so."""
+
+    opened = Signal(object)  # Opened, or the exception that stopped it
+
+    def __init__(self, window: MainWindow, args: argparse.Namespace) -> None:
+        super().__init__(window)
+        self.window, self.args = window, args
+        self.bound = False
+        self.code: int | None = None  # the exit code when the station could not start
+        self._result: object = None
+        self._thread: threading.Thread | None = None
+        self.opened.connect(self._bind)
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._open, name="ledger-open",
+                                            daemon=True)
+            self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            result: object = open_station(self.args)
+        except BaseException as e:  # noqa: BLE001 - told on the window's thread
+            result = e
+        self._result = result
+        self.opened.emit(result)
+
+    def _bind(self, result: object) -> None:
+        window = self.window
+        if window._closed or self.code is not None:
+            return  # stopped while it opened: `finish` closes the ledger
+        if isinstance(result, BaseException):
+            self._failed(result)
+            return
+        assert isinstance(result, Opened)
+        try:
+            bind_station(window, self.args, result)
+        except Exception as e:  # noqa: BLE001 - a bad --deck, said and stopped
+            self._failed(e)
+            return
+        self.bound = True
+        window.felt.setFocus()
+        if window.ledger is not None and window.ledger.dealer is None:
+            window.ask_dealer()
+
+    def _failed(self, error: BaseException) -> None:
+        from app.settings import ConfigError
+
+        expected = isinstance(error, (ConfigError, CardError, LedgerError))
+        if not expected:  # kept for support; the station is started again (exit 1)
+            traceback.print_exception(type(error), error, error.__traceback__,
+                                      file=sys.stderr)
+        print(f"paigow-dealer: {error}", file=sys.stderr, flush=True)
+        self.code = 2 if expected else 1
+        if QApplication.platformName() not in ("offscreen", "minimal"):
+            QMessageBox.critical(self.window, "The station cannot start", str(error))
+        self.window.close_guard = None
+        app = QApplication.instance()
+        if app is not None:
+            app.exit(self.code)
+
+    def finish(self) -> None:
+        """After the window's loop: the ledger's thread ended, and a ledger it opened that
+        was never bound closed (its journal kept)."""
+        if self._thread is not None:
+            self._thread.join()
+        if not self.bound and isinstance(self._result, Opened):
+            self._result.ledger.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """The station's window until it is closed or told to stop; the exit code. The window
+    is shown before the ledger opens (`Opening`)."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow()
+    window.show_opening()
+    window.close_guard = OpeningGuard(window)
+    opening = Opening(window, args)
+    install_excepthook(window)
+    first_paint = FirstPaint(then=opening.start)
+    app.installEventFilter(first_paint)
+    QTimer.singleShot(OPEN_ANYWAY_MS, opening.start)  # a window that is never painted
 
     def stop() -> None:
-        if isinstance(guard, CloseGuard):
+        guard = window.close_guard
+        if isinstance(guard, (CloseGuard, OpeningGuard)):
             guard.forced = True  # the system asks (systemctl stop): no supervisor to ask
         for widget in QApplication.topLevelWidgets():
             widget.close()
@@ -371,18 +520,21 @@ def run(args: argparse.Namespace) -> int:
             else:
                 window.showMaximized()
             window.felt.setFocus()
-            if window.ledger is not None and window.ledger.dealer is None:
-                QTimer.singleShot(0, window.ask_dealer)
             code = int(app.exec())
     finally:
         app.removeEventFilter(first_paint)
+        guard = window.close_guard
         window.close_guard = None  # ending now: nobody is asked any more
         window.close()
+        opening.finish()
         window.close_station()  # the shoe, the printer's last slip, the ledger's writes
         # The last window closing posts a Quit of its own; left in the queue it would end
         # every event loop the caller runs after this (a test's, an embedding program's).
         QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
-    if code == 0 and isinstance(guard, CloseGuard) and guard.by is None and not guard.forced:
+    if opening.code is not None:
+        return opening.code
+    if (code == 0 and isinstance(guard, (CloseGuard, OpeningGuard)) and guard.by is None
+            and not guard.forced):
         return EXIT_UNSUPERVISED
     return code
 

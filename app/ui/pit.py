@@ -33,21 +33,7 @@ from app.core.cards import Card, CardError, parse_cards
 from app.core.round import Phase, Round, RoundError, RoundRules
 from app.core.settlement import MoneyError, money, parse_money
 from app.core.table import DEALER, position_name
-from app.ledger import (
-    Correction,
-    LedgerError,
-    LedgerStatus,
-    LedgerUnavailable,
-    RoundSummary,
-    ShiftSummary,
-    Store,
-    StoredSlip,
-    Totals,
-)
-from app.ledger.floor_status import Request
-from app.ledger.people import NotAuthorised, Person
-from app.ledger.recall import Recall
-from app.ledger.store import StoreSupervisors
+from app.ledger import LedgerError, LedgerUnavailable, NotAuthorised
 from app.session import DealerSession, SupervisorCommand
 from app.session.commands import misdeal_blocked
 from app.session.ports import Supervisor
@@ -58,11 +44,31 @@ from .services import Ledger, PrintJob
 from .worker import Worker
 
 if TYPE_CHECKING:
+    # The window paints before SQLAlchemy loads: the ledger's types are names here.
+    from app.ledger import (
+        Correction,
+        LedgerStatus,
+        RoundSummary,
+        ShiftSummary,
+        Store,
+        StoredSlip,
+        Totals,
+    )
+    from app.ledger.floor_status import Request
+    from app.ledger.people import Person
+    from app.ledger.recall import Recall
+
     from .floor_link import FloorLink
     from .window import MainWindow
 
 T = TypeVar("T")
 ADVICE_ERROR = 0.01  # the standard error the advice is drawn to (per unit wagered)
+
+
+def ledger_status() -> type[LedgerStatus]:
+    from app.ledger import LedgerStatus
+
+    return LedgerStatus
 
 
 @dataclass(frozen=True)
@@ -164,7 +170,7 @@ class PitController(QObject):
                 self._say(f"{what}: {error}", "error")
             elif error is not None:
                 self._say(f"{what}: the ledger could not be read ({error}).", "error")
-            elif isinstance(result, LedgerStatus):
+            elif isinstance(result, ledger_status()):
                 # Ask again in the background, so the next try reads once it is back.
                 threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
                 since = result.offline_since or ""
@@ -626,6 +632,8 @@ class VouchedSupervisors:
     headless use of the station's session)."""
 
     def __init__(self, store: Store) -> None:
+        from app.ledger.store import StoreSupervisors
+
         self.checked = StoreSupervisors(store)
         self._vouched: dict[tuple[str, str], Person] = {}
 

@@ -30,14 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
 from app.core.round import Round
 from app.core.settlement import Slip
-from app.ledger import LedgerError, LedgerStatus, Recording, Store
-from app.ledger.people import Person
+from app.ledger import LedgerError
 from app.session import PortError, PrintOutcome
 from app.session import PrintJob as SessionJob
 from drivers.printer import PrintResult, ReprintResult, SlipPrinter
@@ -45,6 +44,10 @@ from drivers.printer.config import PrinterConfig
 
 from .present import Device
 from .worker import Worker
+
+if TYPE_CHECKING:  # the window paints before SQLAlchemy loads
+    from app.ledger import LedgerStatus, Recording, Store
+    from app.ledger.people import Person
 
 # The parts of the table config that are not the table's rules: kept out of each round's
 # config snapshot in the ledger (where the ledger is, who deals, and the PIN above all).
@@ -95,6 +98,8 @@ class Ledger:
         station = station or config.station.name or None
         # The window never waits on the database: saves go to the journal, the retry
         # thread sends them on.
+        from app.ledger import Store
+
         store = Store(url, table=config.table.name, station=station, data_dir=data_dir,
                       migrate_now=False, send_on_save=False)
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
@@ -38,14 +38,16 @@ from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
-from app.ledger import RoundSummary, ShiftSummary, StoredSlip, Totals
-from app.ledger.people import Person
-from app.ledger.recall import Recall
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
 from .seat import restyle
 from .theme import STYLE
+
+if TYPE_CHECKING:  # the window paints before SQLAlchemy loads
+    from app.ledger import RoundSummary, ShiftSummary, StoredSlip, Totals
+    from app.ledger.people import Person
+    from app.ledger.recall import Recall
 
 D = TypeVar("D", bound=QDialog)
 MONO = "DejaVu Sans Mono"

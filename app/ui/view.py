@@ -103,6 +103,9 @@ def shoe_device(s: DealerSession) -> Device:
 
 NO_PRINTER = Device("Printer: none", "warn",
                     "No slip printer at this station: read the slip on screen.")
+OPENING_LEDGER = Device("Database: opening...", "warn",
+                        "The station is opening its ledger; the table shows once it has.")
+OPENING_MESSAGE = "Opening the ledger... The table shows in a moment."
 NO_LEDGER = Device("Database: not recording", "warn",
                    "This station keeps no ledger: rounds are not stored.")
 

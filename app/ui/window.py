@@ -214,6 +214,15 @@ class MainWindow(QMainWindow):
 
     # --- binding ---------------------------------------------------------------------------
 
+    def show_opening(self) -> None:
+        """Before `bind`: the station's ledger is opening off this thread (app/ui/main.py);
+        the window says so rather than wait for it."""
+        device = view.OPENING_LEDGER
+        self.devices[2].setText(device.label)
+        self.devices[2].setToolTip(device.detail or device.label)
+        restyle(self.devices[2], "state", device.state)
+        self.panel.show_message(view.OPENING_MESSAGE, "info")
+
     def bind(self, session: DealerSession, shoe: ShoeFeed, *, printer: Printer | None = None,
              worker: Worker | None = None, pit: PitController | None = None,
              hide_bank: bool = True) -> None:

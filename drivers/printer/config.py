@@ -17,7 +17,7 @@ from typing import Any
 KINDS = ("none", "file", "serial", "network", "pdf")
 COLUMNS = (42, 48)
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
-APP_NAME = "paigow-station"  # as the ledger (app/ledger/database.py): its data beside it
+APP_NAME = "paigow-station"  # as the ledger (app/ledger/paths.py): its data beside it
 QUEUE_FOLDER = "reprint-queue"
 
 

@@ -24,7 +24,7 @@ from app.core.settlement import Role
 from app.core.table import DEALER, Action, Misdeal
 from app.ledger import LedgerError, Recording, RoundSettled, Store
 from app.ledger.codec import decode_rotation, decode_rules, replay
-from app.ledger.database import default_url, head_revision
+from app.ledger.database import head_revision
 from app.ledger.journal import Op
 from app.ledger.models import (
     BankDecision,
@@ -36,6 +36,7 @@ from app.ledger.models import (
     Station,
     WagerRow,
 )
+from app.ledger.paths import default_url
 from app.ledger.store import station_id
 from app.settings import ConfigError, load_config
 
