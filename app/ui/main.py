@@ -430,10 +430,17 @@ class Opening(QObject):
         self.code: int | None = None  # the exit code when the station could not start
         self._result: object = None
         self._thread: threading.Thread | None = None
+        self._finished = False
         self.opened.connect(self._bind)
+        # A window that is never painted (minimised at boot) opens its ledger all the same.
+        self._anyway = QTimer(self)
+        self._anyway.setSingleShot(True)
+        self._anyway.timeout.connect(self.start)
+        self._anyway.start(OPEN_ANYWAY_MS)
 
     def start(self) -> None:
-        if self._thread is None:
+        self._anyway.stop()
+        if self._thread is None and not self._finished:
             self._thread = threading.Thread(target=self._open, name="ledger-open",
                                             daemon=True)
             self._thread.start()
@@ -483,6 +490,8 @@ class Opening(QObject):
     def finish(self) -> None:
         """After the window's loop: the ledger's thread ended, and a ledger it opened that
         was never bound closed (its journal kept)."""
+        self._finished = True  # a paint or a timer still queued starts nothing now
+        self._anyway.stop()
         if self._thread is not None:
             self._thread.join()
         if not self.bound and isinstance(self._result, Opened):
@@ -500,7 +509,6 @@ def run(args: argparse.Namespace) -> int:
     install_excepthook(window)
     first_paint = FirstPaint(then=opening.start)
     app.installEventFilter(first_paint)
-    QTimer.singleShot(OPEN_ANYWAY_MS, opening.start)  # a window that is never painted
 
     def stop() -> None:
         guard = window.close_guard
