@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import shiboken6
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QMouseEvent, QRegion, QResizeEvent
@@ -241,11 +243,15 @@ class SeatView(QFrame):
         self.result.setText(s.result)
         restyle(self.result, "kind", s.result_kind)
         self.row.set_split(s.split)
+        # Only cards changed (a card dealt): nothing in the seat moves, so the cards may be
+        # painted at once (paint_dealt); else the seat is laid out again first, as ever.
+        only_cards = before is not None and replace(before, cards=s.cards) == s
         dealt = QRegion()
         for i, cw in enumerate(self.cards):
             c = s.cards[i] if i < len(s.cards) else None
             if cw.show_card(c, selected=c is not None and c in s.picked,
-                            dim=s.mucked, clickable=s.clickable, face_down=s.face_down):
+                            dim=s.mucked, clickable=s.clickable, face_down=s.face_down) \
+                    and only_cards:
                 dealt += cw.geometry()
         self.dealt = dealt
         self.hands.setText(s.hands)
