@@ -218,13 +218,15 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
 
 
 def verdict(value: float, goal: float) -> str:
+    """Met when the figure as printed is under its goal (0.498 s prints 0.50 s: missed)."""
     return "met" if value < goal else "missed"
 
 
 def report(startup: float, latencies: list[float]) -> str:
     """The bench's line: each figure with its goal, met or missed."""
-    median = statistics.median(latencies) * 1000
-    p99 = statistics.quantiles(latencies, n=100)[98] * 1000
+    startup = round(startup, 2)
+    median = round(statistics.median(latencies) * 1000, 1)
+    p99 = round(statistics.quantiles(latencies, n=100)[98] * 1000, 1)
     started = verdict(startup, STARTUP_GOAL)
     if started == "missed" and startup < STARTUP_GOAL_13:
         started = "missed (issue 13's met)"
