@@ -299,7 +299,8 @@ def paint_slot(painter: QPainter, rect: QRectF) -> None:
     painter.restore()
 
 
-# Cards drawn at a size, by (card, selected, dim, face down, width, height, pixel ratio).
+# Cards drawn at a size, by (card, selected, dim; or "back"; or "slot"; then width, height,
+# pixel ratio).
 _RENDERED: dict[tuple[object, ...], QPixmap] = {}
 RENDERED_MOST = 4000  # a deck in every state at a few sizes
 
@@ -316,6 +317,8 @@ class CardWidget(QWidget):
         self.dim = False
         self.face_down = False
         self.clickable = False
+        self._shown: tuple[str, bool] | None = None  # the tooltip given and face down
+        self._cursor_set = False
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
@@ -323,18 +326,27 @@ class CardWidget(QWidget):
         return QSize(62, int(62 * ASPECT * (1 + LIFT)))
 
     def show_card(self, c: Card | None, selected: bool = False, dim: bool = False,
-                  clickable: bool = False, face_down: bool = False) -> None:
+                  clickable: bool = False, face_down: bool = False) -> bool:
+        """Show this card (None: an empty slot); True when it looks different now (it is
+        marked for repainting). The tooltip, the name and the cursor are set only when they
+        change: a seat shows its seven cards again for every card dealt to it."""
         changed = ((c, selected, dim, face_down)
                    != (self.card, self.selected, self.dim, self.face_down))
         self.card, self.selected, self.dim, self.face_down = c, selected, dim, face_down
-        self.clickable = clickable
-        shown = card_name(c) if c is not None and not face_down else ""
-        self.setToolTip(shown)
-        self.setAccessibleName(shown or ("face down" if face_down else "empty"))
-        self.setCursor(Qt.CursorShape.PointingHandCursor if clickable
-                       else Qt.CursorShape.ArrowCursor)
+        if changed or self._shown is None:
+            shown = card_name(c) if c is not None and not face_down else ""
+            if self._shown is None or shown != self._shown[0] or face_down != self._shown[1]:
+                self.setToolTip(shown)
+                self.setAccessibleName(shown or ("face down" if face_down else "empty"))
+                self._shown = (shown, face_down)
+        if clickable != self.clickable or not self._cursor_set:
+            self.clickable = clickable
+            self._cursor_set = True
+            self.setCursor(Qt.CursorShape.PointingHandCursor if clickable
+                           else Qt.CursorShape.ArrowCursor)
         if changed:
             self.update()
+        return changed
 
     def face_rect(self) -> QRectF:
         r = card_rect(QRectF(self.rect()))
@@ -352,8 +364,13 @@ class CardWidget(QWidget):
         its neighbours it overlaps, are repainted by copying (antialiased rounded and
         dashed outlines take milliseconds each on a software-rendered screen)."""
         ratio = self.devicePixelRatioF()
-        key = (self.card, self.selected, self.dim, self.face_down, self.width(),
-               self.height(), ratio)
+        # What the picture depends on: a card face down is the same back whatever the card
+        # (a dragon hand's seven unseen cards are one drawing, not seven), an empty place
+        # the same slot.
+        look: tuple[object, ...] = (
+            ("slot",) if self.card is None else ("back",) if self.face_down
+            else (self.card, self.selected, self.dim))
+        key = (*look, self.width(), self.height(), ratio)
         pixmap = _RENDERED.get(key)
         if pixmap is None and (self.width() <= 0 or self.height() <= 0):
             return QPixmap()  # not laid out yet: nothing to draw, nothing to keep
@@ -379,8 +396,11 @@ class CardWidget(QWidget):
         while idle), so the first deal's cards paint as fast as the later ones'."""
         shown = (self.card, self.selected, self.dim, self.face_down)
         try:
-            for c in [None, *cards]:
-                self.card, self.selected, self.dim, self.face_down = c, False, False, False
+            looks = [(c, False) for c in [None, *cards]]
+            if cards:  # the back too (a face-down card is drawn as any face-down card)
+                looks.append((cards[0], True))
+            for c, face_down in looks:
+                self.card, self.selected, self.dim, self.face_down = c, False, False, face_down
                 self.rendered()
         finally:
             self.card, self.selected, self.dim, self.face_down = shown

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import shiboken6
 from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QResizeEvent
+from PySide6.QtGui import QMouseEvent, QRegion, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -132,6 +134,7 @@ class SeatView(QFrame):
         super().__init__(parent)
         self.position = position
         self.state: SeatState | None = None
+        self.dealt = QRegion()  # the cards changed by show_state, not painted yet (row's)
         self.setObjectName("seat")
         # Every seat gets its share of the felt whatever its header says (no seat pushes the
         # others aside, nor the window past the screen).
@@ -231,24 +234,26 @@ class SeatView(QFrame):
     def show_state(self, s: SeatState) -> None:
         if s == self.state:
             return  # nothing to repaint
-        self.state = s
-        self.title.setText(f"{s.title}  [{s.key}]")
-        self.action_badge.setVisible(s.action)
-        self.order_badge.setVisible(s.order is not None)
-        self.order_badge.setText(f"#{s.order}" if s.order is not None else "")
-        self.order_badge.setToolTip("dealt and paid in this place from action")
-        self.role_badge.setVisible(bool(s.role))
-        self.role_badge.setText(s.role)
-        restyle(self.role_badge, "offer", s.role.endswith("OFFER"))
-        self.wager.setText(s.wager)
+        before, self.state = self.state, s
+        header = (s.title, s.key, s.action, s.order, s.role, s.wager)
+        if before is None or header != (before.title, before.key, before.action,
+                                        before.order, before.role, before.wager):
+            self.show_header(s)
         self.result.setVisible(bool(s.result))
         self.result.setText(s.result)
         restyle(self.result, "kind", s.result_kind)
         self.row.set_split(s.split)
+        # Only cards changed (a card dealt): nothing in the seat moves, so the cards may be
+        # painted at once (paint_dealt); else the seat is laid out again first, as ever.
+        only_cards = before is not None and replace(before, cards=s.cards) == s
+        dealt = QRegion()
         for i, cw in enumerate(self.cards):
             c = s.cards[i] if i < len(s.cards) else None
-            cw.show_card(c, selected=c is not None and c in s.picked,
-                         dim=s.mucked, clickable=s.clickable, face_down=s.face_down)
+            if cw.show_card(c, selected=c is not None and c in s.picked,
+                            dim=s.mucked, clickable=s.clickable, face_down=s.face_down) \
+                    and only_cards:
+                dealt += cw.geometry()
+        self.dealt = dealt
         self.hands.setText(s.hands)
         self.hands.setToolTip(s.hands)
         self.note.setText(s.note)
@@ -261,4 +266,26 @@ class SeatView(QFrame):
         restyle(self.note, "preview", s.note_kind.startswith("preview"))
         restyle(self, "selected", s.selected)
         restyle(self, "mucked", s.mucked)
+
+    def show_header(self, s: SeatState) -> None:
+        """The number, the badges and the wager. Only when one of them changed: a card dealt
+        leaves the header as it was, and measuring its labels again (arrange_header) is
+        text measurement in the style sheet's fonts on every card."""
+        self.title.setText(f"{s.title}  [{s.key}]")
+        self.action_badge.setVisible(s.action)
+        self.order_badge.setVisible(s.order is not None)
+        self.order_badge.setText(f"#{s.order}" if s.order is not None else "")
+        self.order_badge.setToolTip("dealt and paid in this place from action")
+        self.role_badge.setVisible(bool(s.role))
+        self.role_badge.setText(s.role)
+        restyle(self.role_badge, "offer", s.role.endswith("OFFER"))
+        self.wager.setText(s.wager)
         self.arrange_header()
+
+    def paint_dealt(self) -> None:
+        """The cards the last `show_state` changed, painted now (and only they: the seat's
+        other cards, its labels and the rest of the window wait for the event loop). A card
+        read goes on the glass before the side panel and the status bar are worked out."""
+        if not self.dealt.isEmpty():
+            self.row.repaint(self.dealt)
+            self.dealt = QRegion()

@@ -373,6 +373,11 @@ class MainWindow(QMainWindow):
             for position in positions:
                 self.felt.seats[position].show_state(view.seat(s, position, dealing,
                                                                self.hide_bank))
+            # The cards first: on the glass before the rest of this paint (the panel, the
+            # status bar) is worked out and laid out; the rest follows in the same turn of
+            # the event loop.
+            for position in positions:
+                self.felt.seats[position].paint_dealt()
         if changes is None or changes.centre:
             self.felt.center.show_state(view.centre(s))
             self.felt.show_no_play(s.table.no_play_between(

@@ -10,10 +10,15 @@ card-latency   from a CARD line written on the shoe's pseudo-terminal to that ca
                round each time, recorded in a real ledger (SQLite and its journal, written
                on the worker). A few hundred cards, round after round.
 
-    .venv/bin/python -m tests.bench.bench_window      targets (issue 13): startup to first
-                                                      paint under 1 s; a card painted within
-                                                      one frame of its line: p99 under 16 ms,
-                                                      median under 5 ms
+    .venv/bin/python -m tests.bench.bench_window      goals: startup to first paint under
+                                                      0.5 s (issue 14; issue 13 asked 1 s); a
+                                                      card painted median under 2 ms, p99
+                                                      under 8 ms (issue 14; issue 13 asked
+                                                      5 ms and 16 ms, one frame)
+
+Each figure is printed with its goal and whether it was met. The machine's other work shows
+in the p99 (a card waits for a core, or for the interpreter while another thread holds it):
+read it with `uptime`'s load beside it.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ import tty
 from pathlib import Path
 
 STARTUP_RUNS = 5
+# The goals (issue 14), and issue 13's that came before them.
+STARTUP_GOAL, STARTUP_GOAL_13 = 0.5, 1.0  # seconds to the first paint
+MEDIAN_GOAL, P99_GOAL = 2.0, 8.0  # milliseconds from a card's line to its paint
 ROUNDS = 6  # 49 cards each: 294 cards
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -213,13 +221,29 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
     return latencies
 
 
+def verdict(value: float, goal: float) -> str:
+    """Met when the figure as printed is under its goal (0.498 s prints 0.50 s: missed)."""
+    return "met" if value < goal else "missed"
+
+
+def report(startup: float, latencies: list[float]) -> str:
+    """The bench's line: each figure with its goal, met or missed."""
+    startup = round(startup, 2)
+    median = round(statistics.median(latencies) * 1000, 1)
+    p99 = round(statistics.quantiles(latencies, n=100)[98] * 1000, 1)
+    started = verdict(startup, STARTUP_GOAL)
+    if started == "missed" and startup < STARTUP_GOAL_13:
+        started = "missed (issue 13's met)"
+    return (f"bench window startup={startup:.2f}s goal<{STARTUP_GOAL:g}s (issue 14) "
+            f"<{STARTUP_GOAL_13:g}s (issue 13) {started} "
+            f"card-latency median={median:.1f}ms goal<{MEDIAN_GOAL:g}ms "
+            f"{verdict(median, MEDIAN_GOAL)} "
+            f"p99={p99:.1f}ms goal<{P99_GOAL:g}ms {verdict(p99, P99_GOAL)}")
+
+
 def main() -> int:
     startup = statistics.median(startup_seconds())
-    latencies = card_latencies()
-    median = statistics.median(latencies) * 1000
-    p99 = statistics.quantiles(latencies, n=100)[98] * 1000
-    print(f"bench window startup={startup:.2f}s card-latency median={median:.1f}ms "
-          f"p99={p99:.1f}ms")
+    print(report(startup, card_latencies()))
     return 0
 
 
