@@ -32,8 +32,7 @@ from app.core.house_way.tables import (
     SUIT,
     FlushEntries,
     SettingTable,
-    flush_key,
-    flush_placed,
+    shape_key,
 )
 
 from .common import InputError
@@ -291,19 +290,13 @@ def _by_table(table: SettingTable, as_json: bool, few: bool = False,
         if len(set(hand)) != 7:
             return None
         suits = sum(map(suit, hand))
+        placed = sorted(hand, key=place)
         if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-            e = NO_ENTRY if flushes is None else flushes.get(flush_key(hand, suits), NO_ENTRY)
+            e = NO_ENTRY if flushes is None else flushes.get(shape_key(placed, suits))
             if e == NO_ENTRY:
                 return by_card(hand)
-            placed = flush_placed(hand, suits)
-            a, b = placed[e & 7], placed[e >> 3 & 7]
-            if place(a) < place(b):
-                a, b = b, a
-            high = [names[i] for i in sorted(hand, key=place, reverse=True)
-                    if i != a and i != b]
-            return _line([names[a], names[b]], high, as_json) + tails[e >> 6]
-        placed = sorted(hand, key=place)
-        e = find(prod(map(prime, hand)))
+        else:
+            e = find(prod(map(prime, hand)))
         a, b = placed[e & 7], placed[e >> 3 & 7]
         if place(a) < place(b):
             a, b = b, a
