@@ -218,3 +218,37 @@ def test_a_stream_from_the_pack_imports_only_the_standard_library_it_needs(
     for heavy in ("argparse", "app.core", "app.commands.answer", "numpy", "json", "typing",
                   "tomllib", "hashlib"):
         assert heavy not in imported, f"{heavy} was imported"
+
+
+def test_a_file_answered_in_parallel_parts_prints_what_one_part_prints(tmp_path: Path) -> None:
+    pack = fast.keep_pack("standard", DEFAULT_RULES, setting_table("standard"))
+    assert pack is not None
+    text = ("\n".join(plain_hands(3001, "parallel")) + "\n").encode()
+    path = tmp_path / "hands.txt"
+    path.write_bytes(text)
+    for k in (2, 3):
+        out = io.BytesIO()
+        with open(path, "rb") as source:
+            fast.Stream(["house-way", *FIXED], pack, True).in_parallel(source.fileno(), k, out)
+        assert out.getvalue() == pack.answer(text, True)
+
+
+@pytest.mark.slow
+def test_a_large_file_with_a_mistake_on_every_core_prints_what_the_full_command_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A file large enough for every core (PARALLEL_FROM hands): the parts the pack answers
+    and the one with a card twice, answered line by line, in input order."""
+    fast.keep_pack("standard", DEFAULT_RULES, setting_table("standard"))
+    lines = plain_hands(fast.PARALLEL_FROM, "large")
+    lines[80_000] = "AS AS 9C 8D 2S 3S 4D"
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "hands.txt"
+    path.write_text(text)
+    expected = line_by_line(text, True, "standard", monkeypatch, capsys)
+    with open(path, "rb") as source:
+        ran = subprocess.run([sys.executable, "-m", "app.cli", "house-way", "--json", *FIXED],
+                             stdin=source, cwd=ROOT, capture_output=True, text=True,
+                             timeout=600)
+    assert (ran.returncode, ran.stdout, ran.stderr) == expected
+    assert "line 80001: 'AS' is a duplicate" in ran.stderr
