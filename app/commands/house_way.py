@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
     table = table_for(args, way, rules)
     pack = None
-    if isinstance(way, str) and table is not None:
+    if isinstance(way, str) and table is not None and not args.cards:
+        # A stream makes the card's pack when it has none (a few seconds, once); one hand
+        # given as arguments does not wait for it.
         from .house_way_fast import keep_pack
 
         pack = keep_pack(way, rules, table)

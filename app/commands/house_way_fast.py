@@ -596,7 +596,7 @@ def _flushy() -> dict[bytes, int]:
 
 
 def keep_pack(way: str, rules: HandRules, table: SettingTable) -> Pack | None:
-    """The card's pack: the kept one, else made now (about a second, once) and kept; the
+    """The card's pack: the kept one, else made now (a few seconds, once) and kept; the
     flush entries go in when they are kept. None for a table not kept in the cache."""
     if table.path is None:
         return None
