@@ -119,23 +119,14 @@ class Pack:
         self._dict: dict[bytes, int] | None = None
         self.answered = 0  # hands, so far
 
-    def find(self, many: bool) -> Callable[[bytes], int]:
-        """The id of a rank pattern (its sorted ranks' codes): by a dict for many hands,
-        else by bisection (a dict of 67,600 patterns costs 8 ms to read)."""
+    def find(self, many: bool) -> dict[bytes, int] | _Sorted:
+        """Rank pattern (its sorted ranks' codes) -> id: a dict for many hands, else by
+        bisection (a dict of 67,600 patterns costs 8 ms to read)."""
         if many or self._dict is not None:
             if self._dict is None:
                 self._dict = marshal.loads(self._blob)
-            return self._dict.__getitem__
-        keys, ids, from_bytes = self.keys, self.ids, int.from_bytes
-
-        def by_bisection(ranks: bytes) -> int:
-            key = from_bytes(ranks, "big")
-            at = bisect_left(keys, key)
-            if at == len(keys) or keys[at] != key:
-                raise KeyError(key)
-            return int(ids[at])
-
-        return by_bisection
+            return self._dict
+        return _Sorted(self.keys, self.ids)
 
     def flush_id(self, s: bytes) -> int:
         """The id of a hand that can make a flush (its sorted tokens joined), or -1."""
@@ -162,7 +153,7 @@ class Pack:
             return None
         text = text.replace(b"JK", JOKER).translate(FORWARD)
         self.answered += n
-        find = self.find(self.answered >= DICT_FROM)
+        patterns = self.find(self.answered >= DICT_FROM)
         flushy, getters, templates = self.flushy, self.getters, self.templates[as_json]
         out: list[bytes] = []
         put, join = out.append, b"".join
@@ -185,11 +176,28 @@ class Pack:
                         put(found.translate(FORWARD))
                         continue
                 else:
-                    i = find(s[::2])
+                    i = patterns[s[::2]]
                 put(templates[i] % getters[i](w))
         except KeyError:  # no entry (none is missing from a whole table): the full command
             return None
         return b"".join(out).translate(BACK)
+
+
+class _Sorted:
+    """Rank pattern -> id by bisection of the pack's sorted keys (as the dict answers)."""
+
+    __slots__ = ("keys", "ids")
+
+    def __init__(self, keys: memoryview, ids: memoryview) -> None:
+        self.keys = keys
+        self.ids = ids
+
+    def __getitem__(self, ranks: bytes) -> int:
+        key = int.from_bytes(ranks, "big")
+        at = bisect_left(self.keys, key)
+        if at == len(self.keys) or self.keys[at] != key:
+            raise KeyError(ranks)
+        return int(self.ids[at])
 
 
 def load(way: str, joker: str, wheel: str) -> Pack | None:
