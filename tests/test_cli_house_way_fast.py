@@ -252,3 +252,16 @@ def test_a_large_file_with_a_mistake_on_every_core_prints_what_the_full_command_
                              timeout=600)
     assert (ran.returncode, ran.stdout, ran.stderr) == expected
     assert "line 80001: 'AS' is a duplicate" in ran.stderr
+
+
+def test_a_card_twice_in_any_line_of_a_chunk_is_found() -> None:
+    """The pack's check for a card typed twice (all lines at once) against the plain one,
+    over random lines of random cards (about a third of them with a card twice)."""
+    rng = random.Random("twice")
+    tokens = [str(c) for c in DECK]
+    for _ in range(3000):
+        lines = [" ".join(rng.choice(tokens) for _ in range(7)) if rng.random() < 0.05
+                 else " ".join(rng.sample(tokens, 7)) for _ in range(rng.randrange(1, 9))]
+        text = ("\n".join(lines) + "\n").encode().replace(b"JK", fast.JOKER)
+        expected = any(len(set(line.split())) < 7 for line in lines)
+        assert fast._twice(text.translate(fast.FORWARD), len(lines)) == expected, lines

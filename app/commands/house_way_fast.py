@@ -64,6 +64,28 @@ BACK = bytes.maketrans(CODES, RANKS + b"J" + SUITS + b"K")
 HAND = Struct("2sx" * 7)  # one line: seven tokens, each with the space (or newline) after
 LINE = HAND.size  # 21
 SEPARATORS = b" " * 6 + b"\n"
+# A token's card as one byte (rank * 4 + suit; the joker 52), made by adding two columns.
+CARD_RANK = bytes(4 * ([*CODES[:13], JOKER_RANK].index(b) if b in CODES[:14] else 0)
+                  for b in range(256))
+CARD_SUIT = bytes(SUIT_CODES.index(b) if b in SUIT_CODES else 0 for b in range(256))
+
+
+def _twice(text: bytes, n: int) -> bool:
+    """Whether some line of `text` (n lines, in codes) holds a card twice: its seven
+    cards as seven columns of bytes, each pair of columns XORed, a zero byte found by the
+    carry trick over the whole integer (a line at a time would cost a microsecond each)."""
+    cards = (int.from_bytes(text[0::3].translate(CARD_RANK), "little")
+             + int.from_bytes(text[1::3].translate(CARD_SUIT), "little")
+             ).to_bytes(7 * n, "little")
+    columns = [int.from_bytes(cards[k::7], "little") for k in range(7)]
+    ones = int.from_bytes(b"\x01" * n, "little")
+    highs = ones << 7
+    for i in range(7):
+        for j in range(i + 1, 7):
+            x = columns[i] ^ columns[j]  # every byte below 0x80: a card is below 53
+            if (x - ones) & ~x & highs:
+                return True
+    return False
 
 
 def cache_dir() -> str:
@@ -152,6 +174,8 @@ class Pack:
                 or text.count(b"JK") != text[1::3].count(b"K")):
             return None
         text = text.replace(b"JK", JOKER).translate(FORWARD)
+        if _twice(text, n):
+            return None  # a card twice in a line: the full command says which
         self.answered += n
         patterns = self.find(self.answered >= DICT_FROM)
         flushy, getters, templates = self.flushy, self.getters, self.templates[as_json]
@@ -160,9 +184,6 @@ class Pack:
         try:
             for hand in HAND.iter_unpack(text):
                 w = sorted(hand)
-                a, b, c, d, e, f, g = w
-                if a == b or b == c or c == d or d == e or e == f or f == g:
-                    return None  # a card twice: the full command says which
                 s = join(w)
                 if s[1::2] in flushy:
                     i = self.flush_id(s)
