@@ -256,7 +256,7 @@ def test_a_large_file_with_a_mistake_on_every_core_prints_what_the_full_command_
 
 def test_a_card_twice_in_any_line_of_a_chunk_is_found() -> None:
     """The pack's check for a card typed twice (all lines at once) against the plain one,
-    over chunks of random lines (a fifth drawn with replacement: about a third of the
+    over chunks of random lines (a fifth drawn with replacement: about a quarter of the
     chunks hold a card twice somewhere)."""
     rng = random.Random("twice")
     tokens = [str(c) for c in DECK]
