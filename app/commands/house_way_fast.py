@@ -6,10 +6,11 @@ of the tables and one hand from a cold process in a blink.
 What a pack holds (`make_pack`, written by the full command when a built-in card's tables
 are kept; `tests/test_cli_house_way_fast.py` checks it answers byte for byte as the full
 command does):
-  - every rank pattern's entry (app/core/house_way/tables.py) under a key this module makes
-    from the text at once: the hand's seven tokens, each translated (`bytes.translate`, the
-    whole input at a time) into two bytes that sort in place order (rank, the joker above
-    the aces, then deck order), sorted; the ranks of the sorted tokens are the key;
+  - every rank pattern's entry (app/core/house_way/tables.py), found from the text at once:
+    the hand's seven tokens, each translated (`bytes.translate`, the whole input at a time)
+    into two bytes that sort in place order (rank, the joker above the aces, then deck
+    order), sorted; the ranks of the sorted tokens number the pattern's slot in an array
+    (`pattern_slot`), read where it lies in the mapped file;
   - every flush shape's entry (when the flush entries are kept), by the same ranks and the
     places the flush suit holds;
   - for each entry in use, the answer line as a `%` template of the seven tokens (the
@@ -31,7 +32,8 @@ import mmap
 import os
 import sys
 from bisect import bisect_left
-from operator import itemgetter
+from math import comb
+from operator import getitem, itemgetter
 from struct import Struct
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms here)
@@ -42,10 +44,8 @@ if TYPE_CHECKING:
     from app.core.hands import HandRules
     from app.core.house_way.tables import FlushEntries, SettingTable
 
-PACK_FORMAT = "paigow-house-way-pack/3"
+PACK_FORMAT = "paigow-house-way-pack/4"
 CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds
-DICT_FROM = 5000  # hands from which the patterns are read into a dict (8 ms, 0.1 us a hand
-# after; bisection costs a microsecond and a half a hand, nothing first)
 HERE = os.path.dirname(os.path.abspath(__file__))
 APP = os.path.dirname(HERE)
 SHIPPED_CONFIG = os.path.join(os.path.dirname(APP), "config", "default.toml")
@@ -64,6 +64,21 @@ BACK = bytes.maketrans(CODES, RANKS + b"J" + SUITS + b"K")
 HAND = Struct("2sx" * 7)  # one line: seven tokens, each with the space (or newline) after
 LINE = HAND.size  # 21
 SEPARATORS = b" " * 6 + b"\n"
+RANKS_OF, SUITS_OF = slice(0, None, 2), slice(1, None, 2)  # of sorted tokens, joined
+
+# A pattern's place in the pack: its ranks (2..A, the joker: 0..13), sorted, x0 <= .. <= x6,
+# are the combination x_i + i of 7 out of 20, numbered by sum C(x_i + i, i + 1): every
+# pattern a number below C(20, 7), found with seven look-ups and no dict to read first.
+_SYMBOL = {code: r for r, code in enumerate([*CODES[:13], JOKER_RANK])}
+COLEX = tuple(tuple(comb(_SYMBOL[code] + i, i + 1) if code in _SYMBOL else 0
+                    for code in range(JOKER_RANK + 1)) for i in range(7))
+PATTERN_SLOTS = comb(20, 7)  # 77,520
+NO_PATTERN = 0xFFFF  # a slot no pattern takes (none is asked for: past any id)
+
+
+def pattern_slot(ranks: bytes) -> int:
+    """Where a pattern (its sorted ranks' codes) stands in the pack."""
+    return sum(map(getitem, COLEX, ranks))
 # A token's card as one byte (rank * 4 + suit; the joker 52), made by adding two columns.
 CARD_RANK = bytes(4 * ([*CODES[:13], JOKER_RANK].index(b) if b in CODES[:14] else 0)
                   for b in range(256))
@@ -127,34 +142,21 @@ class Pack:
         self.wheel: str = header["wheel"]
         view = memoryview(data)
         at = {name: view[base + start:base + end] for name, (start, end) in header["at"].items()}
-        self.keys = at["keys"].cast("q")
-        self.ids = at["ids"].cast("H")
+        self.patterns = at["patterns"].cast("H")  # pattern slot -> id
         self.flush_keys = at["flush_keys"].cast("q")
         self.flush_ids = at["flush_ids"].cast("H")
-        self._blob = at["dict"]
         self.flushes = bool(header["flushes"])
         # The suits of a sorted hand that can make a flush -> the places the flush suit
         # (and the joker) holds, a bit a place.
         self.flushy: dict[bytes, int] = header["flushy"]
         self.getters = [itemgetter(*order) for order in header["orders"]]
         self.templates = {False: header["text"], True: header["json"]}
-        self._dict: dict[bytes, int] | None = None
-        self.answered = 0  # hands, so far
-
-    def find(self, many: bool) -> dict[bytes, int] | _Sorted:
-        """Rank pattern (its sorted ranks' codes) -> id: a dict for many hands, else by
-        bisection (a dict of 67,600 patterns costs 8 ms to read)."""
-        if many or self._dict is not None:
-            if self._dict is None:
-                self._dict = marshal.loads(self._blob)
-            return self._dict
-        return _Sorted(self.keys, self.ids)
 
     def flush_id(self, s: bytes) -> int:
         """The id of a hand that can make a flush (its sorted tokens joined), or -1."""
         if not self.flushes:
             return -1
-        key = int.from_bytes(s[::2], "big") << 7 | self.flushy[s[1::2]]
+        key = int.from_bytes(s[RANKS_OF], "big") << 7 | self.flushy[s[SUITS_OF]]
         at = bisect_left(self.flush_keys, key)
         if at == len(self.flush_keys) or self.flush_keys[at] != key:
             return -1
@@ -176,16 +178,15 @@ class Pack:
         text = text.replace(b"JK", JOKER).translate(FORWARD)
         if _twice(text, n):
             return None  # a card twice in a line: the full command says which
-        self.answered += n
-        patterns = self.find(self.answered >= DICT_FROM)
-        flushy, getters, templates = self.flushy, self.getters, self.templates[as_json]
+        patterns, flushy = self.patterns, self.flushy
+        getters, templates = self.getters, self.templates[as_json]
         out: list[bytes] = []
         put, join = out.append, b"".join
         try:
             for hand in HAND.iter_unpack(text):
                 w = sorted(hand)
                 s = join(w)
-                if s[1::2] in flushy:
+                if s[SUITS_OF] in flushy:
                     i = self.flush_id(s)
                     if i < 0:
                         found = None if by_card is None else by_card(
@@ -197,28 +198,11 @@ class Pack:
                         put(found.translate(FORWARD))
                         continue
                 else:
-                    i = patterns[s[::2]]
+                    i = patterns[sum(map(getitem, COLEX, s[RANKS_OF]))]
                 put(templates[i] % getters[i](w))
-        except KeyError:  # no entry (none is missing from a whole table): the full command
+        except (KeyError, IndexError):  # no entry (none is missing): the full command
             return None
         return b"".join(out).translate(BACK)
-
-
-class _Sorted:
-    """Rank pattern -> id by bisection of the pack's sorted keys (as the dict answers)."""
-
-    __slots__ = ("keys", "ids")
-
-    def __init__(self, keys: memoryview, ids: memoryview) -> None:
-        self.keys = keys
-        self.ids = ids
-
-    def __getitem__(self, ranks: bytes) -> int:
-        key = int.from_bytes(ranks, "big")
-        at = bisect_left(self.keys, key)
-        if at == len(self.keys) or self.keys[at] != key:
-            raise KeyError(ranks)
-        return int(self.ids[at])
 
 
 def load(way: str, joker: str, wheel: str) -> Pack | None:
@@ -386,7 +370,6 @@ class Stream:
         in input order; any part the pack does not answer whole (a mistake in it), and so
         the file, is answered a chunk at a time as a stream is."""
         parts = _parts(_read_all(fd), k)
-        self.pack.find(True)  # read once, before the fork: every worker has it
         kept = []
         for part in parts[1:]:
             fd_out = _scratch()
@@ -440,8 +423,8 @@ class Stream:
         self.code = max(self.code, full.code)
 
 
-# Files of at least this many hands are answered on every core (the pack's dict, read
-# before the fork, is shared): below it one core is as quick, start-up counted.
+# Files of at least this many hands are answered on every core (the pack is mapped, shared
+# by the workers): below it one core is as quick, start-up counted.
 PARALLEL_FROM = 100_000
 
 
@@ -556,7 +539,7 @@ def make_pack(way: str, rules: HandRules, table: SettingTable,
     if flushes is not None:
         for k, e in zip(flushes.keys, flushes.entries, strict=True):
             flush[int.from_bytes(ranks_of[k >> 7], "big") << 7 | k & 0x7F] = id_of(e)
-    if len(ids) >= 1 << 16:
+    if len(ids) >= NO_PATTERN:
         return None
     text_tails, json_tails = _tails(table, False), _tails(table, True)
     orders, text, as_json = [], [], []
@@ -570,17 +553,17 @@ def make_pack(way: str, rules: HandRules, table: SettingTable,
                        + _literal(json_tails[tail]))
     if any(code in t for t in (*text, *as_json) for code in CODES):
         return None  # a byte of the words would be read back as a card's
-    keys = sorted(pattern, key=lambda r: int.from_bytes(r, "big"))
-    flush_keys = sorted(flush)
     from array import array
 
+    slots = array("H", [NO_PATTERN]) * PATTERN_SLOTS
+    for ranks, i in pattern.items():
+        slots[pattern_slot(ranks)] = i
+    flush_keys = sorted(flush)
+
     parts = {
-        "keys": array("q", (int.from_bytes(r, "big") for r in keys)).tobytes(),
-        "ids": array("H", (pattern[r] for r in keys)).tobytes(),
+        "patterns": slots.tobytes(),
         "flush_keys": array("q", flush_keys).tobytes(),
         "flush_ids": array("H", (flush[k] for k in flush_keys)).tobytes(),
-        # In id order: read back a little quicker (its values are ints Python keeps).
-        "dict": marshal.dumps(dict(sorted(pattern.items(), key=lambda kv: kv[1]))),
     }
     deps = [tables.__file__, *(os.path.join(os.path.dirname(tables.__file__), name)
                                for name in tables._CODE),
