@@ -266,3 +266,13 @@ def test_a_card_twice_in_any_line_of_a_chunk_is_found() -> None:
         text = ("\n".join(lines) + "\n").encode().replace(b"JK", fast.JOKER)
         expected = any(len(set(line.split())) < 7 for line in lines)
         assert fast._twice(text.translate(fast.FORWARD), len(lines)) == expected, lines
+
+
+def test_every_rank_pattern_has_a_slot_of_its_own_in_the_pack() -> None:
+    codes = [*fast.CODES[:13], fast.JOKER_RANK]
+    slots = set()
+    for hand in core_tables.patterns():
+        ranks = bytes(sorted(codes[13 if c.is_joker else c.index % 13] for c in hand))
+        slots.add(fast.pattern_slot(ranks))
+    assert len(slots) == core_tables.PATTERNS
+    assert max(slots) < fast.PATTERN_SLOTS
