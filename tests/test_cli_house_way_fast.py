@@ -240,8 +240,8 @@ def test_a_large_file_with_a_mistake_on_every_core_prints_what_the_full_command_
     """A file large enough for every core (PARALLEL_FROM hands): the parts the pack answers
     and the one with a card twice, answered line by line, in input order."""
     fast.keep_pack("standard", DEFAULT_RULES, setting_table("standard"))
-    lines = plain_hands(fast.PARALLEL_FROM, "large")
-    lines[80_000] = "AS AS 9C 8D 2S 3S 4D"
+    lines = plain_hands(fast.PARALLEL_FROM + 1000, "large")
+    lines[-900] = "AS AS 9C 8D 2S 3S 4D"
     text = "\n".join(lines) + "\n"
     path = tmp_path / "hands.txt"
     path.write_text(text)
@@ -251,7 +251,7 @@ def test_a_large_file_with_a_mistake_on_every_core_prints_what_the_full_command_
                              stdin=source, cwd=ROOT, capture_output=True, text=True,
                              timeout=600)
     assert (ran.returncode, ran.stdout, ran.stderr) == expected
-    assert "line 80001: 'AS' is a duplicate" in ran.stderr
+    assert f"line {len(lines) - 899}: 'AS' is a duplicate" in ran.stderr
 
 
 def test_a_card_twice_in_any_line_of_a_chunk_is_found() -> None:
