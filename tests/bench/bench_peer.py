@@ -4,6 +4,9 @@ Way, MGM-style), installed by the bench into .bench/ (ignored by git). Goals (is
 20x the peer's hands per second on 20,000 hands, 30x on 200,000; one hand answered in
 under 0.1 s from a cold process.
 
+Ours answers a file of 10,000 hands or more on every core (app/commands/house_way_fast.py):
+each line says on how many (`cores=`); the peer runs on one.
+
 Each figure is the best of a few runs (the least disturbed by other work on the machine),
 wall time of the whole command, start-up included; the machine's load when the bench began
 is printed with them, and Python's own start-up (`python -c pass`) for scale. Our tables,
