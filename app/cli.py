@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
-from importlib import import_module
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (4 ms)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 # Each module has NAME, HELP, add_arguments(parser) and run(args) -> exit code.
 COMMANDS = (
@@ -40,6 +42,9 @@ def chosen(argv: Sequence[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand, or of `only` (a command's own run imports nothing
     the other commands need: the analysis, the ledger, Qt's printer pieces)."""
+    import argparse
+    from importlib import import_module
+
     parser = argparse.ArgumentParser(
         prog="paigow", description="Pai Gow Poker dealer station tools")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -54,8 +59,17 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    args = build_parser(chosen(argv)).parse_args(argv)
+    only = chosen(argv)
     try:
+        if only == "house_way":
+            # A stream of hands from the card's pack, before argparse or any of the core
+            # is imported (app/commands/house_way_fast.py); None: the full command runs.
+            from app.commands.house_way_fast import main as from_pack
+
+            found = from_pack(argv)
+            if found is not None:
+                return found
+        args = build_parser(only).parse_args(argv)
         code: int = args.run(args)
         sys.stdout.flush()
     except KeyboardInterrupt:

@@ -131,15 +131,14 @@ def test_a_file_of_hands_answered_in_chunks_prints_what_line_by_line_prints(
 
 @pytest.mark.slow
 def test_flush_hands_by_the_flush_entries_print_what_the_card_prints() -> None:
-    """A hand that can make a flush is answered by the card's flush entries (each class set
-    by the card with the flush in spades and in clubs; a class set differently the two
-    ways is left to the card): the same line as the card's, whatever the flush suit."""
+    """A hand that can make a flush is answered by the card's flush entries (each flush
+    shape set once by the card): the same line as the card's, whatever the flush suit."""
     from app.commands.answer import _by_card, _by_table, _card_of
-    from app.core.house_way.tables import flush_entries
+    from app.core.house_way.tables import SHAPES, flush_entries
 
     table = setting_table("standard")
     entries = flush_entries("standard", build=True)
-    assert entries is not None and len(entries) == 224_653
+    assert entries is not None and len(entries) == SHAPES
     for as_json in (False, True):
         by_table = _by_table(table, as_json, card=_card_of("standard"), flushes=entries)
         by_card = _by_card("standard", DEFAULT_RULES)

@@ -1,8 +1,12 @@
-"""`paigow house-way` answering hands at speed: the card's table sets every hand that cannot
-make a flush (app/core/house_way/tables.py), its flush entries (when kept) most of those
-that can, the card itself the rest and any line the fast reader does not take (`10H`,
+"""`paigow house-way`'s full answers: the card's table sets every hand that cannot make a
+flush (app/core/house_way/tables.py), its flush entries (when kept) those that can, the
+card itself any hand no table answers and any line the fast reader does not take (`10H`,
 suit glyphs, commas, a mistake: read by `parse_cards`, which names what is wrong). The
 output is the card's, line for line, byte for byte (tests/test_cli_house_way_speed.py).
+
+A stream of plainly typed hands is answered a chunk at a time from the card's pack
+(app/commands/house_way_fast.py), which the command reads before importing any of this
+when it can; this module answers what the pack does not, in input order.
 
 Input is read as it comes (`os.read` returns what the pipe holds, at least one line's
 worth), and the answers to everything read are written in one go: a file of hands is
@@ -15,10 +19,10 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from math import prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.cards import DECK, CardError, parse_cards
 from app.core.hands import HandRules
@@ -32,11 +36,14 @@ from app.core.house_way.tables import (
     SUIT,
     FlushEntries,
     SettingTable,
-    flush_key,
-    flush_placed,
+    shape_key,
 )
 
 from .common import InputError
+from .house_way_fast import LINE
+
+if TYPE_CHECKING:
+    from .house_way_fast import Pack
 
 CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds (64 KiB at most)
 
@@ -77,52 +84,59 @@ def _tails(table: SettingTable, as_json: bool) -> dict[int, str]:
     return out
 
 
-def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules,
-                 table: SettingTable | None) -> int:
-    """Answer every hand of the arguments or stdin in order; 2 when any line was wrong."""
-    as_json = bool(args.json)
-    slow = _by_card(way, rules)
-    fast = None
-    if table is not None:
-        from app.core.house_way.tables import flush_entries
+class Answers:
+    """`paigow house-way`'s answers to lines and chunks of lines, written in order as they
+    are found: a chunk by the card's pack (app/commands/house_way_fast.py) when it has one
+    and the chunk is plainly typed, else line by line (the table's answer, else the card's,
+    which says what is wrong). `number` counts the lines answered; `code` is 2 once any
+    line was wrong."""
 
-        flushes = None if args.cards else flush_entries(way, table.rules)
-        fast = _by_table(table, as_json, few=bool(args.cards), card=_card_of(way),
-                         flushes=flushes)
-    code = 0
-    number = 0
-    out: list[str] = []
+    def __init__(self, args: argparse.Namespace, way: str | HouseWay, rules: HandRules,
+                 table: SettingTable | None, pack: Pack | None = None) -> None:
+        self.args = args
+        self.as_json = bool(args.json)
+        self.slow = _by_card(way, rules)
+        self.fast: Callable[[str], str | None] | None = None
+        if table is not None:
+            from app.core.house_way.tables import flush_entries
 
-    def flush() -> None:
-        if out:
-            sys.stdout.write("".join(out))
-            out.clear()
+            flushes = None if args.cards else flush_entries(way, table.rules)
+            self.fast = _by_table(table, self.as_json, few=bool(args.cards),
+                                  card=_card_of(way), flushes=flushes)
+        self.pack = pack
+        self.number = 0
+        self.code = 0
+        self._out: list[str] = []
+
+    def flush(self) -> None:
+        if self._out:
+            sys.stdout.write("".join(self._out))
+            self._out.clear()
         sys.stdout.flush()
 
-    def by_line(line: str) -> str | None:
-        """A well-typed line's answer (the table's, else the card's); None on a mistake."""
-        answer = fast(line) if fast is not None else None
-        if answer is not None:
-            return answer
-        try:
-            obj, text = slow(line)
-        except (HouseWayError, CardError, InputError):
-            return None
-        return (json.dumps(obj) if as_json else text) + "\n"
+    def by_line(self, line: bytes) -> bytes | None:
+        """A plainly typed hand's answer by the table (the card for a possible flush)."""
+        found = self.fast(line.decode()) if self.fast is not None else None
+        return None if found is None else found.encode()
 
-    chunks = _chunk_answers(table, as_json, by_line) if table is not None else None
-    for batch in _batches(args):
-        if isinstance(batch, bytes):
-            answered = chunks(batch) if chunks is not None else None
+    def chunk(self, data: bytes) -> None:
+        """Whole lines as read (bytes)."""
+        if self.pack is not None:
+            answered = self.pack.answer(data, self.as_json,
+                                        None if self.pack.flushes else self.by_line)
             if answered is not None:
-                flush()
+                self.flush()
                 _write_bytes(answered)
-                number += len(batch) // 21
-                continue
-            text = batch.decode("utf-8", "replace")
-            batch = [s for s in (line.strip() for line in text.splitlines()) if s]
+                self.number += len(data) // LINE
+                return
+        text = data.decode("utf-8", "replace")
+        self.lines([s for s in (line.strip() for line in text.splitlines()) if s])
+
+    def lines(self, batch: Sequence[str]) -> None:
+        """Lines of text, each stripped and not blank."""
+        fast, slow, as_json, out = self.fast, self.slow, self.as_json, self._out
         for line in batch:
-            number += 1
+            self.number += 1
             answer = fast(line) if fast is not None else None
             if answer is not None:
                 out.append(answer)
@@ -130,22 +144,33 @@ def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules
             try:
                 obj, text = slow(line)
             except HouseWayError as err:
-                code = 2
-                flush()
+                self.code = 2
+                self.flush()
                 print(f"paigow: {err}: set this hand by hand and report it as a defect of "
                       "the rule card", file=sys.stderr, flush=True)
                 continue
             except (CardError, InputError) as err:
-                code = 2
-                flush()
-                where = "" if args.cards else f"line {number}: "
+                self.code = 2
+                self.flush()
+                where = "" if self.args.cards else f"line {self.number}: "
                 if as_json:
                     print(json.dumps({"input": line, "error": str(err)}), flush=True)
                 print(f"paigow: {where}{err}", file=sys.stderr, flush=True)
                 continue
             out.append((json.dumps(obj) if as_json else text) + "\n")
-        flush()
-    return code
+        self.flush()
+
+
+def answer_hands(args: argparse.Namespace, way: str | HouseWay, rules: HandRules,
+                 table: SettingTable | None, pack: Pack | None = None) -> int:
+    """Answer every hand of the arguments or stdin in order; 2 when any line was wrong."""
+    answers = Answers(args, way, rules, table, pack)
+    for batch in _batches(args):
+        if isinstance(batch, bytes):
+            answers.chunk(batch)
+        else:
+            answers.lines(batch)
+    return answers.code
 
 
 def _write_bytes(data: bytes) -> None:
@@ -156,32 +181,6 @@ def _write_bytes(data: bytes) -> None:
     else:
         sys.stdout.write(data.decode())
         sys.stdout.flush()
-
-
-# A chunk of at least this many hands is answered by numpy (when it is installed): below
-# it, numpy's import (tens of milliseconds) costs more than it saves.
-CHUNK_FROM = 2000
-
-
-def _chunk_answers(table: SettingTable, as_json: bool, by_line: Callable[[str], str | None]
-                   ) -> Callable[[bytes], bytes | None]:
-    """Whole chunks of plainly typed hands answered at once (app/commands/vectors.py);
-    None for a chunk it leaves to the line-by-line answers."""
-    made: list[Any] = []
-
-    def answer(data: bytes) -> bytes | None:
-        if len(data) < CHUNK_FROM * 21:
-            return None
-        if not made:
-            try:
-                from .vectors import HouseWayChunk
-            except ImportError:  # no numpy: line by line, the same answers
-                made.append(None)
-            else:
-                made.append(HouseWayChunk(table, as_json, _tails(table, as_json), by_line))
-        return made[0].answer(data) if made[0] is not None else None
-
-    return answer
 
 
 def _batches(args: argparse.Namespace) -> Iterator[list[str] | bytes]:
@@ -291,19 +290,13 @@ def _by_table(table: SettingTable, as_json: bool, few: bool = False,
         if len(set(hand)) != 7:
             return None
         suits = sum(map(suit, hand))
+        placed = sorted(hand, key=place)
         if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-            e = NO_ENTRY if flushes is None else flushes.get(flush_key(hand, suits), NO_ENTRY)
+            e = NO_ENTRY if flushes is None else flushes.get(shape_key(placed, suits))
             if e == NO_ENTRY:
                 return by_card(hand)
-            placed = flush_placed(hand, suits)
-            a, b = placed[e & 7], placed[e >> 3 & 7]
-            if place(a) < place(b):
-                a, b = b, a
-            high = [names[i] for i in sorted(hand, key=place, reverse=True)
-                    if i != a and i != b]
-            return _line([names[a], names[b]], high, as_json) + tails[e >> 6]
-        placed = sorted(hand, key=place)
-        e = find(prod(map(prime, hand)))
+        else:
+            e = find(prod(map(prime, hand)))
         a, b = placed[e & 7], placed[e >> 3 & 7]
         if place(a) < place(b):
             a, b = b, a

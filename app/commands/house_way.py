@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from app.core.house_way.audit import Dominated
     from app.core.house_way.tables import SettingTable
 
+    from .answer import Answers
+
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
 
@@ -68,6 +70,43 @@ def run(args: argparse.Namespace) -> int:
         if find(args.audit) is None:
             return 2
         return audit(args.audit, hand_rules(args), args.json)
+    chosen = card_and_rules(args)
+    if isinstance(chosen, int):
+        return chosen
+    way, rules = chosen
+    if args.list:
+        card = find(way) if isinstance(way, str) else way
+        assert card is not None  # a built-in card
+        sys.stdout.write(card_text(card))
+        return 0
+    from .answer import answer_hands
+
+    table = table_for(args, way, rules)
+    pack = None
+    if isinstance(way, str) and table is not None and not args.cards:
+        # A stream makes the card's pack when it has none (a few seconds, once); one hand
+        # given as arguments does not wait for it.
+        from .house_way_fast import keep_pack
+
+        pack = keep_pack(way, rules, table)
+    return answer_hands(args, way, rules, table, pack)
+
+
+def answers_for(args: argparse.Namespace) -> Answers | int:
+    """The full command's line-by-line answers for these arguments (the pack's stream hands
+    it what the pack does not answer), or the exit code of a command that cannot start."""
+    from .answer import Answers
+
+    chosen = card_and_rules(args)
+    if isinstance(chosen, int):
+        return chosen
+    way, rules = chosen
+    return Answers(args, way, rules, table_for(args, way, rules))
+
+
+def card_and_rules(args: argparse.Namespace) -> tuple[str | HouseWay, HandRules] | int:
+    """The card and hand rules the command uses: the options', else the table's; or the
+    exit code after saying what is wrong."""
     # A built-in card is named, not imported: its table answers (the card is imported only
     # for a hand its table leaves to it, or to print it).
     way: str | HouseWay | None = args.way if args.way in WAYS else None
@@ -95,14 +134,7 @@ def run(args: argparse.Namespace) -> int:
             table_way, table_hands = table.house_way, table.hands
         way = way or table_way
         rules = hand_rules(args, table_hands)
-    if args.list:
-        card = find(way) if isinstance(way, str) else way
-        assert card is not None  # a built-in card
-        sys.stdout.write(card_text(card))
-        return 0
-    from .answer import answer_hands
-
-    return answer_hands(args, way, rules, table_for(args, way, rules))
+    return way, rules
 
 
 def shipped_rules() -> tuple[str, HandRules] | None:
@@ -124,7 +156,13 @@ def shipped_rules() -> tuple[str, HandRules] | None:
         way = "fully-wild" if hands.joker == "fully-wild" else rules["house_way"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return (way, hands) if way in WAYS else None
+    if way not in WAYS:
+        return None
+    from .house_way_fast import keep_shipped, shipped
+
+    if shipped() != (way, hands.joker, hands.wheel):
+        keep_shipped(way, hands.joker, hands.wheel)  # for the pack's stream (no tomllib)
+    return way, hands
 
 
 def table_for(args: argparse.Namespace, way: str | HouseWay,

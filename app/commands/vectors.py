@@ -25,7 +25,6 @@ from app.core.house_way.tables import (
     RANKBIT,
     SHIFT,
     SUIT,
-    SettingTable,
     flush_strengths,
     setting_table,
 )
@@ -185,92 +184,3 @@ def play(rounds: int, seed: int, worker: int, way: str, dealer_way: str,
         if progress is not None:
             progress(n)
     return total
-
-
-# --- `paigow house-way` over many hands at once ----------------------------------------------
-
-LINE = 21  # "AS KD TH 9C 5S 3D JK\n": seven two-letter cards, single spaces
-SPACES = [2, 5, 8, 11, 14, 17]
-
-
-class HouseWayChunk:
-    """A card's answers to a chunk of hands typed plainly (seven two-letter cards a line,
-    single spaces), in numpy: the table sets the hands that cannot make a flush and the
-    card's own answer (`by_line`) is asked for the rest. Anything else in the chunk (a
-    mistake, `10H`, other spacing) leaves the whole chunk to the line-by-line answers, so
-    what is printed, and in which order, is always theirs."""
-
-    def __init__(self, table: SettingTable, as_json: bool, tails: dict[int, str],
-                 by_line: Callable[[str], str | None]) -> None:
-        from app.core.house_way.tables import PLACE
-
-        from .answer import TOKENS
-
-        self.as_json = as_json
-        self.by_line = by_line
-        self.tails = {k: v.encode() for k, v in tails.items()}
-        self.entries = Lookup(np.frombuffer(table._keys, dtype=np.int64),
-                              np.frombuffer(table._entries, dtype=np.uint32).astype(np.int64))
-        self.place = np.array(PLACE, dtype=np.int64)
-        lut = np.full(1 << 16, -1, dtype=np.int16)
-        for token, index in TOKENS.items():
-            if len(token) == 2:
-                lut[token.encode()[0] << 8 | token.encode()[1]] = index
-        self.lut = lut
-        text = np.frombuffer("".join(str(c) for c in DECK).encode(), dtype=np.uint8)
-        self.chars = text.reshape(53, 2)
-        if as_json:
-            template = '{"low": ["..", ".."], "high": ["..", "..", "..", "..", ".."]'
-        else:
-            template = ".. .. | .. .. .. .. .."
-        self.template = np.frombuffer(template.encode(), dtype=np.uint8)
-        self.slots = [i for i in range(len(template)) if template.startswith("..", i)
-                      and (i == 0 or template[i - 1] != ".")][:7]
-
-    def answer(self, data: bytes) -> bytes | None:
-        """The answers to the chunk's lines, or None to answer them line by line."""
-        if len(data) % LINE:
-            return None
-        rows = np.frombuffer(data, dtype=np.uint8).reshape(-1, LINE)
-        if (rows[:, LINE - 1] != 10).any() or (rows[:, SPACES] != 32).any():
-            return None
-        pairs = rows[:, :20].reshape(-1, 20)
-        first = pairs[:, 0::3][:, :7].astype(np.int32)
-        second = pairs[:, 1::3][:, :7].astype(np.int32)
-        hands = self.lut[first << 8 | second].astype(np.int64)
-        if (hands < 0).any() or (np.diff(np.sort(hands, axis=1), axis=1) == 0).any():
-            return None  # a mistake in the chunk: the line-by-line answers say what
-        n = len(hands)
-        suits = SUITS[hands].sum(axis=1)
-        flush = ((suits + 0x3333) & 0x8888) != 0
-        entries = self.entries.find(PRIMES[hands].prod(axis=1))
-        flush |= entries < 0  # (no flush-free pattern is missing: the card would answer)
-        entries[flush] = 1 << 3  # places 0 and 1 for now: the card answers these below
-        # A place key holds its card's index in its low six bits: sorting the keys sorts
-        # the cards (highest first after the flip).
-        placed = (np.sort(self.place[hands], axis=1) & 63)[:, ::-1]
-        at = np.arange(n)
-        a_pos, b_pos = 6 - (entries & 7), 6 - ((entries >> 3) & 7)
-        lo_pos, hi_pos = np.minimum(a_pos, b_pos), np.maximum(a_pos, b_pos)
-        front = np.stack([placed[at, lo_pos], placed[at, hi_pos]], axis=1)
-        keep = np.ones((n, 7), dtype=bool)
-        keep[at, lo_pos] = False
-        keep[at, hi_pos] = False
-        back = placed[keep].reshape(n, 5)
-        cards = np.concatenate([front, back], axis=1)
-        out = np.broadcast_to(self.template, (n, len(self.template))).copy()
-        for slot, column in zip(self.slots, range(7), strict=True):
-            out[:, slot:slot + 2] = self.chars[cards[:, column]]
-        blob = out.tobytes()
-        width = len(self.template)
-        tails = self.tails
-        codes = (entries >> 6).tolist()
-        answers = [blob[i * width:(i + 1) * width] + tails[code]
-                   for i, code in enumerate(codes)]
-        for i in np.flatnonzero(flush).tolist():  # the card sets the hands that can flush
-            line = data[i * LINE:(i + 1) * LINE - 1].decode()
-            found = self.by_line(line)
-            if found is None:
-                return None
-            answers[i] = found.encode()
-        return b"".join(answers)

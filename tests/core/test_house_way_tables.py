@@ -1,7 +1,9 @@
 """The House Way by table (app/core/house_way/tables.py) is the card itself: every
 flush-free rank pattern is set by the card, and the table answers any hand of that pattern,
 whatever its suits and whatever order it is typed in, with the card's setting, row and
-step. Hands that can make a flush are set by the card."""
+step. Every hand that can make a flush has a flush entry: its shape (the ranks place by
+place and the places the flush suit holds) is set once by the card, and every hand of that
+shape is set alike."""
 
 from __future__ import annotations
 
@@ -15,12 +17,19 @@ from app.core.hands import DEFAULT_RULES, HandRules
 from app.core.house_way import WAYS, house_way
 from app.core.house_way.tables import (
     PATTERNS,
+    PLACE,
+    SHAPES,
     TableWay,
     build,
+    encode,
+    flush_entries,
     flush_possible,
+    flush_shapes,
     load,
     save,
     setting_table,
+    shape_hand,
+    shape_key,
 )
 from app.core.house_way.tables import SUIT as SUIT_COUNT
 
@@ -87,7 +96,7 @@ def test_every_flush_free_rank_pattern_is_in_the_table() -> None:
     assert len(table.entries) == PATTERNS == 67_600
 
 
-def test_a_hand_that_can_make_a_flush_is_left_to_the_card() -> None:
+def test_a_hand_that_can_make_a_flush_is_not_in_the_rank_pattern_table() -> None:
     table = setting_table("standard")
     flush = [DECK[i] for i in (0, 2, 4, 6, 8, 20, 30)]  # five spades
     four_and_joker = [DECK[i] for i in (0, 2, 4, 6, 20, 30, 52)]
@@ -161,3 +170,86 @@ def test_a_new_table_replaces_only_the_same_cards_older_table_of_its_kind(
     assert newer.read_bytes() == b"table"
     assert not older.exists()
     assert other_kind.exists() and other_card.exists()
+
+
+# --- the flush entries ---------------------------------------------------------------------
+
+def flush_hands(rng: random.Random, count: int) -> list[tuple[Card, ...]]:
+    """Random hands that can make a flush, typed in random order: most with off-suit cards
+    that share the flush cards' ranks (where a card's choice among cards of one rank
+    depends on where the flush card stands among them in deck order), many with the
+    joker."""
+    out: list[tuple[Card, ...]] = []
+    while len(out) < count:
+        suit = rng.randrange(4)
+        hand = rng.sample(range(13 * suit, 13 * suit + 13), rng.choice((4, 5, 5, 6, 7)))
+        if len(hand) == 4 or rng.random() < 0.3:
+            hand.append(52)
+        ranks = {i % 13 for i in hand if i != 52}
+        sharing = [i for i in range(52) if i % 13 in ranks and i // 13 != suit]
+        while len(hand) < 7:
+            pick = rng.choice(sharing if rng.random() < 0.7 else range(53))
+            if pick not in hand:
+                hand.append(pick)
+        cards = tuple(DECK[i] for i in rng.sample(hand[:7], 7))
+        if len(set(cards)) == 7 and flush_possible(sum(SUIT_COUNT[c.index] for c in cards)):
+            out.append(cards)
+    return out
+
+
+def key_of(hand: tuple[Card, ...]) -> int:
+    idx = [c.index for c in hand]
+    return shape_key(sorted(idx, key=PLACE.__getitem__), sum(SUIT_COUNT[i] for i in idx))
+
+
+@pytest.mark.parametrize("way", sorted(WAYS))
+def test_every_hand_of_a_flush_shape_is_set_as_the_hand_its_entry_keeps(way: str) -> None:
+    """A flush entry is the card's setting of one hand of the shape (`shape_hand`); the
+    card must set every hand of that shape alike, place by place, row and step."""
+    card = house_way(way)
+    rng = random.Random(f"shapes/{way}")
+    for hand in flush_hands(rng, 2500):
+        kept = shape_hand(hand)
+        assert key_of(kept) == key_of(hand)
+        assert encode(card, hand, card.set(hand)) == encode(card, kept, card.set(kept)), \
+            f"{cards_text(hand)} is set unlike {cards_text(kept)}, the hand of its shape"
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_a_golden_flush_hand_is_set_as_the_hand_of_its_shape(case: object) -> None:
+    hand: tuple[Card, ...] = case.hand  # type: ignore[attr-defined]
+    if not flush_possible(sum(SUIT_COUNT[c.index] for c in hand)):
+        return  # a flush-free hand: the rank-pattern table's tests above
+    card = house_way(case.way)  # type: ignore[attr-defined]
+    kept = shape_hand(hand)
+    assert encode(card, hand, card.set(hand)) == encode(card, kept, card.set(kept))
+
+
+@pytest.mark.slow
+def test_every_flush_shape_is_made_once_by_a_real_hand_of_it() -> None:
+    keys = set()
+    for key, hand in flush_shapes():
+        assert len(set(hand)) == 7
+        assert flush_possible(sum(SUIT_COUNT[c.index] for c in hand))
+        assert key_of(hand) == key
+        keys.add(key)
+    assert len(keys) == SHAPES == 388_674
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("way", sorted(WAYS))
+def test_flush_entries_set_every_flush_hand_as_the_card_in_any_order_typed(way: str) -> None:
+    """The kept flush entries (built by the card, about a minute a card, once) leave no
+    flush hand to the card and answer each as the card does."""
+    entries = flush_entries(way, build=True)
+    assert entries is not None and len(entries) == SHAPES
+    card = house_way(way)
+    fast = TableWay(way, flushes=entries)
+    rng = random.Random(f"flush entries/{way}")
+    for hand in flush_hands(rng, 3000):
+        same(card.set(hand), fast.set(hand), hand)
+    for case in (c for c in CASES if c.way == way):
+        expected = card.set(case.hand)
+        for _ in range(5):
+            shuffled = tuple(rng.sample(case.hand, 7))
+            same(expected, fast.set(shuffled), shuffled)

@@ -11,11 +11,16 @@ the card and kept as the two places of the hand that go in front, the row and th
     places: the seven cards sorted by rank (the joker above the aces), then deck order;
     entry:  place of one front card | the other's << 3 | row << 6 | step << 14
 
-The hands that can make a flush (4.2% of all) are set by the card (`TableWay.set`); for a
-simulation their strengths come from the flush table (`flush_strengths`, every flush class
-set by the card), and `paigow house-way` reads the flush entries (`flush_entries`: each
-class set by the card with the flush in spades and in clubs, kept where the two agree;
-built on request) and asks the card for the rest.
+The hands that can make a flush (4.2% of all) are keyed by their shape (`shape_key`): the
+ranks place by place and which places the flush suit holds, the joker counted in it. That is
+finer than the ranks the flush suit holds: where a flush card shares its rank with off-suit
+cards, its place among them in deck order decides which of them the card moves, so keying by
+the flush ranks alone left about a third of the flush hands to the card. Every one of the
+388,674 shapes is made real by one hand (`flush_shapes`) and set once by the card (about a
+minute a card, built on request: `python -m app.core.house_way.tables --flush`, `make
+bench`): `flush_entries`, the same entry format as the rank patterns'. For a simulation the
+strengths of every flush class come from `flush_strengths` (strengths do not depend on
+which of two cards of a rank goes where).
 
 Tables are built on first use (a few seconds a card) and kept in the user's cache folder
 ($PAIGOW_CACHE_DIR, else $XDG_CACHE_HOME/paigow, else ~/.cache/paigow), named by a digest
@@ -428,61 +433,105 @@ def kept(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, kind: str = "pat
 
 # --- settings of the hands that can make a flush (for answering hands) --------------------
 
-NO_ENTRY = 0xFFFFFFFF  # a flush class whose setting depends on the suits: the card sets it
+NO_ENTRY = 0xFFFFFFFF  # no flush shape of that key (none is missing): the card sets the hand
+SHAPES = 388_674  # flush shapes of the 53-card deck (`flush_shapes`)
 
 
 def flush_suit(suits: int) -> int:
     return next(k for k in range(4) if ((suits >> (4 * k)) & 0xF) >= 5)
 
 
-def flush_placed(hand: Sequence[int], suits: int) -> list[int]:
-    """A hand that can make a flush in its places: by rank (the joker above the aces), the
-    flush suit's card first within a rank, then deck order."""
+def shape_key(placed: Sequence[int], suits: int) -> int:
+    """The flush-shape key of a hand that can make a flush, its cards in place order
+    (`PLACE`): the ranks' prime product << 7 | the places the flush suit holds (the joker
+    counted in it), a bit a place.
+
+    Why it is exact: the card reads suits only through the flush (the one suit that holds
+    five) and otherwise picks among cards of one rank by deck order. Two hands of one key
+    have the same ranks place by place and the flush suit in the same places, and within a
+    rank their cards stand in the same deck order (places are deck order within a rank), so
+    the card sets them alike place by place. (Keying by the ranks the flush suit holds alone
+    is not enough: where a flush card shares its rank, whether it comes before or after the
+    other cards of that rank in deck order decides which of them the card moves.)"""
     bit = 1 << 4 * flush_suit(suits)
-    return sorted(hand, key=lambda i: PLACE[i] << 1 | (i != JOKER_INDEX and not SUIT[i] & bit))
+    mask = 0
+    for n, i in enumerate(placed):
+        if i == JOKER_INDEX or SUIT[i] & bit:
+            mask |= 1 << n
+    return prod(PRIME[i] for i in placed) << 7 | mask
 
 
-def _flush_entry(card: HouseWay, hand: Sequence[Card], rules: HandRules) -> int:
-    result = card.set(hand, rules)
-    idx = [c.index for c in hand]
-    placed = flush_placed(idx, sum(SUIT[i] for i in idx))
-    a, b = (placed.index(c.index) for c in result.low)
-    row = next(n for n, r in enumerate(card.rules) if r.id == result.rule.id)
-    step = 0 if result.step is None else 1 + next(
-        n for n, s in enumerate(result.rule.steps) if s.id == result.step.id)
-    return a | b << 3 | row << 6 | step << 14
+def flush_shapes() -> Iterator[tuple[int, tuple[Card, ...]]]:
+    """(key, one hand of it) for every flush shape: every multiset of ranks, every set of
+    them the flush suit may hold (five with the joker), and for each rank the flush suit
+    shares with other cards, the flush card's place among them in deck order. Each hand is
+    made real: a flush suit and off-suit suits that put the flush cards in those places."""
+    from itertools import combinations, product
+
+    from ..analysis.classes import multisets
+
+    joker = DECK[JOKER_INDEX]
+    for jokers in (0, 1):
+        for ranks in multisets(7 - jokers):
+            present = [r for r, c in enumerate(ranks) if c]
+            for size in range(5 - jokers, len(present) + 1):
+                for chosen in combinations(present, size):
+                    shared = [r for r in chosen if ranks[r] > 1]
+                    for at in product(*(range(ranks[r]) for r in shared)):
+                        yield _shape_hand(ranks, chosen, dict(zip(shared, at, strict=True)),
+                                          jokers, joker)
 
 
-def build_flush_entries(card: HouseWay, rules: HandRules) -> dict[int, int]:
-    """flush_key -> entry (places in `flush_placed` order) of every flush class, set by the
-    card twice: with the flush in spades (its cards first of their ranks in deck order)
-    and in clubs (last); a class set differently the two ways is NO_ENTRY (the card sets
-    it). Two minutes or so a card: built only on request (`python -m
-    app.core.house_way.tables --flush`, `make bench`)."""
-    from ..analysis.classes import hand_classes
-
-    out: dict[int, int] = {}
-    for hand, _ in hand_classes():
-        idx = [c.index for c in hand]
-        suits = sum(SUIT[i] for i in idx)
-        if not flush_possible(suits):
+def _shape_hand(ranks: Sequence[int], chosen: Sequence[int], at: dict[int, int],
+                jokers: int, joker: Card) -> tuple[int, tuple[Card, ...]]:
+    """The hand of one shape: its flush suit the first that leaves room below and above
+    it for every shared rank's off-suit cards (at most two off-suit cards in all, so one
+    always does)."""
+    flush = next(f for f in range(4)
+                 if all(p <= f and ranks[r] - 1 - p <= 3 - f for r, p in at.items()))
+    cards: list[Card] = []
+    for r, count in enumerate(ranks):
+        if not count:
             continue
-        twin = [DECK[i if i == JOKER_INDEX else (3 - i // 13) * 13 + i % 13] for i in idx]
-        entry = _flush_entry(card, hand, rules)
-        out[flush_key(idx, suits)] = entry if entry == _flush_entry(card, twin, rules) \
-            else NO_ENTRY
+        if r in at:
+            below = list(range(flush))[:at[r]]
+            above = list(range(flush + 1, 4))[:count - 1 - at[r]]
+            suits = [*below, flush, *above]
+        elif r in chosen:
+            suits = [flush]
+        else:
+            suits = [s for s in range(4) if s != flush][:count]
+        cards.extend(DECK[s * 13 + r] for s in suits)
+    cards.extend([joker] * jokers)
+    idx = [c.index for c in cards]
+    placed = sorted(idx, key=PLACE.__getitem__)
+    return shape_key(placed, sum(SUIT[i] for i in idx)), tuple(cards)
+
+
+def build_flush_entries(card: HouseWay, rules: HandRules,
+                        progress: Callable[[int], None] | None = None) -> dict[int, int]:
+    """shape key -> entry (places in `PLACE` order, as the flush-free table's) of every
+    flush shape, each set once by the card (a minute or two a card): built on request
+    (`python -m app.core.house_way.tables --flush`, `make bench`)."""
+    out: dict[int, int] = {}
+    for n, (key, hand) in enumerate(flush_shapes()):
+        out[key] = encode(card, hand, card.set(hand, rules))
+        if progress is not None and n % 5000 == 4999:
+            progress(5000)
     return out
 
 
 class FlushEntries:
-    """flush_key -> entry, found by bisection of sorted keys: reading 224,653 entries into a
-    dict would cost more than the few thousand hands of a run that look them up."""
+    """shape key -> entry, found by bisection of sorted keys: reading 388,674 entries into
+    a dict would cost more than the few thousand hands of a run that look them up."""
 
-    __slots__ = ("keys", "entries")
+    __slots__ = ("keys", "entries", "path")
 
-    def __init__(self, keys: array[int], entries: array[int]) -> None:
+    def __init__(self, keys: array[int], entries: array[int], path: Path | None = None
+                 ) -> None:
         self.keys = keys
         self.entries = entries
+        self.path = path
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -497,13 +546,17 @@ class FlushEntries:
         return self.entries
 
 
+def flush_entries_path(way: str | HouseWay, rules: HandRules = DEFAULT_RULES) -> Path | None:
+    name = way if isinstance(way, str) else way.name
+    source = card_source(name, None if isinstance(way, str) and way in _BUILTIN
+                         else _card(way))
+    return None if source is None else table_path(name, rules, source, "flush-shapes")
+
+
 def flush_entries(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, *,
                   build: bool = False) -> FlushEntries | None:
     """The card's flush entries when kept (or built now with `build`), else None."""
-    name = way if isinstance(way, str) else way.name
-    card = None if isinstance(way, str) and way in _BUILTIN else _card(way)
-    source = card_source(name, card)
-    path = None if source is None else table_path(name, rules, source, "flush-entries-sorted")
+    path = flush_entries_path(way, rules)
     if path is not None:
         try:
             data = path.read_bytes()
@@ -512,29 +565,34 @@ def flush_entries(way: str | HouseWay, rules: HandRules = DEFAULT_RULES, *,
             keys.frombytes(data[:8 * n])
             entries.frombytes(data[8 * n:])
             if n and len(entries) == n:
-                return FlushEntries(keys, entries)
+                return FlushEntries(keys, entries, path)
         except (OSError, ValueError):
             pass
     if not build:
         return None
-    found = build_flush_entries(card or _card(way), rules)
+    found = build_flush_entries(_card(way), rules)
     order = sorted(found)
     table = FlushEntries(array("q", order), array("I", (found[k] for k in order)))
     if path is not None:
         _write(path, [table.keys.tobytes(), table.entries.tobytes()])
+        table.path = path
     return table
 
 
 # --- the House Way by table ---------------------------------------------------------------
 
 class TableWay:
-    """A card answered by its table where one answers, else by the card: the same
-    `HouseWaySetting` as `card.set` (tests/core/test_house_way_tables.py)."""
+    """A card answered by its tables where they answer, else by the card: the same
+    `HouseWaySetting` as `card.set` (tests/core/test_house_way_tables.py). `flushes`: the
+    flush entries to use (default: the card's when kept; without them the card sets the
+    hands that can make a flush)."""
 
-    def __init__(self, way: str | HouseWay, rules: HandRules = DEFAULT_RULES) -> None:
+    def __init__(self, way: str | HouseWay, rules: HandRules = DEFAULT_RULES,
+                 flushes: FlushEntries | None = None) -> None:
         self.card = _card(way)
         self.rules = rules
         self.table = setting_table(self.card, rules)
+        self.flushes = flushes if flushes is not None else flush_entries(self.card, rules)
 
     def set(self, cards: Sequence[Card]) -> HouseWaySetting:
         from ..cards import CardError
@@ -545,15 +603,40 @@ class TableWay:
         hand = [c.index for c in seven]
         if len(hand) != 7 or len(set(hand)) != 7:
             raise CardError(f"the House Way sets 7 different cards, not {len(set(hand))}")
-        found = self.table.entry(hand)
-        if found is None:
-            return self.card.set(seven, self.rules)
-        placed, e = found
+        suits = sum(SUIT[i] for i in hand)
+        placed = sorted(hand, key=PLACE.__getitem__)
+        if flush_possible(suits):
+            e = NO_ENTRY if self.flushes is None else self.flushes.get(shape_key(placed, suits))
+            if e == NO_ENTRY:
+                return self.card.set(seven, self.rules)
+        else:
+            e = self.table.entries[prod(PRIME[i] for i in hand)]
         rule = self.card.rules[e >> 6 & 0xFF]
         step = None if e >> 14 == 0 else rule.steps[(e >> 14) - 1]
         front = (DECK[placed[e & 7]], DECK[placed[e >> 3 & 7]])
         return HouseWaySetting(Setting.from_front(seven, front), rule, self.card.name, step)
 
+
+def shape_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The hand `flush_shapes` makes for the shape of `cards` (a hand that can make a
+    flush): the one whose setting the flush entries keep for every hand of that shape."""
+    idx = [c.index for c in cards]
+    bit = 1 << 4 * flush_suit(sum(SUIT[i] for i in idx))
+    ranks = [0] * 13
+    chosen: list[int] = []
+    for i in idx:
+        if i != JOKER_INDEX:
+            ranks[i % 13] += 1
+            if SUIT[i] & bit:
+                chosen.append(i % 13)
+    at = {}
+    for r in chosen:
+        if ranks[r] > 1:
+            flush_card = next(i for i in idx if i % 13 == r and i != JOKER_INDEX
+                              and SUIT[i] & bit)
+            at[r] = sum(1 for i in idx if i != JOKER_INDEX and i % 13 == r and i < flush_card)
+    jokers = sum(1 for i in idx if i == JOKER_INDEX)
+    return _shape_hand(ranks, sorted(chosen), at, jokers, DECK[JOKER_INDEX])[1]
 
 
 def main() -> None:
@@ -569,9 +652,7 @@ def main() -> None:
         if "--flush" in sys.argv[1:]:
             kept = flush_entries(name, build=True)
             assert kept is not None
-            by_card = sum(1 for e in kept.values() if e == NO_ENTRY)
-            print(f"  and {len(kept):,} flush classes ({by_card:,} left to the card)",
-                  flush=True)
+            print(f"  and {len(kept):,} flush shapes ({kept.path or 'not kept'})", flush=True)
 
 
 if __name__ == "__main__":
