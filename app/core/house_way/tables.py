@@ -508,17 +508,57 @@ def _shape_hand(ranks: Sequence[int], chosen: Sequence[int], at: dict[int, int],
     return shape_key(placed, sum(SUIT[i] for i in idx)), tuple(cards)
 
 
+FLUSH_CHUNK = 20_000  # shapes a worker sets at a time
+# The card, the rules and the shapes a forked worker sets (inherited, never pickled).
+_BUILDING: tuple[HouseWay, HandRules, list[tuple[int, tuple[Card, ...]]]] | None = None
+
+
 def build_flush_entries(card: HouseWay, rules: HandRules,
-                        progress: Callable[[int], None] | None = None) -> dict[int, int]:
+                        progress: Callable[[int], None] | None = None,
+                        workers: int | None = None) -> dict[int, int]:
     """shape key -> entry (places in `PLACE` order, as the flush-free table's) of every
-    flush shape, each set once by the card (a minute or two a card): built on request
-    (`python -m app.core.house_way.tables --flush`, `make bench`)."""
+    flush shape, each set once by the card (about a minute of one core a card, shared by
+    every core this process may use): built on request (`python -m
+    app.core.house_way.tables --flush`, `make bench`, the tests)."""
+    global _BUILDING
+    shapes = list(flush_shapes())
+    k = workers or _cores()
+    chunks = [(i, min(i + FLUSH_CHUNK, len(shapes))) for i in range(0, len(shapes),
+                                                                     FLUSH_CHUNK)]
     out: dict[int, int] = {}
-    for n, (key, hand) in enumerate(flush_shapes()):
-        out[key] = encode(card, hand, card.set(hand, rules))
-        if progress is not None and n % 5000 == 4999:
-            progress(5000)
-    return out
+    _BUILDING = (card, rules, shapes)
+    pool = None
+    if k > 1 and sys.platform == "linux":
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(k)
+    try:
+        parts: Iterator[list[tuple[int, int]]] = (
+            map(_set_flush_chunk, chunks) if pool is None
+            else pool.imap_unordered(_set_flush_chunk, chunks))
+        for part in parts:
+            out.update(part)
+            if progress is not None:
+                progress(len(part))
+        return out
+    finally:
+        _BUILDING = None
+        if pool is not None:
+            pool.terminate()
+
+
+def _set_flush_chunk(bounds: tuple[int, int]) -> list[tuple[int, int]]:
+    assert _BUILDING is not None
+    card, rules, shapes = _BUILDING
+    return [(key, encode(card, hand, card.set(hand, rules)))
+            for key, hand in shapes[bounds[0]:bounds[1]]]
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 class FlushEntries:
@@ -640,16 +680,20 @@ def shape_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def main() -> None:
-    """`python -m app.core.house_way.tables [--flush]`: build the shipped cards' tables now
-    (at install) rather than on their first use; `--flush` also the flush entries that let
-    `paigow house-way` answer the hands that can make a flush without the card."""
+    """`python -m app.core.house_way.tables [--flush [CARD ...]]`: build the shipped cards'
+    tables now (at install) rather than on their first use; `--flush` also the flush
+    entries that let `paigow house-way` answer the hands that can make a flush without the
+    card (of the cards named, else of every card; about half a minute a card on two
+    cores)."""
     from . import WAYS
 
+    args = sys.argv[1:]
+    flush = set(args[args.index("--flush") + 1:] or WAYS) if "--flush" in args else set()
     for name in WAYS:
         table = setting_table(name)
         print(f"House Way table of {name}: {len(table.entries):,} rank patterns "
               f"({table.path or 'not kept: no cache folder may be written'})", flush=True)
-        if "--flush" in sys.argv[1:]:
+        if name in flush:
             kept = flush_entries(name, build=True)
             assert kept is not None
             print(f"  and {len(kept):,} flush shapes ({kept.path or 'not kept'})", flush=True)
