@@ -73,6 +73,7 @@ from .paths import default_url
 from .people import Person
 
 T = TypeVar("T")
+QUIET_LAG_S = 2.0  # the longest the journal waits for a quiet moment to be sent
 JOURNAL_REFUSED = "journal_refused"  # the alert: an op of the journal was changed
 STATION_SPACE = uuid.UUID("0c9e3b8a-5f0d-5b5e-8d61-3f7e7f1c2a10")
 BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
@@ -864,21 +865,34 @@ class Store:
                                 held[0].held if held else None)
 
     def start_retrying(self, every: float = 2.0) -> None:
-        """Send what the journal holds every `every` seconds in the background (a window can
-        instead call `drain()` from its own timer)."""
+        """Send what the journal holds in the background, looking every `every` seconds (a
+        window can instead call `drain()` from its own timer). It is sent at a quiet
+        moment: not while the station is still writing (a deal under way: the sending is
+        Python that holds the interpreter's lock the window needs for the next card), and
+        at the latest `QUIET_LAG_S` after it began to wait. The journal on disk has it all
+        the while."""
         if self._retrying is not None:
             return
         self._stop.clear()
 
         def loop() -> None:
             beaten = 0.0
+            seen, waiting = 0, 0.0  # ops seen at the last look; since when they wait
             while not self._stop.wait(every):
-                if time.monotonic() - beaten >= LIVE_S / 3:
-                    beaten = time.monotonic()
+                now = time.monotonic()
+                if now - beaten >= LIVE_S / 3:
+                    beaten = now
                     self._keep_claim()
                 try:
-                    if self.journal.counts()[0] and time.monotonic() >= self._next_try:
+                    pending = self.journal.counts()[0]
+                    if not pending:
+                        seen = 0
+                        continue
+                    waiting = waiting if seen else now
+                    writing, seen = pending > seen, pending
+                    if now >= self._next_try and (not writing or now - waiting >= QUIET_LAG_S):
                         self.drain()
+                        seen = 0
                 except Exception:  # noqa: BLE001 - the status says what went wrong
                     continue
 

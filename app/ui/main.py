@@ -40,7 +40,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import threading
@@ -56,16 +55,14 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
-from app.ledger.paths import default_url
 from app.session import DealerSession
 from app.session.feed import resume_point
 
-from .pit import PitController, VouchedSupervisors
+from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
-from .supervisor import CloseGuard
 from .window import MainWindow
 from .worker import Worker
 
@@ -164,6 +161,8 @@ def demo_data(args: argparse.Namespace) -> Iterator[None]:
     if not args.demo or args.data_dir or args.database_url:
         yield
         return
+    from app.ledger.paths import default_url
+
     folder = tempfile.mkdtemp(prefix="paigow-demo-")
     args.data_dir, args.database_url = folder, default_url(folder)
     try:
@@ -217,6 +216,7 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
     from app.ledger.floor_status import FloorStatus
 
     from .floor_link import FloorLink
+    from .pit import PitController, VouchedSupervisors
 
     config, ledger, resumed = opened.config, opened.ledger, opened.resumed
     try:
@@ -353,6 +353,8 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
     """While in the block, SIGTERM, SIGINT and SIGHUP run `stop` on the Qt thread (Qt's loop
     does not return to Python by itself: the signal's byte on a socket wakes it). The
     handlers before are put back after. Outside the main thread: nothing to do."""
+    import socket
+
     try:
         receive, send = socket.socketpair()
         receive.setblocking(False)
@@ -393,27 +395,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     with demo_data(args):
         return run(args)
-
-
-class OpeningGuard:
-    """The window's close while the ledger opens: refused, as a supervisor closes the
-    station and the ledger checks who they are; a stop the system asks for (`forced`)
-    closes it."""
-
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
-        self.by: str | None = None
-        self.forced = False
-
-    def __call__(self) -> bool:
-        if self.forced:
-            return True
-        self.window.panel.show_message(OPENING_CLOSE, "warn")
-        return False
-
-
-OPENING_CLOSE = ("The station is still opening its ledger. Once the table shows, a "
-                 "supervisor can close it.")
 
 
 class Opening(QObject):

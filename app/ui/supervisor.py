@@ -271,37 +271,6 @@ class CloseDialog(ActionDialog):
         self.submit = submit
 
 
-class CloseGuard:
-    """The window's close (the dealer's, the window manager's) asks for a supervisor: it is
-    refused and the close dialog opens; a supervisor's close (`by`) lets it through. A stop
-    the system asks for (SIGTERM, `forced`) closes without one. `MainWindow.close_guard`."""
-
-    def __init__(self, window: QWidget, pit: PitController) -> None:
-        self.window = window
-        self.pit = pit
-        self.by: str | None = None  # the supervisor who closed the station
-        self.forced = False
-        self.dialog: CloseDialog | None = None
-
-    def __call__(self) -> bool:
-        """May the window close now? If not, the supervisor is asked for."""
-        if self.by is not None or self.forced:
-            return True
-        self.ask()
-        return False
-
-    def ask(self) -> CloseDialog:
-        if self.dialog is None or not self.dialog.isVisible():
-            self.dialog = CloseDialog(self.pit, self._closed, self.window)
-            self.dialog.open()
-        self.dialog.raise_()
-        return self.dialog
-
-    def _closed(self, person: Person) -> None:
-        self.by = person.name
-        self.window.close()
-
-
 class AdviceDialog(QDialog):
     """Every legal setting of a hand with its value against the dealer's House Way, the
     House Way's own setting marked."""

@@ -20,6 +20,7 @@ while the database is away. F2 opens the pit supervisor's view over it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -72,14 +73,16 @@ from . import theme, view
 from .cards import CardWidget
 from .felt import FeltView
 from .panel import ControlPanel
-from .pit import PitController
 from .present import Device
 from .seat import restyle
 from .services import LedgerView, Printer, PrintJob, StationLedger, outcome_of
 from .shoe import ShoeFeed
-from .supervisor import SupervisorWindow
 from .theme import STYLE, named
 from .worker import Worker
+
+if TYPE_CHECKING:  # the pit loads when it is first asked for, after the first paint
+    from .pit import PitController
+    from .supervisor import SupervisorWindow
 
 PANEL_WIDTH = 470  # at the style's scale 1 (theme.BASE); it scales with the screen
 POLL_MS = 1000  # the status bar asks the printer and the ledger (on the worker) this often
@@ -236,7 +239,11 @@ class MainWindow(QMainWindow):
             self.ledger.on_written = self._written
             self.ledger_shown = LedgerView(Device("Database: recording", "ok",
                                                   "Asking the ledger..."), None)
-        self.pit = pit or PitController(self)
+        if pit is None:
+            from .pit import PitController
+
+            pit = PitController(self)
+        self.pit = pit
         self.pit_button.clicked.connect(self.toggle_pit)
         for name, button in self.panel.buttons.items():
             button.clicked.connect(lambda _=False, name=name: self.click(name))
@@ -559,6 +566,8 @@ class MainWindow(QMainWindow):
             self.felt.setFocus()
             return self.supervisor
         if self.supervisor is None:
+            from .supervisor import SupervisorWindow
+
             self.supervisor = SupervisorWindow(self.pit, self)
         self.supervisor.show()
         self.supervisor.raise_()
@@ -608,7 +617,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.close_guard is not None and not self.close_guard():
-            event.ignore()  # the supervisor is asked for (app/ui/supervisor.CloseGuard)
+            event.ignore()  # the supervisor is asked for (app/ui/closing.CloseGuard)
             return
         for dialog in (self.supervisor, self.dealer_prompt, self.help):
             if dialog is not None:

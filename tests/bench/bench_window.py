@@ -155,9 +155,12 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
             app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
 
     def settled() -> None:
-        """The worker idle (every ledger write confirmed, no poll on its way) and the
-        event loop empty: the card meets the window as a dealt card does."""
+        """The worker idle (every ledger write confirmed, no poll on its way), the journal
+        sent on to the database (at a table it goes while the players bet; here the
+        betting takes no time) and the event loop empty: the card meets the window as a
+        dealt card does."""
         wait(lambda: port_.pending == 0 and not window._polling)
+        wait(lambda: store.journal.counts()[0] == 0, seconds=15)
         end = time.monotonic() + 0.05
         while time.monotonic() < end:
             app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 10)

@@ -16,11 +16,11 @@ from app.core.round import Phase, RoundRules
 from app.ledger import Recording, Store
 from app.session import DealerSession
 from app.ui import main as station_main
+from app.ui.closing import CloseGuard
 from app.ui.pit import PitController, VouchedSupervisors
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
 from app.ui.services import Ledger, Printer, StationLedger, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
-from app.ui.supervisor import CloseGuard
 from app.ui.window import MainWindow
 from app.ui.worker import Worker
 

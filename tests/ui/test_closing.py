@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from app.ledger import Store
 from app.ledger.database import make_engine
 from app.ledger.models import Event, SignIn
+from app.ui.closing import CloseGuard
 from app.ui.main import (
     DEMO_SUPERVISOR,
     DEMO_SUPERVISOR_PIN,
@@ -23,7 +24,6 @@ from app.ui.main import (
     main,
     parse_args,
 )
-from app.ui.supervisor import CloseGuard
 
 from .conftest import SUPERVISOR, SUPERVISOR_SECRET, supervised
 

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QApplication
 
 import app.ui.main as station
 from app.ui import view
-from app.ui.main import EXIT_UNSUPERVISED, OPENING_CLOSE, MainWindow, main
+from app.ui.closing import OPENING_CLOSE
+from app.ui.main import EXIT_UNSUPERVISED, MainWindow, main
 
 from .conftest import supervised
 
