@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+import shiboken6
 from PySide6 import QtGui
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFontMetrics
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QStyle,
+    QStyleOption,
     QStyleOptionButton,
     QStyleOptionFrame,
     QTabBar,
@@ -199,13 +201,23 @@ def _label_fits(label: QLabel) -> str | None:
     return None
 
 
+def _sub_rect(widget: QWidget, element: QStyle.SubElement, opt: QStyleOption) -> QRect:
+    """The widget's style's rectangle for `element`, the style's wrapper dropped after
+    (app/ui/seat.py `repolish` says why)."""
+    style = widget.style()
+    try:
+        return style.subElementRect(element, opt, widget)
+    finally:
+        shiboken6.invalidate(style)
+
+
 def _button_fits(button: QPushButton) -> str | None:
     text = _plain(button.text())
     if not text:
         return None
     opt = QStyleOptionButton()
     button.initStyleOption(opt)
-    rect = button.style().subElementRect(QStyle.SubElement.SE_PushButtonContents, opt, button)
+    rect = _sub_rect(button, QStyle.SubElement.SE_PushButtonContents, opt)
     fm = button.fontMetrics()
     wide = fm.horizontalAdvance(text)
     if wide > rect.width() + SLACK:
@@ -221,7 +233,7 @@ def _field_fits(field: QLineEdit) -> str | None:
         return None
     opt = QStyleOptionFrame()
     field.initStyleOption(opt)
-    rect = field.style().subElementRect(QStyle.SubElement.SE_LineEditContents, opt, field)
+    rect = _sub_rect(field, QStyle.SubElement.SE_LineEditContents, opt)
     margins = field.textMargins()
     width = rect.width() - margins.left() - margins.right() - 4  # Qt's own 2 px each side
     fm = field.fontMetrics()

@@ -47,8 +47,16 @@ def repolish(widget: QWidget) -> None:
         # again for the style itself.
         shiboken6.invalidate(style)
         style = widget.style()
-    style.unpolish(widget)
-    style.polish(widget)
+    try:
+        style.unpolish(widget)
+        style.polish(widget)
+    finally:
+        # The style is Qt's own (a style sheet's proxy, deleted with its window). Its
+        # wrapper is dropped now rather than left to outlive it: a wrapper PySide still
+        # maps to a freed address is what it hands back, or mistakes for the object Qt
+        # puts there next (the stale QWidgetItem above; a slip table's item deleted under
+        # its wrapper, a crash in setItem in a long test run).
+        shiboken6.invalidate(style)
 
 
 def _label(name: str, text: str = "") -> QLabel:
