@@ -19,6 +19,7 @@ COMMANDS = (
     "settle",
     "ledger",
     "users",
+    "stations",
     "print_slip",
     "simulate",
     "advise",

@@ -40,7 +40,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.core.settlement import MoneyError, parse_money
-from app.ledger import LedgerError, Store
+from app.ledger import LedgerError, Store, chain
 from app.ledger.database import WRITE, make_engine, migrate
 from app.ledger.models import FloorRequest, StationStatus, now
 
@@ -70,11 +70,13 @@ class Floor:
 
     def __init__(self, settings: FloorSettings) -> None:
         self.settings = settings
-        self.engine: Engine = make_engine(settings.database_url)
-        migrate(self.engine)
         data = Path(settings.data_dir) if settings.data_dir else None
         self.store = Store(settings.database_url, table="floor", station="floor",
                            data_dir=data, migrate_now=False)
+        # what the floor writes (people's tries, acknowledgements) is signed by its own key
+        self.engine: Engine = chain.signing(make_engine(settings.database_url),
+                                            self.store.signer)
+        migrate(self.engine)
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(["html"]))
         self.hub = Hub(self.render, self.scan, poll_s=settings.poll_s,

@@ -108,6 +108,9 @@ class HeadlessStation:
                            data_dir=data_dir)
         self.ledger = StoreLedger(self.store, supervisor)
         self.supervisor = supervisor
+        if supervisor is not None and not self.store.enrolled():
+            # the demo's supervisor enrolls each simulated station, as one would a real one
+            self.store.enroll(self.store.authorise(*supervisor, "enroll"))
         self.ledger.open_shift(dealer)
         rules = RoundRules(table=Table(table))
         self.session = DealerSession(rules, ledger=self.ledger, printer=MemoryPrinter(),

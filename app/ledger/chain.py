@@ -37,12 +37,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, event, insert, select, text
+from sqlalchemy import Connection, Engine, Table, event, insert, inspect, select, text
 from sqlalchemy.orm import Session
 
+from . import keys
 from .models import (
     BankDecision,
     ChainEntry,
+    ChainUnsigned,
     Event,
     HandRow,
     RoundRow,
@@ -50,6 +52,7 @@ from .models import (
     Shift,
     SignIn,
     Station,
+    StationKey,
     User,
     WagerRow,
     now,
@@ -57,11 +60,13 @@ from .models import (
 
 FORMAT = "paigow.chain/1"
 GENESIS = "0" * 64
-PEOPLE = "people"  # the chain of the users and their sign-in tries
+PEOPLE = "people"  # the chain of the users, their sign-in tries and the enrolled keys
+PEOPLE_TABLES = ("users", "sign_ins", "station_keys")
+SIGNER = "paigow_signer"  # the execution option that carries the keys.Signer of a writer
 
 MODELS: dict[str, Any] = {m.__tablename__: m for m in (
     Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BankDecision, Event, User,
-    SignIn)}
+    SignIn, StationKey)}
 CHAINED = tuple(MODELS)
 """Every table whose rows are chained, in the order a chain is checked."""
 
@@ -121,7 +126,7 @@ def _row(conn: Connection, table: str, row_id: str) -> Mapping[str, Any] | None:
 
 def chain_of(conn: Connection, table: str, row: Mapping[str, Any]) -> str:
     """Which chain a row belongs to: its casino table's name (or "people")."""
-    if table in ("users", "sign_ins"):
+    if table in PEOPLE_TABLES:
         return PEOPLE
     if table in ("stations", "rounds"):
         return str(row["table_name"])
@@ -144,9 +149,11 @@ def _lock(conn: Connection, chain: str) -> None:
                      {"key": f"paigow-chain:{chain}"})
 
 
-def append(conn: Connection, touched: Iterable[tuple[str, str]]) -> int:
+def append(conn: Connection, touched: Iterable[tuple[str, str]],
+           signer: keys.Signer | None = None) -> int:
     """Add a link for each (table, row id), with the row's content as it is now in this
-    transaction; returns how many links were added."""
+    transaction, signed by `signer` (a link with none is named by verify); returns how many
+    links were added."""
     rows: list[tuple[str, str, str, Mapping[str, Any]]] = []
     for table, row_id in touched:
         row = _row(conn, table, row_id)
@@ -165,14 +172,24 @@ def append(conn: Connection, touched: Iterable[tuple[str, str]]) -> int:
         seq += 1
         rhash = row_hash(table, row)
         entry = link_hash(chain, seq, table, row_id, rhash, prev)
+        # no signer: a migration's sealing, whose schema may not have the columns yet
+        signed = {} if signer is None else {"key_id": signer.key_id,
+                                            "signature": signer.sign(entry)}
         conn.execute(insert(c).values(chain=chain, seq=seq, row_table=table, row_id=row_id,
                                       row_hash=rhash, prev_hash=prev, entry_hash=entry,
-                                      at=at))
+                                      at=at, **signed))
         heads[chain] = (seq, entry)
     return len(rows)
 
 
 TOUCHED = "paigow_chain_touched"
+
+
+def signing(engine: Engine, signer: keys.Signer) -> Engine:
+    """The engine whose LedgerSessions sign every link they write with `signer`: the
+    station's (or the floor's) own key, carried as an execution option so every writer that
+    is handed an engine signs without knowing how."""
+    return engine.execution_options(**{SIGNER: signer})
 
 
 class LedgerSession(Session):
@@ -193,8 +210,9 @@ def _link_touched(session: Session) -> None:
     session.flush()
     touched = session.info.pop(TOUCHED, {})
     if touched:
-        append(session.connection(), sorted(touched, key=lambda k: (CHAINED.index(k[0]),
-                                                                    k[1])))
+        conn = session.connection()
+        append(conn, sorted(touched, key=lambda k: (CHAINED.index(k[0]), k[1])),
+               conn.get_execution_options().get(SIGNER))
 
 
 @event.listens_for(LedgerSession, "after_rollback")
@@ -208,7 +226,8 @@ def seal_existing(conn: Connection) -> int:
     c = ChainEntry.__table__
     linked = {(t, i) for t, i in conn.execute(select(c.c.row_table, c.c.row_id))}
     todo: list[tuple[Any, str, str]] = []
-    for table in CHAINED:
+    present = set(inspect(conn).get_table_names())  # an older migration has fewer tables
+    for table in (t for t in CHAINED if t in present):
         t = _table(table)
         when = next(col for col in ("at", "first_seen", "opened_at", "started_at")
                     if col in t.c)
@@ -274,7 +293,7 @@ def chains(conn: Connection) -> list[str]:
     for table in ("stations", "rounds"):
         t = _table(table)
         names |= {str(n) for n in conn.scalars(select(t.c.table_name).distinct())}
-    for table in ("users", "sign_ins"):
+    for table in PEOPLE_TABLES:
         if conn.scalar(select(_table(table).c.id).limit(1)) is not None:
             names.add(PEOPLE)
     return sorted(names)
@@ -283,8 +302,8 @@ def chains(conn: Connection) -> list[str]:
 def _rows_of(conn: Connection, chain: str, table: str) -> Iterator[Mapping[str, Any]]:
     t = _table(table)
     if chain == PEOPLE:
-        query = select(t) if table in ("users", "sign_ins") else None
-    elif table in ("users", "sign_ins"):
+        query = select(t) if table in PEOPLE_TABLES else None
+    elif table in PEOPLE_TABLES:
         query = None
     elif table in ("stations", "rounds"):
         query = select(t).where(t.c.table_name == chain)
@@ -321,14 +340,98 @@ def describe(conn: Connection, table: str, row_id: str,
                                                else ""))
     if table in ("users", "sign_ins"):
         parts.append(str(row["name"]))
+    if table == "station_keys":
+        parts.append(f"{row['action']} key {keys.fingerprint(str(row['key_id']))} of "
+                     f"{row['label']}")
     return what + (f" ({', '.join(parts)})" if parts else "")
 
 
+@dataclass(frozen=True, slots=True)
+class EnrolledKey:
+    """A key as the ledger's `station_keys` rows make it: whose, for which table (None: the
+    floor's, any table), since when, and revoked when."""
+
+    key_id: str
+    public_key: str
+    kind: str
+    table_name: str | None
+    label: str
+    enrolled_at: datetime
+    revoked_at: datetime | None
+
+
+def keyring(conn: Connection) -> dict[str, EnrolledKey]:
+    """Every key a supervisor enrolled, by id, as its rows say now."""
+    k = _table("station_keys")
+    ring: dict[str, EnrolledKey] = {}
+    for row in conn.execute(select(k).order_by(k.c.at)).mappings():
+        kid, at = str(row["key_id"]), _aware(row["at"])
+        if row["action"] == "enrolled":
+            ring[kid] = EnrolledKey(kid, str(row["public_key"]), str(row["kind"]),
+                                    row["table_name"], str(row["label"]), at, None)
+        elif kid in ring and ring[kid].revoked_at is None:
+            old = ring[kid]
+            ring[kid] = EnrolledKey(kid, old.public_key, old.kind, old.table_name, old.label,
+                                    old.enrolled_at, at)
+    return ring
+
+
+def _aware(at: datetime) -> datetime:
+    return at.replace(tzinfo=UTC) if at.tzinfo is None else at
+
+
+def unsigned_upto(conn: Connection, chain: str) -> int:
+    """The links of the chain written before signing began (they may carry none)."""
+    u = _table_of(ChainUnsigned)
+    return int(conn.scalar(select(u.c.upto_seq).where(u.c.chain == chain)) or 0)
+
+
+def _table_of(model: Any) -> Table:
+    table: Table = model.__table__
+    return table
+
+
+def signature_problem(chain: str, link: Any, ring: Mapping[str, EnrolledKey],
+                      legacy: int) -> Problem | None:
+    """Why a link's signature does not make it a record of an enrolled station (or None)."""
+    seq = int(link["seq"])
+    where = f"link {seq} ({link['row_table']} row {link['row_id']})"
+    kid, signature = link["key_id"], link["signature"]
+    if not kid or not signature:
+        if seq <= legacy:
+            return None
+        return Problem(chain, "unsigned", "chain", str(seq),
+                       f"{where} carries no signature: no enrolled station wrote it (it was "
+                       f"written behind the ledger's back)", seq)
+    key = ring.get(str(kid))
+    shown = keys.fingerprint(str(kid))
+    if key is None:
+        return Problem(chain, "unenrolled", "chain", str(seq),
+                       f"{where} is signed by key {shown}, which no supervisor has enrolled: "
+                       f"if it is a station's, enroll it there (paigow stations enroll); "
+                       f"otherwise the link was forged", seq)
+    if not keys.signature_holds(key.public_key, str(link["entry_hash"]), str(signature)):
+        return Problem(chain, "forged", "chain", str(seq),
+                       f"{where} carries a signature that is not key {shown}'s ({key.label}): "
+                       f"the link was forged or changed", seq)
+    if key.revoked_at is not None and _aware(link["at"]) >= key.revoked_at:
+        return Problem(chain, "revoked", "chain", str(seq),
+                       f"{where} is signed by {key.label}'s key {shown}, revoked at "
+                       f"{key.revoked_at:%Y-%m-%d %H:%M:%S} UTC, after it was revoked", seq)
+    if key.table_name is not None and chain != PEOPLE and key.table_name != chain:
+        return Problem(chain, "wrong table", "chain", str(seq),
+                       f"{where} is signed by {key.label}'s key {shown}, a station of table "
+                       f"{key.table_name}, not of {chain}", seq)
+    return None
+
+
 def verify(conn: Connection, chain: str) -> ChainReport:
-    """Walk one chain: every link in order and unaltered, every row matching its newest
-    link, no link without its row and no row without a link."""
+    """Walk one chain: every link in order, unaltered and signed by an enrolled key allowed
+    to write it, every row matching its newest link, no link without its row and no row
+    without a link."""
     c = ChainEntry.__table__
     problems: list[Problem] = []
+    ring, legacy = keyring(conn), unsigned_upto(conn, chain)
     latest: dict[tuple[str, str], tuple[int, str]] = {}
     prev, expected = GENESIS, 1
     entries = list(conn.execute(select(c).where(c.c.chain == chain).order_by(c.c.seq))
@@ -353,6 +456,9 @@ def verify(conn: Connection, chain: str) -> ChainReport:
             problems.append(Problem(chain, "edited", "chain", str(seq),
                                     f"{where} was edited: its hash does not match what it "
                                     f"holds", seq))
+        signed = signature_problem(chain, e, ring, legacy)
+        if signed is not None:
+            problems.append(signed)
         prev, expected = str(e["entry_hash"]), seq + 1
         latest[(str(e["row_table"]), str(e["row_id"]))] = (seq, str(e["row_hash"]))
     rows = 0

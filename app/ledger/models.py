@@ -286,6 +286,48 @@ class ChainEntry(Base):
     prev_hash: Mapped[str] = mapped_column(String(64))
     entry_hash: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime]
+    # Who wrote the link (app/ledger/keys.py): the id of an enrolled key and its Ed25519
+    # signature of entry_hash. Empty only in links written before signing began
+    # (`chain_unsigned`).
+    key_id: Mapped[str | None] = mapped_column(String(16))
+    signature: Mapped[str | None] = mapped_column(String(128))
+
+
+class ChainUnsigned(Base):
+    """How many links each chain held when signing began (migration 0008): those may carry
+    no signature; any later link without one is named by verify. Written by the migration
+    only (the owner's); a station's login cannot add to it."""
+
+    __tablename__ = "chain_unsigned"
+
+    chain: Mapped[str] = mapped_column(String(40), primary_key=True)
+    upto_seq: Mapped[int] = mapped_column(Integer)
+
+
+class StationKey(Base):
+    """A signing key enrolled or revoked by a supervisor (`paigow stations enroll`): a new
+    row for each, never changed. A station's key signs its own table's chain (and the
+    people's); the floor's key (kind "floor") signs any table's."""
+
+    __tablename__ = "station_keys"
+    __table_args__ = (
+        Index(None, "key_id"),
+        CheckConstraint("action IN ('enrolled', 'revoked')", name="action"),
+        CheckConstraint("kind IN ('station', 'floor')", name="kind"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    key_id: Mapped[str] = mapped_column(String(16))
+    public_key: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(10))
+    station_id: Mapped[uuid.UUID | None]
+    table_name: Mapped[str | None] = mapped_column(String(40))
+    label: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(10))
+    by: Mapped[str] = mapped_column(String(100))
+    sign_in: Mapped[uuid.UUID | None]
+    reason: Mapped[str | None] = mapped_column(Text)
+    at: Mapped[datetime]
 
 
 class User(Base):

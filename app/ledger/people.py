@@ -39,6 +39,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "misdeal": SUPERVISORS,
     "override": SUPERVISORS,
     "close": SUPERVISORS,  # the station closed
+    "enroll": SUPERVISORS,  # a station's signing key enrolled or revoked
     "manage users": frozenset({"shift manager"}),
     "read": frozenset(ROLES),  # the floor's pages; an auditor reads only
 }

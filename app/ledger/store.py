@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 
-from . import chain, people, reads
+from . import chain, enrollment, keys, people, reads
 from . import recall as recall_module
 from .apply import CORRECTION, apply_op, derived_id
 from .chain import LedgerSession
@@ -269,7 +269,8 @@ class Store:
         self.boot = _boot_id()  # this machine since it started: another PC has another
         self.claim_note: str | None = None  # why the claim was not checked at start
         self.engine: Engine = make_engine(self.url)
-        self._writes = self.engine.execution_options(**WRITE)
+        self.signer = keys.load_or_make(self.data_dir)  # signs every link it writes
+        self._writes = chain.signing(self.engine.execution_options(**WRITE), self.signer)
         self._lock = threading.RLock()  # the journal and what it remembers
         self._sending = threading.Lock()  # one send to the database at a time
         self._journal: Journal | None = None
@@ -1025,6 +1026,41 @@ class Store:
         except IntegrityError:
             raise LedgerError("someone corrected that position at the same moment: read the "
                               "round again and decide") from None
+
+    # --- the keys that sign the ledger (app/ledger/enrollment.py) ---------------------------
+
+    def enroll(self, by: Person, *, floor: bool = False) -> enrollment.KeyState:
+        """Enroll this station's signing key (the floor's, `floor`) for its table."""
+        def run(s: Session) -> enrollment.KeyState:
+            with s.begin():
+                row = enrollment.enroll(
+                    s, self.signer.public_hex, kind="floor" if floor else "station",
+                    label=self.station, station_id=None if floor else self.station_id,
+                    table_name=self.table, by=by)
+                kid = row.key_id
+            found = enrollment.state(s, kid)
+            assert found is not None
+            return found
+
+        return self._read(run, writes=True)
+
+    def revoke(self, key_id: str, reason: str, by: Person) -> enrollment.KeyState:
+        def run(s: Session) -> enrollment.KeyState:
+            with s.begin():
+                kid = enrollment.revoke(s, key_id, reason, by).key_id
+            found = enrollment.state(s, kid)
+            assert found is not None
+            return found
+
+        return self._read(run, writes=True)
+
+    def enrolled(self) -> bool:
+        """Whether a supervisor has enrolled this station's key (and not revoked it)."""
+        found = self._read(lambda s: enrollment.state(s, self.signer.key_id))
+        return found is not None and found.enrolled
+
+    def keys(self) -> list[enrollment.KeyState]:
+        return self._read(enrollment.states)
 
     def verify(self, table: str | None = None) -> list[chain.ChainReport]:
         """Walk the hash chain of `table` (every chain when None): each report says how

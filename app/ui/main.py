@@ -283,14 +283,27 @@ def supervisors(ledger: Ledger, *, demo: bool) -> None:
         if nobody:
             raise LedgerError(NO_SUPERVISORS.format(where=store.database, config=""))
         store.has_people()  # remembered in the journal, for when the database is away
+        if not store.enrolled():
+            from app.ledger.keys import fingerprint
+
+            print(f"paigow-dealer: {NOT_ENROLLED.format(key=fingerprint(store.signer.key_id))}",
+                  file=sys.stderr, flush=True)
         return
     if not store.has_people():
         store.add_person(DEMO_SUPERVISOR, "shift manager", DEMO_SUPERVISOR_PIN, by=None,
                          first=True)
+    if not store.enrolled() and any(a.name == DEMO_SUPERVISOR for a in store.accounts()):
+        # the demo's supervisor enrolls the demo station's key, as one would a real one
+        store.enroll(store.authorise(DEMO_SUPERVISOR, DEMO_SUPERVISOR_PIN, "enroll"))
     if any(a.name == DEMO_SUPERVISOR for a in store.accounts()):
         print(f"paigow-dealer: demo supervisor (F2, void, correct, close): name "
               f"\"{DEMO_SUPERVISOR}\", PIN {DEMO_SUPERVISOR_PIN}", file=sys.stderr,
               flush=True)
+
+
+NOT_ENROLLED = ("this station's signing key ({key}) is not enrolled: the rounds it records "
+                "do not verify until a supervisor enrolls it on this PC (paigow stations "
+                "enroll --by NAME, with the ledger owner's login on PostgreSQL)")
 
 
 def install_excepthook(window: MainWindow) -> None:

@@ -16,7 +16,9 @@ from app.floor import auth
 from app.floor.app import FloorSettings, create_app
 from app.floor.auth import add_user
 from app.floor.stations import HeadlessStation
+from app.ledger import Store, chain
 from app.ledger.database import make_engine, migrate
+from app.ledger.keys import KEY_FILE
 
 PASSWORD = "correct horse battery"
 
@@ -39,7 +41,9 @@ def _quick_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
 def template_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated SQLite ledger with a user of each role, copied for each test."""
     path = tmp_path_factory.mktemp("template") / "ledger.sqlite"
-    engine = make_engine(f"sqlite:///{path}")
+    floor = Store(f"sqlite:///{path}", table="floor", station="floor",
+                  data_dir=path.parent / "floor")
+    engine = chain.signing(make_engine(f"sqlite:///{path}"), floor.signer)
     migrate(engine)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(auth, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
@@ -47,6 +51,8 @@ def template_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for name, role in (("Pat", "pit-supervisor"), ("Max", "shift-manager"),
                            ("Aud", "auditor")):
             add_user(engine, name, role, PASSWORD)
+        floor.enroll(floor.authorise("Max", PASSWORD, "enroll"), floor=True)
+    floor.close()
     engine.dispose()
     return path
 
@@ -55,6 +61,9 @@ def template_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def url(tmp_path: Path, template_ledger: Path) -> str:
     path = tmp_path / "ledger.sqlite"
     shutil.copy(template_ledger, path)
+    # the floor's key, which the template's shift manager enrolled
+    (tmp_path / "floor").mkdir(mode=0o700)
+    shutil.copy(template_ledger.parent / "floor" / KEY_FILE, tmp_path / "floor" / KEY_FILE)
     return f"sqlite:///{path}"
 
 

@@ -23,6 +23,7 @@ from app.ledger.journal import GENESIS, seal
 from app.ledger.models import Event, RoundRow, WagerRow
 
 from .conftest import TABLE
+from .enrolled import enroll
 from .play import play
 
 
@@ -124,6 +125,7 @@ def test_an_untouched_journal_is_sent_whole(queued: tuple[Store, str]) -> None:
     store, round_id = queued
     status = store.drain()
     assert (status.pending, status.held, status.banner) == (0, 0, None)
+    enroll(store)
     with Session(store.engine) as s:
         rnd = s.get(RoundRow, uuid.UUID(round_id))
     assert rnd is not None and rnd.status == "settled"

@@ -15,9 +15,12 @@ from sqlalchemy import Boolean, DateTime, Uuid, column, inspect, select, table
 from sqlalchemy.orm import Session
 
 from app.floor import auth
-from app.ledger import Store
+from app.ledger import Store, chain, people
+from app.ledger.chain import LedgerSession
 from app.ledger.database import alembic_config, make_engine, migrate
 from app.ledger.models import FloorLog, User
+
+from .enrolled import enroll
 
 LIGHT = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 WHEN = DateTime(timezone=True)
@@ -50,10 +53,12 @@ def test_floor_users_become_people_whose_passwords_roles_and_chain_hold(
                       "Aud Ito": ("auditor", False, 1, "(floor users)"),
                       "Old Hand": ("pit supervisor", True, 1, "(floor users)")}
     # Every password works as it did, at the floor and at a station.
-    assert auth.verify(engine, "Max Ode", "Max Ode password").role == "shift manager"
     with Store(empty_database_url, table="PG-1", station="s",
                data_dir=tmp_path / "s2") as store:
+        floor = chain.signing(engine, store.signer)  # a floor signs its logins' tries
+        assert auth.verify(floor, "Max Ode", "Max Ode password").role == "shift manager"
         assert store.authorise("Pat Lee", "Pat Lee password", "void").name == "Pat Lee"
+        enroll(store, "Max Ode", "Max Ode password")
         reports = store.verify()
         assert reports and all(r.intact for r in reports), [r.text() for r in reports]
     engine.dispose()
@@ -63,10 +68,10 @@ def test_a_floor_user_already_a_person_keeps_the_person_and_down_again_brings_th
         empty_database_url: str, tmp_path) -> None:  # noqa: ANN001
     engine = make_engine(empty_database_url)
     migrate(engine, "0005_floor")
-    with Store(empty_database_url, table="PG-1", station="s", data_dir=tmp_path / "s",
-               migrate_now=False) as store:
-        store._migrated = True  # at 0005 on purpose: people exist from 0004
-        store.add_person("Pat Lee", "shift manager", "station-secret-1", by=None, first=True)
+    # at 0005 on purpose (people exist from 0004), written as a station of then would:
+    # unsigned (signing began with 0008)
+    with LedgerSession(engine) as s, s.begin():
+        people.add(s, "Pat Lee", "shift manager", "station-secret-1", None, first=True)
     with engine.begin() as conn:
         conn.execute(FLOOR_USERS.insert().values(
             id=uuid.uuid4(), name="Pat Lee", role="auditor",
@@ -85,5 +90,5 @@ def test_a_floor_user_already_a_person_keeps_the_person_and_down_again_brings_th
     with engine.connect() as conn:
         back = [(r.name, r.role, r.disabled) for r in conn.execute(select(FLOOR_USERS))]
     assert back == [("Pat Lee", "shift-manager", False)]
-    assert migrate(engine) == "0007_floor_people"
+    assert migrate(engine) == "0008_signatures"
     engine.dispose()

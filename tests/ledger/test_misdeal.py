@@ -19,6 +19,7 @@ from app.ledger.people import NotAuthorised
 from app.ledger.store import StoreSupervisors
 from app.session import PortError
 
+from .enrolled import enroll
 from .play import action, bets, deal
 
 SUPERVISOR, SECRET = "Pat Lee", "tiger-lily-42"
@@ -47,6 +48,7 @@ def test_a_misdeal_is_recorded_with_who_and_why_and_the_chain_holds(store: Store
     who = StoreSupervisors(store).authorise(SUPERVISOR, SECRET, "misdeal")
     rec.misdeal("the shoe lost card 12", by=who.proof)
     store.drain()
+    enroll(store, SUPERVISOR, SECRET)
     with Session(store.engine) as s:
         row = s.get(RoundRow, uuid.UUID(rec.round_id))
         assert row is not None and row.status == "void"

@@ -24,6 +24,7 @@ from app.ledger.people import TRIES, NotAuthorised, Person
 from app.settings import load_config
 
 from .conftest import TABLE
+from .enrolled import enroll
 from .play import bets, play, record_rounds
 
 MANAGER, MANAGER_SECRET = "Ana Ruiz", "ana-knows-77"
@@ -169,6 +170,7 @@ def test_a_disabled_person_may_not_sign_in_and_each_change_is_a_new_row(store: S
     assert [tuple(v) for v in versions] == [(1, "added", False, MANAGER),
                                             (2, "disabled", True, MANAGER),
                                             (3, "enabled", False, MANAGER)]
+    enroll(store, MANAGER, MANAGER_SECRET)
     (people,) = [r for r in store.verify() if r.chain == "people"]
     assert people.intact
 

@@ -61,6 +61,11 @@ def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
         office.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
         ana = office.authorise(MANAGER, MANAGER_SECRET, "manage users")
         office.add_person(SUPERVISOR, "pit supervisor", SUPERVISOR_SECRET, by=ana)
+        office.enroll(office.authorise(MANAGER, MANAGER_SECRET, "enroll"))
+    # the station's key is enrolled with the owner's login, on the station's PC
+    with Store(floor.url(floor.owner), table=TABLE, station="pg-1",
+               data_dir=tmp_path / "station") as enrolling:
+        enrolling.enroll(enrolling.authorise(MANAGER, MANAGER_SECRET, "enroll"))
     with Store(floor.url(floor.station), table=TABLE, station="pg-1",
                data_dir=tmp_path / "station") as station:
         station.open_shift("Kim")
@@ -146,6 +151,19 @@ def test_people_are_changed_only_with_the_owner_s_login(
     assert code == 2
     assert "the ledger's database refused this login" in err
     assert "people are changed, and the schema migrated, with the owner's login" in err
+
+
+def test_a_station_s_login_cannot_enroll_a_key_of_its_own_making(
+        floor: Floor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _shift(floor, tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{MANAGER_SECRET}\n"))
+    code = main(["stations", "enroll", "--by", MANAGER, "--data-dir", str(tmp_path / "rogue"),
+                 "--database-url", floor.url(floor.station)])
+    assert code == 2
+    assert "the ledger's database refused this login" in capsys.readouterr().err
+    with floor.connect(floor.station) as conn, pytest.raises(errors.InsufficientPrivilege):
+        conn.execute("INSERT INTO chain_unsigned (chain, upto_seq) VALUES ('PG-1', 100000)")
 
 
 def test_setup_roles_refuses_the_station_s_own_login_and_sqlite(
