@@ -137,6 +137,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--table", help="only this table's chain (default: every table's, and "
                                    "the people's)")
     p.add_argument("--json", action="store_true", help="one JSON object per chain")
+    p.add_argument("--head", action="append", default=[], metavar="CODE",
+                   help="a head code from a slip or shift report (\"PG-1 #1234 ab12...\"): "
+                        "the chain must still hold that link (repeatable)")
+    p.add_argument("--checkpoints", metavar="FILE", type=Path,
+                   help="the floor's checkpoints.jsonl: the chains must hold every table's "
+                        "newest; else says after where the history changed")
 
     p = sub.add_parser("setup-roles", help="PostgreSQL: give the stations' role read and "
                                            "insert only (run as the owner of the tables)")
@@ -285,13 +291,24 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
 
 
 def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
+    from app.ledger import anchors
+
+    given = [anchors.parse_code(code, args.table) for code in args.head]
+    if args.checkpoints is not None:
+        given += list(anchors.read_checkpoints(args.checkpoints))
     with _store(config, url) as store:
         reports = store.verify(args.table)
+        mismatches = store.check_anchors(given) if given else []
     if not reports:
         print("the ledger holds no rows yet: nothing to check", file=sys.stderr)
     for report in reports:
         print(json.dumps(report.to_dict()) if args.json else report.text())
-    if all(r.intact for r in reports):
+    for m in mismatches:
+        print(json.dumps({"chain": m.chain, "anchor": m.detail, "holds_up_to": m.since_seq})
+              if args.json else m.text())
+    if given and not mismatches and not args.json:
+        print(f"{len(given)} anchor(s) from outside the database: the chains hold them")
+    if all(r.intact for r in reports) and not mismatches:
         return 0
     if not args.json:
         print("paigow ledger: the ledger was changed outside the stations: keep this copy "

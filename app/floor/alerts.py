@@ -37,7 +37,7 @@ from .auth import User, log
 KIND_WORDS = {"foul": "Foul", "void": "Void", "correction": "Correction",
               "override": "Supervisor override", "bank_short": "Banker could not cover",
               "over_limit": "Wager over the limit", "open_too_long": "Round open too long",
-              "offline": "Station offline"}
+              "offline": "Station offline", "chain": "Ledger changed"}
 OVERRIDES = ("pin_refused", "override")  # station notes the pit must see
 
 

@@ -40,13 +40,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from app.core.settlement import MoneyError, parse_money
-from app.ledger import LedgerError, Store, chain
+from app.ledger import LedgerError, Store, anchors, chain
 from app.ledger.database import WRITE, make_engine, migrate
 from app.ledger.models import FloorRequest, StationStatus, now
 
 from . import alerts as alerts_mod
 from . import report as report_mod
 from . import views
+from .anchoring import Anchoring
 from .auth import AuthError, User, log, still, verify
 from .live import Hub, Snapshot
 
@@ -63,6 +64,7 @@ class FloorSettings:
     poll_s: float = 0.5
     https_only: bool = False  # True behind TLS: the cookie is sent over https only
     data_dir: str | None = None
+    checkpoint_s: float = 300.0  # how often the chains' heads are kept outside the database
 
 
 class Floor:
@@ -77,6 +79,8 @@ class Floor:
         self.engine: Engine = chain.signing(make_engine(settings.database_url),
                                             self.store.signer)
         migrate(self.engine)
+        self.anchoring = Anchoring(self.engine, self.store.data_dir / anchors.CHECKPOINTS,
+                                   settings.checkpoint_s)
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(["html"]))
         self.hub = Hub(self.render, self.scan, poll_s=settings.poll_s,
@@ -105,8 +109,11 @@ class Floor:
                         self.html("_alerts.html", alerts=open_alerts, compact=True), at)
 
     def scan(self, since: datetime) -> int:
-        return alerts_mod.scan(self.engine, since=since, offline_s=self.settings.offline_s,
-                               open_too_long_s=self.settings.open_too_long_s)
+        raised = alerts_mod.scan(self.engine, since=since, offline_s=self.settings.offline_s,
+                                 open_too_long_s=self.settings.open_too_long_s)
+        if self.anchoring.due():
+            raised += alerts_mod.raise_new(self.engine, self.anchoring.run(now()))
+        return raised
 
     def close(self) -> None:
         self.store.close()

@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 
-from . import chain, enrollment, keys, people, reads
+from . import anchors, chain, enrollment, keys, people, reads
 from . import recall as recall_module
 from .apply import CORRECTION, apply_op, derived_id
 from .chain import LedgerSession
@@ -274,6 +274,7 @@ class Store:
         self._lock = threading.RLock()  # the journal and what it remembers
         self._sending = threading.Lock()  # one send to the database at a time
         self._journal: Journal | None = None
+        self._head: anchors.Head | None = None  # this table's chain, as last seen
         self._migrated = False
         self._failures = 0
         self._next_try = 0.0
@@ -791,6 +792,7 @@ class Store:
         try:
             self._ensure_migrated()
             self._send_alerts(quiet=True)
+            sent = False
             while batch := journal.pending():
                 for op in batch:
                     if op.fault is not None:  # never applied, never dropped: held
@@ -799,7 +801,10 @@ class Store:
                         continue
                     self._send(op)
                     journal.delivered(op)
+                    sent = True
             self._send_alerts()
+            if sent or self._head is None:
+                self._note_head()
         except Exception as e:
             if unreachable(e):
                 self._went_offline(e)
@@ -1071,6 +1076,21 @@ class Store:
             return [chain.verify(conn, name) for name in names]
 
         return self._read(walk)
+
+    def check_anchors(self, given: list[anchors.Head]) -> list[anchors.Mismatch]:
+        """The chains held against head codes kept outside the database (anchors.py)."""
+        return self._read(lambda s: anchors.check(s.connection(), given))
+
+    def head_code(self) -> str | None:
+        """The head of this table's chain as the station last saw it, as printed on its
+        slips: kept after each send, so asking costs nothing."""
+        return self._head.code if self._head is not None else None
+
+    def _note_head(self) -> None:
+        try:
+            self._head = self._read(lambda s: anchors.head(s.connection(), self.table))
+        except LedgerError:
+            pass  # the next send tries again; the slip prints the head last seen
 
     def station_row(self) -> Station | None:
         return self._read(lambda s: s.get(Station, uuid.UUID(self.station_id)))

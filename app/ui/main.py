@@ -231,7 +231,8 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
         port.adopt(resumed)
     recorder = SessionFile(session_path(ledger.store.data_dir), worker,
                            resumed=resumed is not None)
-    session = DealerSession(config.round_rules(), ledger=port, printer=StationPrinter(printer),
+    session = DealerSession(config.round_rules(), ledger=port,
+                            printer=StationPrinter(printer, ledger.store.head_code),
                             rotation=opened.rotation, recorder=recorder,
                             supervisors=VouchedSupervisors(ledger.store))
     window.bind(session, shoe, printer=printer, worker=worker,

@@ -519,8 +519,12 @@ class StationPrinter:
     """The session's printer port: the slip printer, printing on its own thread; the
     answer comes back as `Printer.finished` and the window hands it to the session."""
 
-    def __init__(self, printer: Printer) -> None:
+    def __init__(self, printer: Printer, head: Callable[[], str | None] = lambda: None
+                 ) -> None:
+        """`head`: the ledger's chain head as last seen, printed at the slip's foot (an
+        anchor outside the database: app/ledger/anchors.py)."""
         self.printer = printer
+        self.head = head
 
     @property
     def attached(self) -> bool:
@@ -536,7 +540,11 @@ class StationPrinter:
         return None
 
     def print_slip(self, slip: Slip, job: SessionJob) -> None:
-        self.printer.print_slip(slip, PrintJob(job.kind, job.table, job.round))
+        data = slip.to_dict()
+        code = self.head()
+        if code:
+            data["ledger_head"] = code
+        self.printer.print_slip(data, PrintJob(job.kind, job.table, job.round))
 
     def reprint_kept(self) -> None:
         self.printer.reprint_kept()

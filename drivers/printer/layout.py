@@ -390,6 +390,11 @@ def styled_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
     out += [PrintLine(x) for x in _field("Leftovers", left, w, 11)]
     for label, value in rule_rows(s):
         out += [PrintLine(x) for x in _field(label, value, w, 11)]
+    if isinstance(s.get("ledger_head"), str):
+        # the ledger's chain head as the station last saw it: an auditor checks it with
+        # `paigow ledger verify --head CODE` (a slip cannot hold its own round's hash)
+        out.append(PrintLine("-" * w))
+        out += [PrintLine(x) for x in _field("Ledger", s["ledger_head"], w, 11)]
     out.append(PrintLine("=" * w))
     return [PrintLine(x.text.rstrip(), x.style) for x in out]
 

@@ -39,6 +39,25 @@ def _canonical_value(column: str, value: Any) -> Any:
     return value
 
 
+def plain_row(conn: Any, table: str, row: dict[str, Any]) -> dict[str, Any]:
+    """A row as SQLite hands it back, typed by the columns' declared types (as any reader of
+    the schema would): booleans as 0/1, UUIDs as 32 hex digits, times as text."""
+    if conn.dialect.name == "postgresql":
+        return row
+    types = {r[1]: str(r[2]).upper() for r in conn.execute(text(f"PRAGMA table_info({table})"))}
+    out: dict[str, Any] = {}
+    for k, v in row.items():
+        kind = types.get(k, "")
+        if v is not None and kind == "BOOLEAN":
+            v = bool(v)
+        elif v is not None and kind == "CHAR(32)":
+            v = uuid.UUID(v)
+        elif v is not None and kind.startswith(("DATETIME", "TIMESTAMP")):
+            v = datetime.fromisoformat(v)
+        out[k] = v
+    return out
+
+
 def row_hash(table: str, row: dict[str, Any]) -> str:
     content = {"table": table, "row": {k: _canonical_value(k, v) for k, v in row.items()
                                        if v is not None}}
@@ -60,11 +79,9 @@ def forge_links(url: str, chain: str, rows: list[tuple[str, str]], *,
             seq, prev = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
             for table, row_id in rows:
                 rid = row_id if postgres else uuid.UUID(row_id).hex
-                row = dict(conn.execute(text(f"SELECT * FROM {table} WHERE id = :id"),
-                                        {"id": rid}).mappings().one())
-                if not postgres:  # SQLite's booleans come back as 0/1
-                    row = {k: (bool(v) if k in ("ok", "disabled", "took", "checked") else v)
-                           for k, v in row.items()}
+                row = plain_row(conn, table, dict(conn.execute(
+                    text(f"SELECT * FROM {table} WHERE id = :id"), {"id": rid})
+                    .mappings().one()))
                 seq += 1
                 rhash = row_hash(table, row)
                 entry = hashlib.sha256(
@@ -120,3 +137,101 @@ def forged_sign_in(url: str, name: str, *, ok: bool = True,
     finally:
         engine.dispose()
     return str(new)
+
+
+def _triggers_off(conn: Any) -> None:
+    """As the owner may: PostgreSQL's replication role skips triggers; SQLite's are dropped."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SET LOCAL session_replication_role = replica"))
+    else:
+        for (name,) in conn.execute(text("SELECT name FROM sqlite_master WHERE type = "
+                                         "'trigger'")).all():
+            conn.execute(text(f"DROP TRIGGER {name}"))
+
+
+def rewrite_from(url: str, chain: str, from_seq: int, sign: Callable[[str], str],
+                 key_id: str, *statements: str) -> None:
+    """The database owner's rewrite: run `statements` with the triggers off, then recompute
+    every link of `chain` from `from_seq` on (row hashes as the rows now are) and sign each
+    with the attacker's own key."""
+    postgres = url.startswith("postgresql")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            _triggers_off(conn)
+            for sql in statements:
+                conn.execute(text(sql))
+            prev = str(conn.scalar(text("SELECT entry_hash FROM chain WHERE chain = :c AND "
+                                        "seq = :s"), {"c": chain, "s": from_seq - 1}))
+            links = conn.execute(text("SELECT seq, row_table, row_id, row_hash FROM chain "
+                                      "WHERE chain = :c AND seq >= :s ORDER BY seq"),
+                                 {"c": chain, "s": from_seq}).all()
+            newest = {row_id: seq for seq, _, row_id, _ in links}
+            for seq, table, row_id, rhash in links:
+                if newest[row_id] == seq:  # a row's earlier links hold its earlier states
+                    rid = row_id if postgres else uuid.UUID(row_id).hex
+                    row = plain_row(conn, table, dict(conn.execute(
+                        text(f"SELECT * FROM {table} WHERE id = :id"), {"id": rid})
+                        .mappings().one()))
+                    rhash = row_hash(table, row)
+                entry = hashlib.sha256(
+                    f"paigow.chain/1|{chain}|{seq}|{table}|{row_id}|{rhash}|{prev}"
+                    .encode()).hexdigest()
+                conn.execute(text("UPDATE chain SET row_hash = :h, prev_hash = :p, "
+                                  "entry_hash = :e, key_id = :k, signature = :sig WHERE "
+                                  "chain = :c AND seq = :s"),
+                             {"h": rhash, "p": prev, "e": entry, "k": key_id,
+                              "sig": sign(entry), "c": chain, "s": seq})
+                prev = entry
+    finally:
+        engine.dispose()
+
+
+def truncate_after(url: str, chain: str, seq: int) -> int:
+    """The owner's cut: every link of `chain` after `seq` deleted, with the rows only they
+    named; returns how many rows went."""
+    postgres = url.startswith("postgresql")
+    engine = make_engine(url)
+    gone = 0
+    try:
+        with engine.begin() as conn:
+            _triggers_off(conn)
+            after = [tuple(r) for r in conn.execute(text(
+                "SELECT DISTINCT row_table, row_id FROM chain WHERE chain = :c AND seq > :s"),
+                {"c": chain, "s": seq}).all()]
+            children_first = ("events", "bank_decisions", "settlements", "wagers", "hands",
+                              "rounds", "shifts", "stations")
+            after.sort(key=lambda r: children_first.index(r[0])
+                       if r[0] in children_first else -1)
+            for table, row_id in after:
+                before = conn.scalar(text("SELECT COUNT(*) FROM chain WHERE chain = :c AND "
+                                          "seq <= :s AND row_id = :r"),
+                                     {"c": chain, "s": seq, "r": row_id})
+                assert before == 0, f"{table} {row_id} was linked before the cut too"
+                rid = row_id if postgres else uuid.UUID(row_id).hex
+                gone += conn.execute(text(f"DELETE FROM {table} WHERE id = :id"),
+                                     {"id": rid}).rowcount
+            conn.execute(text("DELETE FROM chain WHERE chain = :c AND seq > :s"),
+                         {"c": chain, "s": seq})
+    finally:
+        engine.dispose()
+    return gone
+
+
+def owner_enrolls(url: str, public_hex: str, key_id: str, sign: Callable[[str], str],
+                  table: str) -> None:
+    """The owner enrolls a key of their own making with plain SQL, linked and signed by it."""
+    postgres = url.startswith("postgresql")
+    new, at = uuid.uuid4(), datetime.now(UTC)
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO station_keys (id, key_id, public_key, kind, station_id, "
+                "table_name, label, action, \"by\", sign_in, reason, at) VALUES (:id, :k, :p, "
+                "'station', NULL, :t, 'pg-1', 'enrolled', 'Morgan Keys', NULL, NULL, :at)"),
+                {"id": str(new) if postgres else new.hex, "k": key_id, "p": public_hex,
+                 "t": table, "at": at if postgres else at.replace(tzinfo=None)})
+    finally:
+        engine.dispose()
+    forge_links(url, "people", [("station_keys", str(new))], key_id=key_id, sign=sign)
