@@ -398,7 +398,8 @@ class ShoeParser:
     """Bytes from the shoe in, events out; never raises on what the line brings.
 
     `last_seq` resumes after a message already delivered (e.g. the ledger's last card), so
-    a restarted station asks the shoe for what it missed.
+    a restarted station asks the shoe for what it missed; 0 once the shoe has said (HELLO,0
+    or BEAT,0) that it has sent nothing yet.
     """
 
     last_seq: int | None = None
@@ -686,18 +687,16 @@ class ShoeParser:
                 out.append(Fault(FaultKind.MALFORMED, "BEAT carries no fields; ignored.", raw))
                 return
             event = Heartbeat(seq)
-        out.append(event)
         known = self._known
-        if known is None or (seq == 0 and kind == "HELLO"):
-            if known is not None:
-                self._restart(out, raw)
-            self.last_seq = self._known = seq or None
-            return
-        if seq == 0 or (seq != known and not _newer(known, seq)):
-            self._restart(out, raw)
-            self.last_seq = self._known = seq or None
-            return
-        if seq != known:
+        if known is not None and seq != known and (seq == 0 or not _newer(known, seq)):
+            self._restart(out, raw)         # the old count's losses are told before the new
+            known = None
+        out.append(event)
+        if known is None:
+            # The count starts from the shoe's word, 0 included: HELLO,0 says nothing is sent
+            # yet, so a #2 first means #1 was missed and is asked for, not counted from #2.
+            self.last_seq = self._known = seq
+        elif seq != known:
             self._holes.append(_Hole(seq_after(known), seq))
             self._known = seq
 

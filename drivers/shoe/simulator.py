@@ -290,6 +290,7 @@ class Simulator:
     deck: Sequence[Card] | None = None  # the same fixed deck every round
     seed: int | None = None             # else a seeded shuffle; else `secrets`
     action: str = "rng"
+    shuffle: bool = True                # False: a shoe that reads cards only (no SHUFFLE)
     card_delay: float = 0.0
     round_pause: float = 0.0
     heartbeat: float = 1.0              # seconds between heartbeats when idle (0: none)
@@ -395,8 +396,9 @@ class Simulator:
         for inj in self.inject:
             at = inj.at if inj.at is not None else self._rng.randint(1, units)
             faults.setdefault(min(at, units), set()).add(inj.kind)
-        self._send(self.device.message("SHUFFLE", "START"))
-        self._send(self.device.message("SHUFFLE", "END", str(len(deck))))
+        if self.shuffle:
+            self._send(self.device.message("SHUFFLE", "START"))
+            self._send(self.device.message("SHUFFLE", "END", str(len(deck))))
         if self.action == "rng":
             self._send(self.device.message("ACTION", "RNG", str(self._rng.randint(1, 7))))
         elif self.action == "dice":

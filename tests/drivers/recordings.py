@@ -38,6 +38,14 @@ SIMULATED: dict[str, dict[str, Any]] = {
     "lost-card": dict(seed=11, mode="card", action="rng", inject=[Injection("lose", 12)]),
     # An older shoe with two-digit XOR checks (the `checksum = "xor"` setting).
     "legacy-xor": dict(seed=12, mode="card", action="rng", check=Check.XOR),
+    # A shoe that reads cards only (no SHUFFLE), 500 messages into its count, that lost the
+    # deal's first card: it never comes (issue 23: the next card was taken for the first).
+    "cards-only-lost-first": dict(seed=13, mode="card", action="none", shuffle=False,
+                                  sent=500, inject=[Injection("lose", 1)]),
+    # The same shoe just switched on (HELLO,0), its message #1 damaged on the line: asked
+    # for again (issue 23: no gap, no RESEND and no LOST were raised).
+    "cards-only-damaged-1": dict(seed=14, mode="card", action="none", shuffle=False,
+                                 inject=[Injection("checksum", 1)]),
 }
 
 
@@ -80,7 +88,8 @@ def make(name: str) -> bytes:
     options = dict(SIMULATED[name])
     check = options.pop("check", Check.CRC16)
     record = io.BytesIO()
-    sim = Simulator(StationLink(check), device=ShoeDevice("PAIGOW-SIM", "1.0", check=check),
+    device = ShoeDevice("PAIGOW-SIM", "1.0", check=check, seq=options.pop("sent", 0))
+    sim = Simulator(StationLink(check), device=device,
                     heartbeat=3600,
                     unplug_seconds=1.0, clock=StepClock(), record=record,
                     rounds=options.pop("rounds", 1), **options)

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.core.cards import DECK, Card
 from app.core.table import Table
-from drivers.shoe.simulator import Injection, PtyLink, Simulator
+from drivers.shoe.simulator import Injection, PtyLink, ShoeDevice, Simulator
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,10 +24,14 @@ class Shoe:
     """The simulator on a pseudo-terminal, dealing one fixed deck when asked (`go`)."""
 
     def __init__(self, folder: Path, deck: list[Card], card_delay: float = 0.03,
-                 inject: tuple[Injection, ...] = (), unplug_seconds: float = 0.5) -> None:
+                 inject: tuple[Injection, ...] = (), unplug_seconds: float = 0.5,
+                 shuffle: bool = True, sent: int = 0) -> None:
+        """`shuffle`: False for a shoe that reads cards only; `sent`: the messages it sent
+        before this deal (0: just switched on)."""
         self.link = PtyLink(str(folder / "shoe"))
-        self.sim = Simulator(self.link, rounds=0, action="none", card_delay=card_delay,
-                             heartbeat=0.3, inject=inject, unplug_seconds=unplug_seconds)
+        self.sim = Simulator(self.link, device=ShoeDevice(seq=sent), rounds=0, action="none",
+                             shuffle=shuffle, card_delay=card_delay, heartbeat=0.3,
+                             inject=inject, unplug_seconds=unplug_seconds)
         self.deck = deck
         self.go = threading.Event()
         self.dealt = threading.Event()

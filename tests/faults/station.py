@@ -20,7 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.core.cards import Card
 from app.core.round import Phase, Round, RoundRules
+from app.core.table import DEALER
 from app.ledger import LedgerError, Recording, Store
 from app.session import (
     CardRead,
@@ -124,6 +126,7 @@ class ShoeStation:
         first, last = resume_point(self.deal)
         self.deal_start = DealStart(first_seq=first)
         self.faults: list[str] = []
+        self.heard = False  # a HELLO or heartbeat: the station knows the shoe's count
         self.reader = ShoeReader(ShoeConfig(port, heartbeat_timeout=0, resend_delay=0.05,
                                             resend_timeout=0.3), resume_after=last)
         self.reader.start()
@@ -161,6 +164,8 @@ class ShoeStation:
         s = self.session
         numbered = self.deal_start.see(event)
         match event:
+            case p.Hello() | p.Heartbeat():
+                self.heard = True
             case p.CardRead(card=c, seq=seq):
                 first = self.deal_start.first_seq
                 s.handle(CardRead(c, seq, seq if first is None else first))
@@ -174,6 +179,25 @@ class ShoeStation:
             case p.Fault() | p.DeviceError() | p.NoisyLine():
                 self.faults.append(str(event))
                 s.handle(ShoeFault(str(event)))
+
+    def holes(self) -> list[int]:
+        """Places of the deal the shoe lost (the dealer was told to type those cards)."""
+        return [i for i, c in enumerate(self.session.stream[:49]) if c is None]
+
+    def type_card(self, index: int, c: Card) -> bool:
+        """The dealer types the card at that place of the deal for its position."""
+        s = self.session
+        assert s.round is not None and s.round.action is not None
+        position = s.table.position_of_card(s.round.action.position, index)
+        assert position is not None
+        s.handle(DealerCommand("select", "7" if position == DEALER else str(position)))
+        return s.handle(DealerCommand("cards", str(c))).done
+
+    def holding(self) -> dict[str, Any]:
+        """The deal as the station holds it so far, dealt or not: each position's cards."""
+        return {"hands": {str(pos): [str(c) for c in cards]
+                          for pos, cards in self.session.dealing().items()},
+                "leftovers": [str(c) for c in self.session.leftovers or ()]}
 
     def read_cards(self) -> int:
         return sum(c is not None for c in self.session.stream)

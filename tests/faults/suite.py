@@ -9,7 +9,9 @@ Each fault, how it is made, and what is counted:
 - shoe frames: the shoe simulator on a pseudo-terminal injects garbage, cut-off
   (truncated), doubled, damaged, dropped and swapped (reordered) messages, and an unplug
   mid-deal, into a deal read by the station's reader and session. Cards lost, doubled,
-  misplaced.
+  misplaced. The same for a shoe that reads cards only (no SHUFFLE, issue 23): its deal's
+  first card lost for good, its message #1 damaged just after HELLO,0, a card lost for good
+  (the dealer types it where told).
 - a noisy line: a megabyte of random bytes, or of `$` only, into the real window's shoe
   line, three good cards after it. The window frozen (its event loop still for over 1 s),
   the cards after the noise lost, the dealer flooded (over 20 messages) or never told.
@@ -128,45 +130,77 @@ def noisy_line(trials: int) -> Row:
 SHOE_FAULTS = {"garbage": "garbage", "truncated": "truncate", "duplicated": "duplicate",
                "reordered": "swap", "damaged": "checksum", "dropped": "drop",
                "unplugged mid-deal": "disconnect"}
+# A shoe that reads cards only (no SHUFFLE), issue 23: (fault, at which card, messages the
+# shoe sent before the deal). A card lost for good is typed by the dealer where told.
+CARD_ONLY_FAULTS = {"first card lost for good": ("lose", 1, 500),
+                    "message #1 damaged after HELLO,0": ("checksum", 1, 0),
+                    "a card lost for good": ("lose", None, 500)}
 
 
 def shoe_frames(rounds: int, seed: int = 15) -> Row:
     """Deals read through each fault of the line; every card must land once, in its place."""
+    rng = random.Random(seed)
+    counts = [0, 0, 0, 0]
+    for kind in SHOE_FAULTS.values():
+        for _ in range(rounds):
+            trial = _shoe_trial(rng, kind, rng.randint(2, 45), shuffle=True, sent=0)
+            counts = [a + b for a, b in zip(counts, trial, strict=True)]
+    return Row("shoe frames: " + ", ".join(SHOE_FAULTS), len(SHOE_FAULTS) * rounds,
+               dict(zip(SHOE_COUNTS, counts, strict=True)))
+
+
+def card_only_frames(rounds: int, seed: int = 23) -> Row:
+    """The same for a shoe that sends no SHUFFLE: the deal starts after the last message the
+    station heard before action, so its first card lost leaves a hole at card 1."""
+    rng = random.Random(seed)
+    counts = [0, 0, 0, 0]
+    for kind, at, sent in CARD_ONLY_FAULTS.values():
+        for _ in range(rounds):
+            trial = _shoe_trial(rng, kind, at or rng.randint(2, 45), shuffle=False, sent=sent)
+            counts = [a + b for a, b in zip(counts, trial, strict=True)]
+    return Row("card-only shoe frames: " + ", ".join(CARD_ONLY_FAULTS),
+               len(CARD_ONLY_FAULTS) * rounds, dict(zip(SHOE_COUNTS, counts, strict=True)))
+
+
+SHOE_COUNTS = ("cards lost", "doubled", "misplaced", "deals not completed")
+
+
+def _shoe_trial(rng: random.Random, kind: str, at: int, *, shuffle: bool, sent: int
+                ) -> tuple[int, int, int, int]:
+    """One deal read by a station through one fault: (cards lost, doubled, misplaced, not
+    completed). A deal not completed is counted with the cards as the station holds them."""
     from drivers.shoe.simulator import Injection
 
     from .shoe import Shoe, expected_deal
     from .station import ShoeStation
 
-    rng = random.Random(seed)
-    lost = doubled = misplaced = unfinished = 0
-    trials = 0
-    for kind in SHOE_FAULTS.values():
-        for _ in range(rounds):
-            trials += 1
-            deck = _deck(rng)
-            with folder() as where:
-                shoe = Shoe(where, deck, card_delay=0.004,
-                            inject=(Injection(kind, rng.randint(2, 45)),), unplug_seconds=0.3)
-                st = ShoeStation(None, None, shoe.link.link or "", seed=rng.randrange(99),
-                                 memory=True)
-                try:
-                    action = st.open_and_take_action()
-                    shoe.go.set()
-                    deadline = time.monotonic() + 20
-                    while st.dealt() is None and time.monotonic() < deadline:
-                        st.pump()
-                    got = st.dealt()
-                finally:
-                    st.close()
-                    shoe.close()
-            if got is None:
-                unfinished += 1
-                continue
-            a, b, c = _placed(deck, expected_deal(deck, action), got)
-            lost, doubled, misplaced = lost + a, doubled + b, misplaced + c
-    return Row("shoe frames: " + ", ".join(SHOE_FAULTS), trials,
-               {"cards lost": lost, "doubled": doubled, "misplaced": misplaced,
-                "deals not completed": unfinished})
+    deck = _deck(rng)
+    with folder() as where:
+        shoe = Shoe(where, deck, card_delay=0.004, inject=(Injection(kind, at),),
+                    unplug_seconds=0.3, shuffle=shuffle, sent=sent)
+        st = ShoeStation(None, None, shoe.link.link or "", seed=rng.randrange(99),
+                         memory=True)
+        try:
+            deadline = time.monotonic() + 5
+            while not st.heard and time.monotonic() < deadline:  # a shoe on for a while
+                st.pump()
+            action = st.open_and_take_action()
+            shoe.go.set()
+            typed: set[int] = set()
+            deadline = time.monotonic() + 20
+            while st.dealt() is None and time.monotonic() < deadline:
+                st.pump()
+                if any("FAULT lost" in f for f in st.faults):  # as the dealer is told
+                    for i in set(st.holes()) - typed:
+                        typed.add(i)
+                        st.type_card(i, deck[i])
+            got = st.dealt()
+            held = got or st.holding()
+        finally:
+            st.close()
+            shoe.close()
+    lost, doubled, misplaced = _placed(deck, expected_deal(deck, action), held)
+    return lost, doubled, misplaced, got is None
 
 
 def _deck(rng: random.Random) -> list[Any]:
@@ -178,11 +212,12 @@ def _deck(rng: random.Random) -> list[Any]:
 
 def _placed(deck: list[Any], want: dict[str, list[str]], got: dict[str, Any]
             ) -> tuple[int, int, int]:
+    """(cards lost, doubled, misplaced): a card is misplaced in a hand it was not dealt to
+    (the order within a hand is not counted: a card typed for a hole comes last)."""
     held = [c for cards in got["hands"].values() for c in cards] + got["leftovers"]
     lost = len({str(c) for c in deck} - set(held))
     doubled = len(held) - len(set(held))
-    misplaced = sum(a != b for pos in want for a, b in zip(want[pos], got["hands"].get(pos, []),
-                                                             strict=False))
+    misplaced = sum(len(set(got["hands"].get(pos, [])) - set(want[pos])) for pos in want)
     return lost, doubled, misplaced
 
 
@@ -439,6 +474,7 @@ def run(form: Form, say: Callable[[str], None] = print) -> list[Row]:
         say(f"  {row.fault}: {row.counts} ({row.seconds:.0f} s)")
 
     timed(lambda: shoe_frames(form.shoe_rounds))
+    timed(lambda: card_only_frames(form.shoe_rounds))
     timed(lambda: noisy_line(form.noise_trials))
     timed(lambda: restart_mid_deal(form.restarts))
     timed(lambda: kill_9(form.kills))

@@ -1,5 +1,5 @@
 """The fault suite's short form, in `make test` (the long form is `make soak`): every fault
-of issues 15 and 17 made on purpose and what it cost counted; each count must be 0. The
+of issues 15, 17 and 23 made on purpose and what it cost counted; each count must be 0. The
 table is printed (pytest -s shows it; `python -m tests.faults` prints it alone)."""
 
 from __future__ import annotations
@@ -26,6 +26,13 @@ def _zero(row: suite.Row) -> None:
 def test_garbage_truncated_duplicated_reordered_frames_and_an_unplug_lose_no_card(
         counted: dict[str, suite.Row]) -> None:
     _zero(counted["shoe frames"])
+
+
+def test_a_shoe_without_shuffle_losing_or_damaging_its_first_card_misplaces_no_card(
+        counted: dict[str, suite.Row]) -> None:
+    row = counted["card-only shoe frames"]
+    _zero(row)
+    assert row.trials == len(suite.CARD_ONLY_FAULTS)
 
 
 def test_a_megabyte_of_line_noise_neither_freezes_the_window_nor_floods_the_dealer(

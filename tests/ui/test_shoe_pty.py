@@ -18,7 +18,7 @@ from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
 from app.ui.shoe import PtyDemoShoe, SerialShoe
 from drivers.action import Origin
 from drivers.shoe.protocol import encode_line
-from drivers.shoe.simulator import PtyLink, Simulator
+from drivers.shoe.simulator import Injection, PtyLink, ShoeDevice, Simulator
 
 from .conftest import Station
 
@@ -227,6 +227,53 @@ def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, q
     expected = core.settle()
     assert rnd.slip.to_dict() == expected.to_dict()
     assert "(not read: the cards not dealt)" in rnd.slip.text()
+
+
+def card_only_deal(make_station, qtbot, pty, **options: object):  # noqa: ANN001, ANN201
+    """The dealer takes action (the station's RNG: seat 3), then a shoe that sends no
+    SHUFFLE deals the showcase deck card by card over the pty; the station and what the
+    dealer was told."""
+    deck = stacked_deck(SHOWCASE, 3)
+    s = make_station(shoe=pty.shoe)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    s.key("N")
+    wagers(s, {1: "25", 3: "50"})
+    s.key("R")
+    assert s.session.round.action.position == 3
+    told: list[str] = []
+    s.window.changed.connect(lambda: told.append(s.session.message))
+    pty.deal(deck=deck, action="none", shuffle=False, **options)
+    return s, deck, told
+
+
+def test_a_card_only_shoe_that_loses_the_deals_first_card_leaves_a_hole_at_card_1(
+        make_station, qtbot, pty):
+    # 500 messages into its count, the shoe loses the deal's first card for good (issue 23:
+    # the second card was placed first and the 48 after it each one place early).
+    s, deck, told = card_only_deal(make_station, qtbot, pty, device=ShoeDevice(seq=500),
+                                   inject=(Injection("lose", 1),))
+    c = s.session
+    qtbot.waitUntil(lambda: c.leftovers is not None, timeout=10000)
+    assert c.stream == [None, *deck[1:49]]
+    assert ("The shoe lost card 1 of the deal (seat 3's hand): the later cards are in their "
+            "places. Type the missing card for its position (C), or call a misdeal.") in told
+    s.key("3")
+    s.key("C")
+    s.type(str(deck[0]))
+    s.wait_phase(Phase.SETTING)
+    assert {cw.card for cw in s.seat(3).cards} == set(parse_cards(SHOWCASE[3]))
+    assert {cw.card for cw in s.seat(5).cards} == set(parse_cards(SHOWCASE[5]))
+
+
+def test_a_shoe_just_switched_on_is_asked_again_for_its_damaged_message_1(
+        make_station, qtbot, pty):
+    # HELLO,0 then message #1 damaged: before, no gap was seen and the deal started at #2.
+    s, deck, told = card_only_deal(make_station, qtbot, pty, inject=(Injection("checksum", 1),))
+    s.wait_phase(Phase.SETTING)
+    assert s.session.round.deal.leftovers_counted
+    assert {cw.card for cw in s.seat(3).cards} == set(parse_cards(SHOWCASE[3]))
+    assert {cw.card for cw in s.seat(5).cards} == set(parse_cards(SHOWCASE[5]))
+    assert any("asked the shoe to send them again" in m for m in told)
 
 
 def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
