@@ -491,3 +491,38 @@ def verify(conn: Connection, chain: str) -> ChainReport:
     problems.sort(key=lambda p: p.seq or 0)
     problems.extend(p for _, p in sorted(unlinked, key=lambda x: x[0]))
     return ChainReport(chain, rows, len(entries), problems, prev)
+
+
+# --- rows that count ---------------------------------------------------------------------
+
+def untrusted(conn: Connection, table: str, ids: Iterable[str]) -> dict[str, str]:
+    """Of these rows, those that are no record: no link names them, or their newest link is
+    not signed by an enrolled key allowed to write its chain (verify's rule). By id, why.
+    What reads money or approvals (totals, recall, a person's tries) counts none of them."""
+    wanted = [str(i) for i in ids]
+    c = _chain_table()
+    newest: dict[str, Any] = {}
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        for found in conn.execute(select(c).where(c.c.row_table == table,
+                                                  c.c.row_id.in_(part))).mappings():
+            kept = newest.get(str(found["row_id"]))
+            if kept is None or int(found["seq"]) > int(kept["seq"]):
+                newest[str(found["row_id"])] = found
+    ring: dict[str, EnrolledKey] | None = None
+    legacy: dict[str, int] = {}
+    out: dict[str, str] = {}
+    for row_id in wanted:
+        link = newest.get(row_id)
+        if link is None:
+            out[row_id] = "it is in no chain: written behind the ledger's back"
+            continue
+        if ring is None:
+            ring = keyring(conn)
+        name = str(link["chain"])
+        if name not in legacy:
+            legacy[name] = unsigned_upto(conn, name)
+        problem = signature_problem(name, link, ring, legacy[name])
+        if problem is not None:
+            out[row_id] = problem.detail
+    return out

@@ -30,6 +30,7 @@ from app.core.round import Round
 from app.core.settlement import Slip, money
 from app.core.table import DEALER, position_name
 
+from .chain import untrusted
 from .codec import CodecError, decode_rotation, decode_rules, replay
 from .errors import LedgerError
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, Station
@@ -206,10 +207,21 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                 f"{money(paid.net_cents, sign=True)}")
     if not originals:
         say("  nothing was paid")
+    conn = s.connection()
+    forged = untrusted(conn, "settlements", [str(r.id) for r in rows])
     for row in rows:
         if row.entry != "original":
+            void = " - NO RECORD: counts for nothing" if str(row.id) in forged else ""
             say(f"  {row.entry}: {_key(row.position, row.role)} "
-                f"{money(row.net_cents, sign=True)} by {row.by}: {row.reason}")
+                f"{money(row.net_cents, sign=True)} by {row.by}: {row.reason}{void}")
+    for row in rows:
+        if str(row.id) in forged:
+            diffs.append(f"the {row.entry} at {_key(row.position, row.role)} "
+                         f"({money(row.net_cents, sign=True)}) is no record, it counts for "
+                         f"nothing: {forged[str(row.id)]}")
+    for kind, found in (("round", untrusted(conn, "rounds", [str(rnd.id)])),
+                        ("event", untrusted(conn, "events", [str(e.id) for e in events]))):
+        diffs.extend(f"a {kind} row is no record: {why}" for why in found.values())
 
     recomputed = False
     if rnd.status == "settled":

@@ -13,6 +13,7 @@ import pytest
 from app.ledger import Store
 from app.ledger.database import make_engine, migrate
 
+from .enrolled import enrolled_key
 from .pg import PgServer, running_server
 
 TABLE = "PG-1"
@@ -69,6 +70,7 @@ def empty_database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequ
 @pytest.fixture()
 def store(database_url: str, tmp_path: Path) -> Iterator[Store]:
     s = Store(database_url, table=TABLE, station="station-a", data_dir=tmp_path / "a")
+    enrolled_key(s)
     s.open_shift("Kim")
     yield s
     s.close()

@@ -23,6 +23,7 @@ from app.ledger import Recording, Store
 from app.ledger.models import Event, SettlementRow
 
 from .conftest import TABLE
+from .enrolled import enrolled_key
 from .play import play, record_rounds
 from .tamper import tamper
 
@@ -126,6 +127,7 @@ def test_a_void_round_recalled_names_the_supervisor_and_pays_nothing(store: Stor
 def test_paigow_ledger_recall_says_match_or_the_difference_with_its_exit_code(
         database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with Store(database_url, table=TABLE, station="s", data_dir=tmp_path / "s") as store:
+        enrolled_key(store)
         store.open_shift("Kim")
         rec = _settled(store, 2, "cli")[0]
     code = main(["ledger", "recall", rec.round_id, "--database-url", database_url])

@@ -93,10 +93,11 @@ def test_a_station_of_another_table_cannot_sign_this_table_s_records(
 
 
 def test_stations_enroll_list_and_revoke_from_the_command_line(
-        store: Store, database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     import io
 
+    store = Store(database_url, table=TABLE, station="new-pc", data_dir=tmp_path / "new")
     store.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
     data = str(store.data_dir)
     common = ["--database-url", database_url]
@@ -118,3 +119,4 @@ def test_stations_enroll_list_and_revoke_from_the_command_line(
     assert main(["stations", "list", "--data-dir", data, *common]) == 0
     out, err = capsys.readouterr()
     assert shown in out and "revoked by" in out and f"{shown} (revoked)" in err
+    store.close()
