@@ -99,9 +99,10 @@ def run_user(args: argparse.Namespace) -> int:
             remove_user(engine, args.name, by=getpass.getuser())
             print(f"floor user {args.name!r} removed")
         else:
-            for name, role, disabled, locked in users(engine):
-                state = " (removed)" if disabled else (f" (locked until {locked:%H:%M} UTC)"
-                                                       if locked else "")
+            for name, role, disabled, slowed in users(engine):
+                state = " (removed)" if disabled else (
+                    f" (wrong tries: every try waits until {slowed:%H:%M:%S} UTC)"
+                    if slowed else "")
                 print(f"{name:24} {role}{state}")
     except (AuthError, LedgerError, ValueError) as e:
         print(f"paigow-floor: {e}", file=sys.stderr)

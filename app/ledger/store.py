@@ -686,10 +686,10 @@ class Store:
     def authorise(self, name: str, secret: str, action: str) -> Person:
         """The person, if `secret` is theirs and their role may do `action` (void, correct,
         misdeal, override, close, manage users, read); else NotAuthorised, saying why. Every
-        try is recorded (never the secret); wrong tries in a row lock the person."""
+        try is recorded (never the secret); wrong tries slow the name's next try (people.py)."""
         # the slow hash is checked first, so that no writing transaction (on SQLite, the
         # whole file) waits on it
-        checked = self._read(lambda s: people.precheck(s, name, secret))
+        checked = self._read(lambda s: people.precheck(s, name, secret, self.station))
 
         def run(s: Session) -> Person:
             with s.begin():
@@ -745,7 +745,7 @@ class Store:
         return self._people_change(lambda s: people.enable(s, name, by), by)
 
     def reset_person(self, name: str, secret: str, *, by: Person) -> people.Account:
-        """A new secret for the person; their lock is lifted."""
+        """A new secret for the person; any wait of theirs is lifted."""
         return self._people_change(lambda s: people.reset(s, name, secret, by), by)
 
     def _people_change(self, change: Callable[[Session], User],
