@@ -138,6 +138,20 @@ def set_password(engine: Engine, name: str, password: str, *, by: str | None = N
         log(s, by, "password_set", {"name": name})
 
 
+def set_role(engine: Engine, name: str, role: str, *, by: str | None = None) -> None:
+    """The person's role changed: a new version of their account, so their floor sessions
+    end (a session is good for the version it logged in to) and what they may do is
+    asked again at their next login."""
+    person_role = _role(role)
+    with _write(engine) as s, s.begin():
+        user = _existing(s, name)
+        if user.role == person_role:
+            raise AuthError(f"{user.name} is {person_role} already: nothing was changed")
+        _version(s, user.name, role=person_role, secret_hash=user.secret_hash,
+                 disabled=user.disabled, change="role", by=by or ADDED_BY)
+        log(s, by, "role_set", {"name": user.name, "role": person_role})
+
+
 def remove_user(engine: Engine, name: str, *, by: str | None = None) -> None:
     """People are disabled, not deleted: the records still name them."""
     with _write(engine) as s, s.begin():

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.floor import auth
-from app.floor.main import add_serve_arguments
+from app.floor.main import add_serve_arguments, main
 from app.ledger.database import make_engine
 from app.ledger.models import FloorAlert, FloorLog, User, now
 
@@ -189,6 +189,19 @@ def test_floor_users_are_added_with_a_role_and_a_long_password(url: str) -> None
         auth.add_user(engine, "Odd", "croupier", PASSWORD)
     with pytest.raises(auth.AuthError, match="already a floor user named 'Pat'"):
         auth.add_user(engine, "Pat", "auditor", PASSWORD)
+    engine.dispose()
+
+
+def test_the_floor_s_command_gives_a_user_another_role(url: str,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    assert main(["user", "--database-url", url, "role", "Pat", "--role", "auditor"]) == 0
+    assert capsys.readouterr().out == "floor user 'Pat' is now auditor\n"
+    engine = make_engine(url)
+    assert [(name, role) for name, role, _, _ in auth.users(engine)
+            if name == "Pat"] == [("Pat", "auditor")]
+    with pytest.raises(auth.AuthError, match="Pat is auditor already: nothing was changed"):
+        auth.set_role(engine, "Pat", "auditor")
     engine.dispose()
 
 
