@@ -11,8 +11,12 @@ password).
 Roles (the people's): a pit supervisor (or a "supervisor") and a shift manager may
 acknowledge alerts, void and correct; an auditor reads everything and changes nothing.
 
-A session is checked against the people on every request (`still`): a person disabled, or
-whose role changed, is logged out at their next click, not when the cookie expires.
+A session is good for the version of the person's account it logged in to, until the
+person next logs out (`Login`), and is checked on every request, the event stream's
+included (`still`): a logout, a reset secret, a changed role or a disabled account ends
+every session of that person at its next click, a copied cookie's too, not when the cookie
+expires. The end is kept in the database (`users` versions, `floor_logouts`), not by the
+browser forgetting its cookie.
 """
 
 from __future__ import annotations
@@ -24,14 +28,14 @@ from datetime import datetime
 from typing import Any
 
 from argon2 import PasswordHasher
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from app.ledger import people
 from app.ledger.chain import LedgerSession
 from app.ledger.database import WRITE
 from app.ledger.errors import LedgerError
-from app.ledger.models import FLOOR_ROLES, FloorLog, now
+from app.ledger.models import FLOOR_ROLES, FloorLog, FloorLogout, now
 from app.ledger.models import User as Person
 
 ROLE_WORDS = {"pit supervisor": "pit supervisor", "supervisor": "pit supervisor",
@@ -64,6 +68,38 @@ class User:
     @property
     def role_words(self) -> str:
         return ROLE_WORDS.get(self.role, self.role)
+
+
+@dataclass(frozen=True)
+class Login:
+    """What a floor session holds, in its signed cookie: who logged in, the version of their
+    account they logged in to, and how many times they had logged out of the floor then.
+    Either one moving on (a reset, a role, disabled; a logout anywhere) ends the session."""
+
+    name: str
+    role: str
+    version: int
+    logouts: int
+
+    @property
+    def user(self) -> User:
+        return User(self.name, self.role)
+
+    def to_session(self) -> dict[str, object]:
+        return {"name": self.name, "role": self.role, "version": self.version,
+                "logouts": self.logouts}
+
+    @classmethod
+    def of_session(cls, data: object) -> Login | None:
+        """The login a session's data holds (None: none, or a cookie from before sessions
+        carried their account's version, which must log in again)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return cls(str(data["name"]), str(data["role"]), int(data["version"]),
+                       int(data["logouts"]))
+        except (KeyError, TypeError, ValueError):
+            return None
 
 
 def log(s: Session, actor: str | None, action: str, detail: dict[str, Any],
@@ -173,18 +209,35 @@ def users(engine: Engine) -> list[tuple[str, str, bool, datetime | None]]:
         return out
 
 
-def still(engine: Engine, user: User) -> User | None:
-    """The session's user as the people stand now: None when they are gone or disabled
-    (the session ends), else with their role as it is now."""
+def _logouts(s: Session, name: str) -> int:
+    return int(s.scalar(select(func.count()).select_from(FloorLogout)
+                        .where(FloorLogout.name == name)) or 0)
+
+
+def still(engine: Engine, login: Login) -> User | str:
+    """The session's user, while its login stands; else why the session has ended."""
     with Session(engine) as s:
-        person = people.current(s, user.name)
+        person = people.current(s, login.name)
+        logouts = _logouts(s, login.name)
     if person is None or person.disabled:
-        return None
+        return "disabled or gone"
+    if person.version != login.version:
+        return f"account changed ({person.change})"
+    if logouts != login.logouts:
+        return "logged out"
     return User(person.name, person.role)
 
 
-def verify(engine: Engine, name: str, password: str, *, source: str | None = None) -> User:
-    """The user, when the password is theirs; else `AuthError` saying why, in the same words
+def log_out(engine: Engine, name: str) -> None:
+    """Every floor session of the person ends (this one, their others, and any copy of
+    their cookies): the logout is kept by the server."""
+    with Session(engine.execution_options(**WRITE)) as s, s.begin():
+        s.add(FloorLogout(id=uuid.uuid4(), name=name, at=now()))
+        log(s, name, "logout", {})
+
+
+def verify(engine: Engine, name: str, password: str, *, source: str | None = None) -> Login:
+    """The login, when the password is theirs; else `AuthError` saying why, in the same words
     for an unknown name, a disabled one and a wrong password. Every try is a sign-in of the
     person's from "floor SOURCE" (what slows the next) and a line of the floor's log, never
     the password; both are committed before the refusal is raised. A try while its wait
@@ -195,11 +248,12 @@ def verify(engine: Engine, name: str, password: str, *, source: str | None = Non
         checked = people.precheck(s, name, password, where)
     with _write(engine) as s, s.begin():
         got = people.authorise(s, name, password, "read", where, checked)
-        if isinstance(got, people.Person):
+        person = people.current(s, name)
+        if isinstance(got, people.Person) and person is not None:
             log(s, name, "login", {"from": source})
-            return User(got.name, got.role)
+            return Login(got.name, got.role, person.version, _logouts(s, got.name))
         why = got.why if isinstance(got, people.Refusal) else "wrong"
-        if why == "wrong" and people.current(s, name) is None:
+        if why == "wrong" and person is None:
             why = "unknown name"
         log(s, name, "login_refused", {"why": why, "from": source})
     until = got.wait_until if isinstance(got, people.Refusal) else None
