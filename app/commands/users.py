@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("--by", metavar="MANAGER", required=True,
                        help="the shift manager making the change")
 
-    p = sub.add_parser("list", help="everyone, their role, and whether disabled or locked")
+    p = sub.add_parser("list", help="everyone, their role, and whether disabled or slowed")
     _common(p)
     p.add_argument("--json", action="store_true", help="one JSON object per person")
 

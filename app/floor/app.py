@@ -5,8 +5,10 @@
 Pages: the floor (every table's tile, live), a table (who may bank and why, the rotation,
 the last rounds with every hand, a round's slip as PDF), alerts (acknowledged with a note),
 the shift report (CSV, PDF, a chart drawn on the server), a round (void it while in play,
-correct a settlement once settled). Every page needs a logged-in floor user; every form
-carries the session's CSRF token; what a user does goes to the floor's log with their name.
+correct a settlement once settled). Every page needs a logged-in floor user whose session
+still stands (auth.Login: a logout, or any change of their account, ends it; the event
+stream checks it once a poll while it sends); every form carries the session's CSRF token;
+what a user does goes to the floor's log with their name.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from . import alerts as alerts_mod
 from . import report as report_mod
 from . import views
 from .anchoring import Anchoring
-from .auth import AuthError, User, log, still, verify
+from .auth import AuthError, Login, User, log, log_out, still, verify
 from .live import Hub, Snapshot
 
 HERE = Path(__file__).resolve().parent
@@ -123,10 +125,8 @@ class Floor:
 # --- sessions, roles, CSRF ---------------------------------------------------------------------
 
 def current_user(request: Request) -> User | None:
-    data = request.session.get("user")
-    if not isinstance(data, dict):
-        return None
-    return User(str(data.get("name")), str(data.get("role")))
+    login = Login.of_session(request.session.get("user"))
+    return None if login is None else login.user
 
 
 def csrf_token(request: Request) -> str:
@@ -167,17 +167,20 @@ def page(*, act: bool = False) -> Callable[[Callable[[Request, Floor, User], Awa
     def wrap(fn: Callable[[Request, Floor, User], Awaitable[Response]]) -> Handler:
         async def handler(request: Request) -> Response:
             floor: Floor = request.app.state.floor
-            user = current_user(request)
-            if user is not None:
-                # the people as they stand now: a person disabled is logged out at once
-                fresh = await run_in_threadpool(still, floor.engine, user)
-                if fresh is None:
-                    await run_in_threadpool(_log, floor, user.name, "session_ended",
-                                            {"why": "disabled or gone"})
+            login = Login.of_session(request.session.get("user"))
+            user: User | None = None
+            if login is not None:
+                # checked against the database, not the cookie: the cookie a thief copied
+                # is as good as the person's own until the server says it has ended
+                found = await run_in_threadpool(still, floor.engine, login)
+                if isinstance(found, User):
+                    user = found
+                else:
+                    await run_in_threadpool(_log, floor, login.name, "session_ended",
+                                            {"why": found})
                     request.session.clear()
-                elif fresh != user:
-                    request.session["user"] = {"name": fresh.name, "role": fresh.role}
-                user = fresh
+            elif "user" in request.session:  # made before sessions held their account's
+                request.session.clear()  # version: log in again
             if user is None:
                 if request.method == "GET" and "text/event-stream" not in \
                         request.headers.get("accept", ""):
@@ -239,7 +242,7 @@ async def login(request: Request) -> Response:
                                        csrf=csrf_token(request), next=form.get("next", "/"),
                                        path="/login"), 401)
     request.session.clear()
-    request.session["user"] = {"name": user.name, "role": user.role}
+    request.session["user"] = user.to_session()
     request.session["csrf"] = secrets.token_urlsafe(32)  # a new token with a new login
     target = form.get("next", "/")
     return RedirectResponse(target if target.startswith("/") and not
@@ -249,7 +252,7 @@ async def login(request: Request) -> Response:
 @page()
 async def logout(request: Request, floor: Floor, user: User) -> Response:
     await form_of(request)
-    await run_in_threadpool(_log, floor, user.name, "logout", {})
+    await run_in_threadpool(log_out, floor.engine, user.name)
     request.session.clear()
     return RedirectResponse("/login", 303)
 
@@ -267,7 +270,15 @@ async def floor_page(request: Request, floor: Floor, user: User) -> Response:
 
 @page()
 async def stream(request: Request, floor: Floor, user: User) -> Response:
-    return StreamingResponse(floor.hub.follow(), media_type="text/event-stream",
+    login = Login.of_session(request.session.get("user"))
+
+    async def alive() -> bool:
+        if login is None:
+            return False
+        return isinstance(await run_in_threadpool(still, floor.engine, login), User)
+
+    return StreamingResponse(floor.hub.follow(alive, every=floor.settings.poll_s),
+                             media_type="text/event-stream",
                              headers={"Cache-Control": "no-store",
                                       "X-Accel-Buffering": "no"})
 

@@ -1,15 +1,22 @@
 """Floor users are the ledger's people (app/ledger/people.py): the `users` table the
 stations' supervisors are in, one name and one secret each (an argon2 hash, never the
 secret), so the pit supervisor who voids at a table and logs in at the podium is one person
-with one record. A login is a try of the person's secret for "read" in `sign_ins`: wrong
-tries lock the person for a while, at the floor and at the stations alike, and a restart
-clears nothing. Every try is also written to the floor's log (never the password).
+with one record. A login is a try of the person's secret for "read" in `sign_ins`, from
+the source "floor " and the browser's address: wrong tries slow the next try of that name
+from that address, and a little from everywhere (people.py has the rule), never lock the
+person out; a restart clears nothing. A name nobody has gets the same words, after as
+much hashing, as a wrong password. Every try is also written to the floor's log (never the
+password).
 
 Roles (the people's): a pit supervisor (or a "supervisor") and a shift manager may
 acknowledge alerts, void and correct; an auditor reads everything and changes nothing.
 
-A session is checked against the people on every request (`still`): a person disabled, or
-whose role changed, is logged out at their next click, not when the cookie expires.
+A session is good for the version of the person's account it logged in to, until the
+person next logs out (`Login`), and is checked on every request, the event stream's
+included (`still`): a logout, a reset secret, a changed role or a disabled account ends
+every session of that person at its next click, a copied cookie's too, not when the cookie
+expires. The end is kept in the database (`users` versions, `floor_logouts`), not by the
+browser forgetting its cookie.
 """
 
 from __future__ import annotations
@@ -21,19 +28,16 @@ from datetime import datetime
 from typing import Any
 
 from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from app.ledger import people
 from app.ledger.chain import LedgerSession
 from app.ledger.database import WRITE
 from app.ledger.errors import LedgerError
-from app.ledger.models import FLOOR_ROLES, FloorLog, now
+from app.ledger.models import FLOOR_ROLES, FloorLog, FloorLogout, now
 from app.ledger.models import User as Person
 
-TRIES = people.TRIES  # wrong passwords in a row before the lock (the people's rule)
-LOCK = people.LOCK
 ROLE_WORDS = {"pit supervisor": "pit supervisor", "supervisor": "pit supervisor",
               "shift manager": "shift manager", "auditor": "auditor (read-only)"}
 ROLES = {"pit-supervisor": "pit supervisor", "shift-manager": "shift manager",
@@ -42,16 +46,6 @@ ROLES = {"pit-supervisor": "pit supervisor", "shift-manager": "shift manager",
 ADDED_BY = "(floor)"  # who added a person from the floor's command, when no one is named
 
 _hasher = PasswordHasher()
-_dummy: str | None = None
-
-
-def _dummy_hash() -> str:
-    """A hash to verify against when the name is unknown: the answer takes as long either
-    way, so timing does not tell which names exist. Made once, when first needed."""
-    global _dummy
-    if _dummy is None:
-        _dummy = _hasher.hash("not a password anyone has")
-    return _dummy
 
 
 class AuthError(Exception):
@@ -74,6 +68,38 @@ class User:
     @property
     def role_words(self) -> str:
         return ROLE_WORDS.get(self.role, self.role)
+
+
+@dataclass(frozen=True)
+class Login:
+    """What a floor session holds, in its signed cookie: who logged in, the version of their
+    account they logged in to, and how many times they had logged out of the floor then.
+    Either one moving on (a reset, a role, disabled; a logout anywhere) ends the session."""
+
+    name: str
+    role: str
+    version: int
+    logouts: int
+
+    @property
+    def user(self) -> User:
+        return User(self.name, self.role)
+
+    def to_session(self) -> dict[str, object]:
+        return {"name": self.name, "role": self.role, "version": self.version,
+                "logouts": self.logouts}
+
+    @classmethod
+    def of_session(cls, data: object) -> Login | None:
+        """The login a session's data holds (None: none, or a cookie from before sessions
+        carried their account's version, which must log in again)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return cls(str(data["name"]), str(data["role"]), int(data["version"]),
+                       int(data["logouts"]))
+        except (KeyError, TypeError, ValueError):
+            return None
 
 
 def log(s: Session, actor: str | None, action: str, detail: dict[str, Any],
@@ -148,6 +174,20 @@ def set_password(engine: Engine, name: str, password: str, *, by: str | None = N
         log(s, by, "password_set", {"name": name})
 
 
+def set_role(engine: Engine, name: str, role: str, *, by: str | None = None) -> None:
+    """The person's role changed: a new version of their account, so their floor sessions
+    end (a session is good for the version it logged in to) and what they may do is
+    asked again at their next login."""
+    person_role = _role(role)
+    with _write(engine) as s, s.begin():
+        user = _existing(s, name)
+        if user.role == person_role:
+            raise AuthError(f"{user.name} is {person_role} already: nothing was changed")
+        _version(s, user.name, role=person_role, secret_hash=user.secret_hash,
+                 disabled=user.disabled, change="role", by=by or ADDED_BY)
+        log(s, by, "role_set", {"name": user.name, "role": person_role})
+
+
 def remove_user(engine: Engine, name: str, *, by: str | None = None) -> None:
     """People are disabled, not deleted: the records still name them."""
     with _write(engine) as s, s.begin():
@@ -164,62 +204,62 @@ def users(engine: Engine) -> list[tuple[str, str, bool, datetime | None]]:
         for name in sorted(set(s.scalars(select(Person.name)))):
             user = people.current(s, name)
             assert user is not None
-            out.append((user.name, user.role, user.disabled, people.locked_until(s, user)))
+            out.append((user.name, user.role, user.disabled,
+                        people.name_wait_until(s, user.name, user)))
         return out
 
 
-def still(engine: Engine, user: User) -> User | None:
-    """The session's user as the people stand now: None when they are gone or disabled
-    (the session ends), else with their role as it is now."""
+def _logouts(s: Session, name: str) -> int:
+    return int(s.scalar(select(func.count()).select_from(FloorLogout)
+                        .where(FloorLogout.name == name)) or 0)
+
+
+def still(engine: Engine, login: Login) -> User | str:
+    """The session's user, while its login stands; else why the session has ended."""
     with Session(engine) as s:
-        person = people.current(s, user.name)
+        person = people.current(s, login.name)
+        logouts = _logouts(s, login.name)
     if person is None or person.disabled:
-        return None
+        return "disabled or gone"
+    if person.version != login.version:
+        return f"account changed ({person.change})"
+    if logouts != login.logouts:
+        return "logged out"
     return User(person.name, person.role)
 
 
-def verify(engine: Engine, name: str, password: str, *, at: datetime | None = None,
-           source: str | None = None) -> User:
-    """The user, when the password is theirs; else `AuthError` saying why (the same words
-    for an unknown name, a disabled one and a wrong password). Every try is a sign-in of
-    the person's (the lock) and a line of the floor's log, never the password; both are
-    committed before the refusal is raised, so the count of wrong tries holds."""
-    name = " ".join(name.split())
+def log_out(engine: Engine, name: str) -> None:
+    """Every floor session of the person ends (this one, their others, and any copy of
+    their cookies): the logout is kept by the server."""
+    with Session(engine.execution_options(**WRITE)) as s, s.begin():
+        s.add(FloorLogout(id=uuid.uuid4(), name=name, at=now()))
+        log(s, name, "logout", {})
+
+
+def verify(engine: Engine, name: str, password: str, *, source: str | None = None) -> Login:
+    """The login, when the password is theirs; else `AuthError` saying why, in the same words
+    for an unknown name, a disabled one and a wrong password. Every try is a sign-in of the
+    person's from "floor SOURCE" (what slows the next) and a line of the floor's log, never
+    the password; both are committed before the refusal is raised. A try while its wait
+    runs is refused without the password being checked."""
+    name = " ".join(name.split()) or "-"
     where = ("floor " + (source or ""))[:100].strip()
     with Session(engine) as s:
-        checked = people.precheck(s, name, password) if name else None
-    if checked is None:
-        try:  # an unknown name takes as long as a known one
-            _hasher.verify(_dummy_hash(), password or "-")
-        except VerificationError:
-            pass
-    refusal: str | None = None
-    found: User | None = None
+        checked = people.precheck(s, name, password, where)
     with _write(engine) as s, s.begin():
-        user = people.current(s, name) if name else None
-        was_locked = user is not None and people.locked_until(s, user) is not None
-        got = people.authorise(s, name or "-", password, "read", where, checked)
-        if isinstance(got, people.Person):
-            found = User(got.name, got.role)
+        got = people.authorise(s, name, password, "read", where, checked)
+        person = people.current(s, name)
+        if isinstance(got, people.Person) and person is not None:
             log(s, name, "login", {"from": source})
-        elif user is None or user.disabled:
-            log(s, name or None, "login_refused", {"why": "unknown name", "from": source})
-            refusal = "wrong name or password: try again"
-        elif was_locked:
-            until = people.locked_until(s, user)
-            minutes = int(((until or now()) - now()).total_seconds() // 60) + 1
-            log(s, name, "login_refused", {"why": "locked", "from": source})
-            refusal = (f"too many wrong passwords: this account is locked for another "
-                       f"{minutes} minute(s). Ask a shift manager if it was not you.")
-        else:
-            s.flush()
-            if people.locked_until(s, user) is not None:
-                log(s, name, "login_locked", {"from": source})
-                refusal = (f"wrong password {TRIES} times: the account is locked for "
-                           f"{int(LOCK.total_seconds() // 60)} minutes")
-            else:
-                log(s, name, "login_refused", {"why": "wrong password", "from": source})
-                refusal = "wrong name or password: try again"
-    if found is None:
-        raise AuthError(refusal or "wrong name or password: try again")
-    return found
+            return Login(got.name, got.role, person.version, _logouts(s, got.name))
+        why = got.why if isinstance(got, people.Refusal) else "wrong"
+        if why == "wrong" and person is None:
+            why = "unknown name"
+        log(s, name, "login_refused", {"why": why, "from": source})
+    until = got.wait_until if isinstance(got, people.Refusal) else None
+    if why == "wait" and until is not None:
+        raise AuthError(f"too many wrong tries for this name: try again in "
+                        f"{people.in_words(until)} (the password was not checked); if they "
+                        f"were not yours, tell a shift manager")
+    raise AuthError("wrong name or password: try again"
+                    + (f" in {people.in_words(until)}" if until is not None else ""))

@@ -1,7 +1,8 @@
 """Live updates: one loop per floor server reads the heartbeats (and raises alerts) every
 `poll_s`, renders each table's tile, and pushes the tiles that changed to every browser
 following the floor (server-sent events). A browser that connects gets every tile first,
-so a reconnect never misses a change.
+so a reconnect never misses a change. A browser's stream asks whether its session still
+stands before it sends, at most once a beat, and ends when it does not.
 """
 
 from __future__ import annotations
@@ -124,12 +125,17 @@ class Hub:
                 self.subscribers.discard(q)
                 self.dropped += 1
 
-    async def follow(self) -> AsyncIterator[str]:
-        """A browser's stream: every tile now, then the changes as they come."""
+    async def follow(self, alive: Callable[[], Awaitable[bool]] | None = None,
+                     every: float = 1.0) -> AsyncIterator[str]:
+        """A browser's stream: every tile now, then the changes as they come. `alive`: whether
+        the browser's session still stands, asked before sending when the last answer is
+        `every` seconds old (the caller has just asked it); the stream ends once it does
+        not, so nothing is sent more than a beat after the session ended."""
         q: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         await self.ready.wait()
         snap = self.current
         self.subscribers.add(q)
+        asked = time.monotonic()
         try:
             yield "retry: 1000\n\n"
             for dom, html in snap.tiles.items():
@@ -137,8 +143,13 @@ class Hub:
             yield f"event: alerts\ndata: {json.dumps({'html': snap.alerts})}\n\n"
             while q in self.subscribers:
                 try:
-                    yield await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                    message = await asyncio.wait_for(q.get(), KEEPALIVE_S)
                 except TimeoutError:
-                    yield ": keepalive\n\n"
+                    message = ": keepalive\n\n"
+                if alive is not None and time.monotonic() - asked >= every:
+                    if not await alive():
+                        return
+                    asked = time.monotonic()
+                yield message
         finally:
             self.subscribers.discard(q)

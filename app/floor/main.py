@@ -67,6 +67,10 @@ def add_user_arguments(p: argparse.ArgumentParser) -> None:
     pw.add_argument("name")
     rm = sub.add_parser("remove", help="disable a user (the log keeps their name)")
     rm.add_argument("name")
+    role = sub.add_parser("role", help="give a user another role (their sessions end)")
+    role.add_argument("name")
+    role.add_argument("--role", required=True,
+                      choices=("pit-supervisor", "shift-manager", "auditor"))
     sub.add_parser("list", help="the floor's users")
 
 
@@ -84,7 +88,7 @@ def run_user(args: argparse.Namespace) -> int:
     from app.ledger import LedgerError
     from app.ledger.database import make_engine, migrate
 
-    from .auth import AuthError, add_user, remove_user, set_password, users
+    from .auth import AuthError, add_user, remove_user, set_password, set_role, users
 
     try:
         engine = make_engine(args.database_url)
@@ -98,10 +102,14 @@ def run_user(args: argparse.Namespace) -> int:
         elif args.action == "remove":
             remove_user(engine, args.name, by=getpass.getuser())
             print(f"floor user {args.name!r} removed")
+        elif args.action == "role":
+            set_role(engine, args.name, args.role, by=getpass.getuser())
+            print(f"floor user {args.name!r} is now {args.role}")
         else:
-            for name, role, disabled, locked in users(engine):
-                state = " (removed)" if disabled else (f" (locked until {locked:%H:%M} UTC)"
-                                                       if locked else "")
+            for name, role, disabled, slowed in users(engine):
+                state = " (removed)" if disabled else (
+                    f" (wrong tries: every try waits until {slowed:%H:%M:%S} UTC)"
+                    if slowed else "")
                 print(f"{name:24} {role}{state}")
     except (AuthError, LedgerError, ValueError) as e:
         print(f"paigow-floor: {e}", file=sys.stderr)

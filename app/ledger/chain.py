@@ -495,10 +495,13 @@ def verify(conn: Connection, chain: str) -> ChainReport:
 
 # --- rows that count ---------------------------------------------------------------------
 
-def untrusted(conn: Connection, table: str, ids: Iterable[str]) -> dict[str, str]:
+def untrusted(conn: Connection, table: str, ids: Iterable[str],
+              also: keys.Signer | None = None) -> dict[str, str]:
     """Of these rows, those that are no record: no link names them, or their newest link is
     not signed by an enrolled key allowed to write its chain (verify's rule). By id, why.
-    What reads money or approvals (totals, recall, a person's tries) counts none of them."""
+    What reads money or approvals (totals, recall, a person's tries) counts none of them.
+    `also`: the asking writer's own key, trusted for its own rows even before enrollment
+    (a station counts the wrong tries typed at it, enrolled or not)."""
     wanted = [str(i) for i in ids]
     c = _chain_table()
     newest: dict[str, Any] = {}
@@ -519,6 +522,9 @@ def untrusted(conn: Connection, table: str, ids: Iterable[str]) -> dict[str, str
             continue
         if ring is None:
             ring = keyring(conn)
+            if also is not None and also.key_id not in ring:
+                ring[also.key_id] = EnrolledKey(also.key_id, also.public_hex, "floor", None,
+                                                "this station", now(), None)
         name = str(link["chain"])
         if name not in legacy:
             legacy[name] = unsigned_upto(conn, name)

@@ -72,8 +72,10 @@ def _public(public_hex: str) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_hex))
 
 
+@functools.lru_cache(maxsize=65536)
 def signature_holds(public_hex: str, entry_hash: str, signature_hex: str) -> bool:
-    """Whether the signature is the key's over that entry hash."""
+    """Whether the signature is the key's over that entry hash (remembered: the reads that
+    count only signed rows ask again about the same links)."""
     try:
         _public(public_hex).verify(bytes.fromhex(signature_hex), _message(entry_hash))
     except (InvalidSignature, ValueError):

@@ -332,8 +332,8 @@ class StationKey(Base):
 
 class User(Base):
     """A person who may do a supervisor's action, as one version of their account: every
-    change (added, disabled, enabled, reset) is a new row, so the table only grows and says
-    who changed what and when. The secret is kept only as an argon2 hash."""
+    change (added, disabled, enabled, reset, role) is a new row, so the table only grows
+    and says who changed what and when. The secret is kept only as an argon2 hash."""
 
     __tablename__ = "users"
     __table_args__ = (
@@ -461,6 +461,17 @@ class FloorRequest(Base):
     outcome: Mapped[str | None] = mapped_column(Text)
 
 
+class FloorLogout(Base):
+    """A person logged out of the floor (migration 0009_floor_logouts): every floor session of
+    theirs that logged in before it has ended, a copied cookie included. Only ever added."""
+
+    __tablename__ = "floor_logouts"
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), index=True)
+    at: Mapped[datetime]
+
+
 class StationClaim(Base):
     """Who runs as a station now: the process (`instance`, made at each start) that holds
     its identity, and when it was last seen. Written in place, like the heartbeat: a
@@ -479,7 +490,8 @@ class StationClaim(Base):
 
 
 # The floor's users are the ledger's people (`users`, migration 0007_floor_people).
-FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests")
+FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests",
+                "floor_logouts")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
           "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
           "station_claims")

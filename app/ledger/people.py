@@ -3,10 +3,25 @@ and the pit floor, each secret (a PIN or a password) kept only as an argon2 hash
 
 - `users` holds a new row for every change of an account (added, disabled, enabled,
   reset), with who made it and when; a person is their newest row. The table only grows.
-- `sign_ins` holds every try of a secret for an action, right or wrong, and where; never
-  the secret. A person whose last `TRIES` tries since their account last changed were all
-  wrong is locked until `LOCK` after the last of them (a try while locked counts too); a
-  shift manager's reset unlocks at once. It lives in the database: a restart clears nothing.
+- `sign_ins` holds every try of a secret for an action, right or wrong, and where it came
+  from (`station`: the station's name, or "floor " and the browser's address); never the
+  secret. It lives in the database: a restart clears nothing.
+- Wrong tries slow the next try; they never lock anyone out (a lock was a weapon: anyone
+  who could reach the floor's page locked a supervisor out of every station). The next
+  try of a name from a source waits:
+    * after that source's wrong tries of the name: none for the first `FREE`, then 2, 4,
+      8 ... seconds, at most `CAP`; a right try from the source starts its count again
+      (and only its own: a right answer, or an "ok" row written by someone else, does not
+      buy another source more guesses);
+    * after the name's wrong tries from every source together: none for the first
+      `NAME_FREE`, then 2, 4, 8 ... seconds, at most `NAME_CAP` (a guesser spread over
+      many sources is slowed, the real person elsewhere waits seconds, never a shift).
+  Only tries since the person's account last changed (so `paigow users reset` lifts any
+  wait at once), within `MEMORY`, and not dated ahead of now by more than `SKEW` (a row
+  dated 2099 slows nobody) are counted. A try while its wait runs is refused without its
+  secret being checked, and is not a try (it is not written, and does not make the wait
+  longer). An unknown name is counted and answered exactly as a real one, with as much
+  hashing, so neither the words nor the time say which names exist.
 - `authorise(name, secret, action)` is what every supervisor operation calls first; it
   returns the `Person`, whose `sign_in` is the id of the right try it made. The operation
   checks that try (a person, the action, a moment ago) in its own transaction and records
@@ -19,15 +34,19 @@ manager who gives their own secret.
 
 from __future__ import annotations
 
+import hashlib
+import math
+import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from .chain import SIGNER, untrusted
 from .errors import LedgerError, NotAuthorised
 from .models import SignIn, User, now
 
@@ -43,8 +62,12 @@ ACTIONS: dict[str, frozenset[str]] = {
     "manage users": frozenset({"shift manager"}),
     "read": frozenset(ROLES),  # the floor's pages; an auditor reads only
 }
-TRIES = 5  # wrong tries in a row before the lock
-LOCK = timedelta(minutes=15)
+FREE = 3  # wrong tries of a name from one source before its next try there waits
+CAP = timedelta(minutes=5)  # the longest wait of one source
+NAME_FREE = 10  # wrong tries of a name from every source together before every source waits
+NAME_CAP = timedelta(seconds=30)  # the longest wait the name's tries elsewhere make
+SKEW = timedelta(minutes=1)  # a clock this far ahead is believed; a try dated later is not
+MEMORY = timedelta(days=1)  # wrong tries older than this are forgotten
 FRESH = timedelta(minutes=5)  # how long a right try stands for the operation it was for
 MIN_SECRET = 6
 TRIVIAL = frozenset({"000000", "111111", "123456", "654321", "password", "paigow",
@@ -52,6 +75,7 @@ TRIVIAL = frozenset({"000000", "111111", "123456", "654321", "password", "paigow
 FIRST = "(installation)"  # who made the first shift manager
 
 _hasher = PasswordHasher()  # argon2id with the library's (RFC 9106) parameters
+_dummy: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,19 +95,20 @@ class Account:
     name: str
     role: str
     disabled: bool
-    locked: bool
+    slowed_until: datetime | None  # every try of the name waits until then (wrong tries)
     changed_by: str
     change: str
     at: datetime
 
     def text(self) -> str:
-        state = "disabled" if self.disabled else ("locked" if self.locked else "active")
+        state = "disabled" if self.disabled else ("slowed" if self.slowed_until else "active")
         return (f"{self.name:<24} {self.role:<15} {state:<9} {self.change} by "
                 f"{self.changed_by} {self.at:%Y-%m-%d %H:%M} UTC")
 
     def to_dict(self) -> dict[str, object]:
         return {"name": self.name, "role": self.role, "disabled": self.disabled,
-                "locked": self.locked, "change": self.change, "changed_by": self.changed_by,
+                "slowed_until": self.slowed_until.isoformat() if self.slowed_until else None,
+                "change": self.change, "changed_by": self.changed_by,
                 "at": self.at.isoformat()}
 
 
@@ -115,25 +140,90 @@ def anyone(s: Session) -> bool:
     return s.scalar(select(User.id).limit(1)) is not None
 
 
-def _recent_tries(s: Session, user: User) -> list[SignIn]:
-    return list(s.scalars(select(SignIn).where(SignIn.name == user.name,
-                                               SignIn.at > user.at)
-                          .order_by(SignIn.at.desc()).limit(TRIES)))
+class Refusal(NotAuthorised):
+    """A try refused, in words for the person, and why, for a caller with words of its own
+    (the floor's login): "wait" (its wait runs; nothing was checked), "wrong" (the name or
+    the secret: the same for a name nobody has), "disabled", "role", "name" (none given).
+    `wait_until`: when the next try of the name from that source is taken."""
+
+    def __init__(self, text_: str, why: str, wait_until: datetime | None = None) -> None:
+        super().__init__(text_)
+        self.why = why
+        self.wait_until = wait_until
 
 
-def locked_until(s: Session, user: User, at: datetime | None = None) -> datetime | None:
-    """When the person's lock ends, if they are locked now."""
-    tries = _recent_tries(s, user)
-    if len(tries) < TRIES or any(t.ok for t in tries):
-        return None
-    until = tries[0].at + LOCK
-    return until if (at or now()) < until else None
+def _wait(wrong: int, free: int, cap: timedelta) -> timedelta:
+    if wrong < free:
+        return timedelta(0)
+    doublings = min(wrong - free + 1, 20)  # 2**20 s is past any cap
+    return min(timedelta(seconds=2 ** doublings), cap)
+
+
+FRESH_TRIES = "paigow_fresh_tries"  # a session's info key: the tries it wrote, not linked yet
+
+
+def _tries(s: Session, name: str, since: datetime, at: datetime
+           ) -> list[tuple[bool, datetime, str | None]]:
+    """The name's tries after `since`, not dated ahead of `at` + SKEW, that are records:
+    signed by an enrolled station or the floor (chain.untrusted), by this station's own key
+    (so a station not enrolled yet still slows a guesser at it), or written by this session
+    a moment ago. A row slipped in with the database's login counts for nothing, right or
+    wrong, so it can neither make a person wait nor hide a guesser's wrong tries."""
+    rows = s.execute(select(SignIn.id, SignIn.ok, SignIn.at, SignIn.station).where(
+        SignIn.name == name, SignIn.at > since, SignIn.at <= at + SKEW)).all()
+    fresh = s.info.get(FRESH_TRIES, set())
+    conn = s.connection()
+    forged = untrusted(conn, "sign_ins", [str(r[0]) for r in rows if str(r[0]) not in fresh],
+                       also=conn.get_execution_options().get(SIGNER))
+    return [(bool(r[1]), r[2], r[3]) for r in rows if str(r[0]) not in forged]
+
+
+def _wrong_since(s: Session, name: str, since: datetime, at: datetime,
+                 source: str | None = None, *, here: bool = False
+                 ) -> tuple[int, datetime | None]:
+    """The wrong tries of the name after `since` (from `source` only, when `here`): how
+    many, and the last one's time."""
+    wrong = [t for ok, t, where in _tries(s, name, since, at)
+             if not ok and (not here or where == source)]
+    return len(wrong), max(wrong, default=None)
+
+
+def _counted_since(user: User | None, at: datetime) -> datetime:
+    since = at - MEMORY
+    return user.at if user is not None and user.at > since else since
+
+
+def name_wait_until(s: Session, name: str, user: User | None,
+                    at: datetime | None = None) -> datetime | None:
+    """When the name's wrong tries from every source stop making a try of it wait, if they
+    make one wait now."""
+    at = at or now()
+    wrong, last = _wrong_since(s, name, _counted_since(user, at), at)
+    until = last + _wait(wrong, NAME_FREE, NAME_CAP) if last is not None else None
+    return until if until is not None and until > at else None
+
+
+def wait_until(s: Session, name: str, source: str | None, user: User | None,
+               at: datetime | None = None) -> datetime | None:
+    """When the next try of the name from `source` is taken, if it must wait (the rule in
+    the module's docstring); `user`: the person's newest row (None: nobody of that name)."""
+    at = at or now()
+    since = _counted_since(user, at)
+    ok = max((t for right, t, where in _tries(s, name, since, at)
+              if right and where == source), default=None)
+    wrong, last = _wrong_since(s, name, max(since, ok) if ok else since, at, source,
+                               here=True)
+    here = last + _wait(wrong, FREE, CAP) if last is not None else None
+    until = max((t for t in (here, name_wait_until(s, name, user, at)) if t is not None),
+                default=None)
+    return until if until is not None and until > at else None
 
 
 def _try(s: Session, name: str, action: str, ok: bool, station: str | None) -> SignIn:
     row = SignIn(id=uuid.uuid4(), name=name, action=action[:24], ok=ok, station=station,
                  at=now())
     s.add(row)
+    s.info.setdefault(FRESH_TRIES, set()).add(str(row.id))  # linked when it commits
     return row
 
 
@@ -146,60 +236,92 @@ def matches(secret_hash: str, secret: str) -> bool:
         return False
 
 
-def precheck(s: Session, name: str, secret: str) -> tuple[str, bool] | None:
-    """The person's secret checked outside any writing transaction: (hash, right)."""
-    user = current(s, " ".join(name.split()))
-    return None if user is None else (user.secret_hash, matches(user.secret_hash, secret))
+def _dummy_hash() -> str:
+    """What a name nobody has is checked against: as slow as a real check, and matched by
+    no secret. Made once, when first needed (the window starts without argon2's cost)."""
+    global _dummy
+    if _dummy is None:
+        _dummy = _hasher.hash(secrets.token_urlsafe(24))
+    return _dummy
+
+
+def precheck(s: Session, name: str, secret: str,
+             source: str | None = None) -> tuple[str, bool] | None:
+    """The person's secret checked outside any writing transaction: (hash, right); a name
+    nobody has is checked against the dummy hash (never right). None: the try from `source`
+    must wait, and nothing was checked."""
+    name = " ".join(name.split())
+    user = current(s, name)
+    if wait_until(s, name, source, user) is not None:
+        return None
+    secret_hash = user.secret_hash if user is not None else _dummy_hash()
+    right = matches(secret_hash, secret)
+    return secret_hash, right and user is not None
+
+
+def _in(wait: timedelta) -> str:
+    seconds = max(1, math.ceil(wait.total_seconds()))
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes, seconds = divmod(seconds, 60)
+    return f"{minutes} minutes" + (f" {seconds} seconds" if seconds else "")
+
+
+def in_words(until: datetime, at: datetime | None = None) -> str:
+    """How long until `until`, as a person reads it ("4 seconds", "5 minutes")."""
+    return _in(until - (at or now()))
+
+
+def _one_at_a_time(s: Session, name: str) -> None:
+    """Tries of one name take turns, so a burst sent at once is counted one by one. SQLite
+    has one writer already (the caller's BEGIN IMMEDIATE); PostgreSQL takes a lock on the
+    name for the rest of the transaction."""
+    if s.get_bind().dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(b"paigow.sign_in|" + name.encode()).digest()[:8],
+                             "big", signed=True)
+        s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
 def authorise(s: Session, name: str, secret: str, action: str, station: str | None,
-              checked: tuple[str, bool] | None = None) -> Person | NotAuthorised:
-    """Check the person's secret for `action` and record the try (the caller commits):
-    the Person, or the refusal to raise once the try is recorded. `checked`: what
-    `precheck` found a moment ago (used while the person's hash is still the same)."""
+              checked: tuple[str, bool] | None = None) -> Person | Refusal:
+    """Check the person's secret for `action` and record the try (the caller commits, in a
+    writing transaction): the Person, or the refusal to raise once the try is recorded.
+    `station`: where the try comes from (its wait is that source's). `checked`: what
+    `precheck` found a moment ago (used while the hash checked is still the person's)."""
     if action not in ACTIONS:
         raise LedgerError(f"{action!r} is not a supervisor's action the ledger knows")
     name = " ".join(name.split())
     if not name:
-        return NotAuthorised("Type the supervisor's name: the ledger records who did it.")
+        return Refusal("Type the supervisor's name: the ledger records who did it.", "name")
+    _one_at_a_time(s, name)
     user = current(s, name)
-    if user is None:
-        _try(s, name, action, False, station)
-        return NotAuthorised(f"{name} is not a person in the ledger: check the name, or ask "
-                             f"the shift manager to add them (paigow users add). Nothing "
-                             f"was done.")
-    if user.disabled:
-        _try(s, name, action, False, station)
-        return NotAuthorised(f"{name}'s account is disabled: ask the shift manager. Nothing "
-                             f"was done.")
-    until = locked_until(s, user)
+    at = now()
+    until = wait_until(s, name, station, user, at)
     if until is not None:
-        _try(s, name, action, False, station)
-        return NotAuthorised(f"{name} is locked after {TRIES} wrong tries, until "
-                             f"{until:%H:%M} UTC: wait, or ask the shift manager to reset "
-                             f"the secret (paigow users reset). Nothing was done.")
-    if checked is not None and checked[0] == user.secret_hash:
+        return Refusal(f"Too many wrong tries for {name}: try again in {in_words(until, at)} "
+                       f"({until:%H:%M:%S} UTC); the secret was not checked. If the wrong "
+                       f"tries were not yours, tell the shift manager. Nothing was done.",
+                       "wait", until)
+    secret_hash = user.secret_hash if user is not None else _dummy_hash()
+    if checked is not None and checked[0] == secret_hash:
         right = checked[1]
     else:
-        right = matches(user.secret_hash, secret)
-    if not right:
+        right = matches(secret_hash, secret)
+    if user is None or not right:
         _try(s, name, action, False, station)
         s.flush()
-        if locked_until(s, user) is not None:
-            return NotAuthorised(f"Wrong secret for {name}, {TRIES} times: {name} is locked "
-                                 f"for {int(LOCK.total_seconds() // 60)} minutes. Nothing "
-                                 f"was done.")
-        wrong = 0
-        for t in _recent_tries(s, user):  # the wrong tries in a row, newest first
-            if t.ok:
-                break
-            wrong += 1
-        return NotAuthorised(f"Wrong secret for {name}: nothing was done "
-                             f"({TRIES - wrong} more tries before the lock).")
+        until = wait_until(s, name, station, user)
+        again = f" in {in_words(until)}" if until is not None else ""
+        return Refusal(f"Wrong name or secret for {name}: check both and try again{again}. "
+                       f"Nothing was done.", "wrong", until)
+    if user.disabled:
+        _try(s, name, action, False, station)
+        return Refusal(f"{name}'s account is disabled: ask the shift manager. Nothing was "
+                       f"done.", "disabled")
     row = _try(s, name, action, True, station)
     if user.role not in ACTIONS[action]:
-        return NotAuthorised(f"{name} is {_a(user.role)}: {_a(user.role)} may not "
-                             f"{action}. Nothing was done.")
+        return Refusal(f"{name} is {_a(user.role)}: {_a(user.role)} may not {action}. "
+                       f"Nothing was done.", "role")
     return Person(name, user.role, action, row.id)
 
 
@@ -285,7 +407,7 @@ def enable(s: Session, name: str, by: Person) -> User:
 
 
 def reset(s: Session, name: str, secret: str, by: Person) -> User:
-    """A new secret for the person (and their lock lifted)."""
+    """A new secret for the person (and any wait of theirs lifted: a new version)."""
     who, user = _manager(by), _existing(s, name)
     check_secret(secret)
     return _version(s, user.name, role=user.role, secret_hash=_hasher.hash(secret),
@@ -299,6 +421,6 @@ def accounts(s: Session) -> list[Account]:
         user = current(s, name)
         assert user is not None
         out.append(Account(user.name, user.role, user.disabled,
-                           locked_until(s, user) is not None, user.changed_by, user.change,
+                           name_wait_until(s, user.name, user), user.changed_by, user.change,
                            user.at))
     return out

@@ -271,6 +271,7 @@ class Store:
         self.engine: Engine = make_engine(self.url)
         self.signer = keys.load_or_make(self.data_dir)  # signs every link it writes
         self._writes = chain.signing(self.engine.execution_options(**WRITE), self.signer)
+        self._reads = chain.signing(self.engine, self.signer)  # its own key is known to it
         self._lock = threading.RLock()  # the journal and what it remembers
         self._sending = threading.Lock()  # one send to the database at a time
         self._journal: Journal | None = None
@@ -325,7 +326,7 @@ class Store:
     def _read(self, fn: Callable[[Session], T], *, writes: bool = False) -> T:
         try:
             self._ensure_migrated()
-            with LedgerSession(self._writes if writes else self.engine) as s:
+            with LedgerSession(self._writes if writes else self._reads) as s:
                 return fn(s)
         except LedgerError:
             raise
@@ -688,10 +689,10 @@ class Store:
     def authorise(self, name: str, secret: str, action: str) -> Person:
         """The person, if `secret` is theirs and their role may do `action` (void, correct,
         misdeal, override, close, manage users, read); else NotAuthorised, saying why. Every
-        try is recorded (never the secret); wrong tries in a row lock the person."""
+        try is recorded (never the secret); wrong tries slow the name's next try (people.py)."""
         # the slow hash is checked first, so that no writing transaction (on SQLite, the
         # whole file) waits on it
-        checked = self._read(lambda s: people.precheck(s, name, secret))
+        checked = self._read(lambda s: people.precheck(s, name, secret, self.station))
 
         def run(s: Session) -> Person:
             with s.begin():
@@ -747,7 +748,7 @@ class Store:
         return self._people_change(lambda s: people.enable(s, name, by), by)
 
     def reset_person(self, name: str, secret: str, *, by: Person) -> people.Account:
-        """A new secret for the person; their lock is lifted."""
+        """A new secret for the person; any wait of theirs is lifted."""
         return self._people_change(lambda s: people.reset(s, name, secret, by), by)
 
     def _people_change(self, change: Callable[[Session], User],

@@ -16,7 +16,7 @@ from app.floor import auth
 from app.floor.app import FloorSettings, create_app
 from app.floor.auth import add_user
 from app.floor.stations import HeadlessStation
-from app.ledger import Store, chain
+from app.ledger import Store, chain, people
 from app.ledger.database import make_engine, migrate
 from app.ledger.keys import KEY_FILE
 
@@ -32,9 +32,10 @@ def _own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _quick_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
     """argon2 at its light settings: the tests check the logic, not the cost (the server
     keeps argon2-cffi's defaults; a hash carries its own settings)."""
-    monkeypatch.setattr(auth, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
-                                                        parallelism=1))
-    monkeypatch.setattr(auth, "_dummy", None)
+    light = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr(auth, "_hasher", light)
+    monkeypatch.setattr(people, "_hasher", light)  # its dummy hash, for a name nobody has
+    monkeypatch.setattr(people, "_dummy", None)
 
 
 @pytest.fixture(scope="session")

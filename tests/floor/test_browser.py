@@ -31,6 +31,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from app.floor import auth
 from app.floor.app import FloorSettings
 from app.floor.stations import DemoFloor
+from app.ledger import people
 from app.ledger.database import make_engine, migrate
 from tests.ledger.pg import running_server
 
@@ -57,7 +58,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     with pytest.MonkeyPatch.context() as mp, running_server() as pg:
         mp.setattr(auth, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
                                                    parallelism=1))
-        mp.setattr(auth, "_dummy", None)
+        mp.setattr(people, "_dummy", None)  # made again, light, for a name nobody has
+        mp.setattr(people, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
+                                                     parallelism=1))
         url = pg.url(pg.create_database())
         engine = make_engine(url)
         migrate(engine)

@@ -131,5 +131,5 @@ def test_a_correction_from_the_floor_needs_the_persons_own_password_at_that_mome
     assert missing.status_code == 400 and "Type your password" in missing.text
     wrong = client.post(f"/rounds/{summary.id}/correct",
                         data=data | {"password": "not the password"})
-    assert wrong.status_code == 409 and "Wrong secret for Max" in wrong.text
+    assert wrong.status_code == 409 and "Wrong name or secret for Max" in wrong.text
     assert len(rows(url, SettlementRow, SettlementRow.entry != "original")) == 0

@@ -117,3 +117,24 @@ def test_without_the_postgresql_server_the_tests_fail_naming_the_package(
     monkeypatch.setattr(pg_module.shutil, "which", lambda name: None)
     with pytest.raises(FileNotFoundError, match="install the 'postgresql' package"):
         pg_module.find_bin()
+
+
+def test_a_floor_logout_is_never_changed_or_deleted(database_url: str) -> None:
+    """A logout deleted would bring back every session it ended (a copied cookie's too)."""
+    import uuid
+    from datetime import UTC, datetime
+
+    from sqlalchemy import delete, insert, update
+
+    from app.ledger.models import FloorLogout
+
+    engine = make_engine(database_url)
+    migrate(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(FloorLogout).values(id=uuid.uuid4(), name="Pat",
+                                                at=datetime.now(UTC)))
+    for statement in (delete(FloorLogout), update(FloorLogout).values(name="Max")):
+        with pytest.raises(Exception, match="floor_logouts rows are never changed or deleted"):
+            with engine.begin() as conn:
+                conn.execute(statement)
+    engine.dispose()

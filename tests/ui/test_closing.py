@@ -51,7 +51,7 @@ def test_closing_the_window_needs_a_supervisor_and_the_ledger_records_who(
     dialog.ok.click()
     qtbot.waitUntil(lambda: not dialog.waiting, timeout=10000)
     assert window.isVisible() and guard.by is None
-    assert dialog.answer.text().startswith(f"Close: Wrong secret for {SUPERVISOR}")
+    assert dialog.answer.text().startswith(f"Close: Wrong name or secret for {SUPERVISOR}")
     dialog.form.secret.setText(SUPERVISOR_SECRET)
     dialog.ok.click()
     qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
