@@ -27,6 +27,7 @@ from app.core.round_rules import RoundRules
 from app.core.settlement import money
 
 from .apply import MISDEAL_PREFIX
+from .chain import untrusted
 from .codec import CodecError, decode_rules
 from .errors import LedgerError
 from .models import (
@@ -336,13 +337,14 @@ class Totals:
     banker_net_cents: int
     corrections: int
     seats: tuple[SeatTotals, ...]
+    left_out: int = 0  # settlement rows that are no record (chain.untrusted): not counted
 
     def to_dict(self) -> dict[str, Any]:
         return {"filters": self.filters, "rounds": self.rounds, "drop_cents": self.drop_cents,
                 "win_cents": self.win_cents, "commission_cents": self.commission_cents,
                 "players_net_cents": self.players_net_cents,
                 "banker_net_cents": self.banker_net_cents, "corrections": self.corrections,
-                "seats": [seat.to_dict() for seat in self.seats]}
+                "left_out": self.left_out, "seats": [seat.to_dict() for seat in self.seats]}
 
     def text(self) -> str:
         scope = ", ".join(f"{k} {v}" for k, v in self.filters.items() if v is not None)
@@ -351,6 +353,10 @@ class Totals:
                f"  drop {money(self.drop_cents)}   win {money(self.win_cents, sign=True)}   "
                f"commission {money(self.commission_cents)}",
                "  seat  hands  banked  wagered      commission  net"]
+        if self.left_out:
+            out.insert(1, f"  {self.left_out} settlement row(s) left out: they are no record "
+                          f"(not signed by an enrolled station); paigow ledger verify names "
+                          f"them")
         for t in self.seats:
             out.append(f"  {t.seat:<5} {t.hands:<6} {t.banked:<7} {money(t.wagered_cents):<12} "
                        f"{money(t.commission_cents):<11} {money(t.net_cents, sign=True)}")
@@ -360,15 +366,17 @@ class Totals:
 def totals(s: Session, f: Filters) -> Totals:
     settled = _rounds_where(s, select(RoundRow.id), Filters(
         f.table, f.shift, None, f.day, f.since, f.until, "settled")).subquery()
-    rows = s.execute(
-        select(SettlementRow.seat, SettlementRow.role, SettlementRow.entry,
+    found = s.execute(
+        select(SettlementRow.id, SettlementRow.seat, SettlementRow.role, SettlementRow.entry,
                SettlementRow.wager_cents, SettlementRow.commission_cents,
                SettlementRow.net_cents)
         .where(SettlementRow.round_id.in_(select(settled.c.id)))).all()
+    forged = untrusted(s.connection(), "settlements", [str(r[0]) for r in found])
+    rows = [r for r in found if str(r[0]) not in forged]
     n_rounds = s.scalar(select(func.count()).select_from(settled)) or 0
     drop = players = bankers = commission = n_corrections = 0
     seats: dict[int, list[int]] = {}
-    for seat, role, entry, wager, comm, net in rows:
+    for _, seat, role, entry, wager, comm, net in rows:
         if role not in SEAT_ROLES or seat is None:
             continue  # the dealer's hand against a player banker is the house's
         original = entry == "original"
@@ -388,7 +396,8 @@ def totals(s: Session, f: Filters) -> Totals:
         t[4] += net
     return Totals(f.describe(), n_rounds, drop, -(players + bankers), commission, players,
                   bankers, n_corrections,
-                  tuple(SeatTotals(seat, *t) for seat, t in sorted(seats.items())))
+                  tuple(SeatTotals(seat, *t) for seat, t in sorted(seats.items())),
+                  len(forged))
 
 
 # --- shifts --------------------------------------------------------------------------------

@@ -43,6 +43,29 @@ def test_a_5000_correction_linked_by_the_published_recipe_is_named_unsigned(
     assert "carries no signature" in capsys.readouterr().out
 
 
+def test_a_forged_correction_counts_for_nothing_in_recall_totals_and_raises_a_floor_alert(
+        played: Store, database_url: str, tmp_path: Path) -> None:
+    from app.floor.anchoring import Anchoring
+    from app.ledger import anchors
+    from app.ledger.database import make_engine
+
+    before = played.totals(table=TABLE)
+    forged = forged_correction(database_url)
+    forge_links(database_url, TABLE, [("settlements", forged)])
+    after = played.totals(table=TABLE)
+    assert (after.players_net_cents, after.corrections) == (before.players_net_cents,
+                                                            before.corrections)
+    assert after.left_out == 1 and "1 settlement row(s) left out" in after.text()
+    (recalled,) = [played.recall(r.id) for r in played.history()
+                   if not played.recall(r.id).match]
+    assert "correction" in recalled.verdict and "counts for nothing" in recalled.verdict
+    engine = make_engine(database_url)
+    raised = Anchoring(engine, tmp_path / anchors.CHECKPOINTS).run(anchors.datetime.now())
+    engine.dispose()
+    assert [(a.kind, a.table) for a in raised] == [("chain", TABLE)]
+    assert "does not verify" in raised[0].text and forged in raised[0].text
+
+
 def test_a_link_that_borrows_a_station_s_key_id_without_its_key_is_named_forged(
         played: Store, database_url: str) -> None:
     forged = forged_correction(database_url)

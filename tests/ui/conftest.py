@@ -107,13 +107,16 @@ AUDITOR, AUDITOR_SECRET = "Dee Fox", "ledger-eyes-9"
 
 
 def add_people(store: Store) -> None:
-    """A shift manager (the first), a pit supervisor and an auditor in the ledger."""
+    """A shift manager (the first), a pit supervisor and an auditor in the ledger, and the
+    store's key enrolled."""
     if store.has_people():
         return
     store.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
     ana = store.authorise(MANAGER, MANAGER_SECRET, "manage users")
     store.add_person(SUPERVISOR, "pit supervisor", SUPERVISOR_SECRET, by=ana)
     store.add_person(AUDITOR, "auditor", AUDITOR_SECRET, by=ana)
+    # and the station's signing key, as a supervisor enrolls it at installation
+    store.enroll(store.authorise(MANAGER, MANAGER_SECRET, "enroll"))
 
 
 def supervised(data_dir: Path) -> Path:

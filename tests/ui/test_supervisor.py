@@ -455,7 +455,7 @@ def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_stat
 
 def test_the_pit_recalls_a_past_round_whole_and_the_core_agrees_with_what_was_paid(
         make_station, tmp_path):
-    ledger = make_ledger(tmp_path)
+    ledger = people_ledger(tmp_path)  # its key enrolled: its rounds are records
     s = make_station(ledger=ledger)
     play_round(s)
     slip = s.session.round.slip
