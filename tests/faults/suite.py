@@ -27,6 +27,10 @@ Each fault, how it is made, and what is counted:
   is full. Wagers taken after, rounds lost, not said why.
 - fuzz: hypothesis, random text into every parser the station has (cards, money, dice,
   config, round files, recorded sessions, the shoe's line). Tracebacks.
+- forged records (issue 23, tests/faults/forgery.py): a correction and a supervisor's
+  sign-in written with a database login and linked by the published recipe; the owner's
+  rewrite re-signed with a key of their own and their cut of the last round. Forgeries
+  taken for records, counted in the totals or as tries; rewrites and cuts the anchors miss.
 """
 
 from __future__ import annotations
@@ -453,12 +457,21 @@ class Form:
     disk_trials: int
     fuzz_examples: int
     noise_trials: int = 2
+    forgeries: int = 1
 
 
 SHORT = Form(shoe_rounds=1, restarts=2, kills=5, pg_rounds=8, pg_outages=1, disk_trials=1,
              fuzz_examples=150)
 SOAK = Form(shoe_rounds=10, restarts=20, kills=100, pg_rounds=40, pg_outages=4,
-            disk_trials=3, fuzz_examples=3000, noise_trials=10)
+            disk_trials=3, fuzz_examples=3000, noise_trials=10, forgeries=20)
+
+
+def forged_records(trials: int) -> Row:
+    from . import forgery
+
+    counts = {**forgery.forged_rows(trials), **forgery.owner_rewrites(trials)}
+    return Row("forged records: a correction and a sign-in by the station's login, the "
+               "owner's rewrite and cut", 4 * trials, counts)
 
 
 def run(form: Form, say: Callable[[str], None] = print) -> list[Row]:
@@ -480,6 +493,7 @@ def run(form: Form, say: Callable[[str], None] = print) -> list[Row]:
     timed(lambda: kill_9(form.kills))
     timed(lambda: disk_full(form.disk_trials))
     timed(lambda: fuzz(form.fuzz_examples))
+    timed(lambda: forged_records(form.forgeries))
     with running_server() as pg:
         from app.ledger.database import make_engine, migrate
         template = pg.create_database()

@@ -77,3 +77,12 @@ def test_the_fuzz_of_every_parser_finds_no_traceback(counted: dict[str, suite.Ro
     _zero(row)
     assert set(row.seen) == {"cards", "money", "dice", "config", "round files",
                              "recorded sessions", "shoe line"}
+
+
+def test_records_forged_with_a_database_login_or_by_the_owner_are_never_taken_for_records(
+        counted: dict[str, suite.Row]) -> None:
+    row = counted["forged records"]
+    _zero(row)
+    assert set(row.counts) == {"forged rows taken for records", "forged corrections counted",
+                               "forged sign-ins counted", "rewrites missed by a slip's code",
+                               "cuts missed by the checkpoints"}
