@@ -179,8 +179,9 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
         worker = Worker(window)
         port = StationLedger(ledger, worker) if ledger is not None else None
         session = DealerSession(rules, ledger=port,
-                                printer=StationPrinter(printer) if printer is not None
-                                else None,
+                                printer=StationPrinter(
+                                    printer, ledger.store.head_code if ledger is not None
+                                    else lambda: None) if printer is not None else None,
                                 rotation=ledger.store.rotation() if ledger is not None
                                 else None, randbelow=lambda n: rng,
                                 supervisors=VouchedSupervisors(ledger.store)

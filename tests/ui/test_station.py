@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -129,6 +130,8 @@ def test_a_whole_round_from_open_to_printed_slip_over_the_pty_shoe_and_in_the_le
     assert [ln for ln in expected if not ln.startswith("Time")] == [
         ln for ln in expected if not ln.startswith("Time") and ln in text]
     assert "PAI GOW POKER SETTLEMENT" in text and "REPRINT" not in text
+    # the ledger's chain head as the station last saw it, for verify --head (issue 23)
+    assert re.search(r"\nLedger +PG-1 #\d+ [0-9a-f]{16}\n", text), text[-400:]
     for line in slip.lines:
         assert line.name.capitalize() in text or line.name in text
     # P again does not print it twice: the slip is printed.
