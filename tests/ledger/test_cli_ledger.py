@@ -18,6 +18,7 @@ from app.ledger import Recording, Store
 from app.ledger.database import head_revision
 
 from .conftest import TABLE
+from .enrolled import enrolled_key
 from .play import record_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture()
 def recorded(database_url: str, tmp_path: Path) -> tuple[str, list[Recording]]:
     with Store(database_url, table=TABLE, station="s", data_dir=tmp_path / "s") as store:
+        enrolled_key(store)  # its rows are records: the totals count them
         store.open_shift("Kim")
         recs = [r for r in record_rounds(store, 4, "cli") if isinstance(r, Recording)]
     return database_url, recs

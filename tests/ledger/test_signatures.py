@@ -135,7 +135,7 @@ def test_stations_enroll_list_and_revoke_from_the_command_line(
     monkeypatch.setattr("sys.stdin", io.StringIO("wrong-secret-1\n"))
     assert main(["stations", "revoke", store.signer.key_id[:6], "--reason", "stolen",
                  "--by", MANAGER, *common]) == 2
-    assert "Wrong secret" in capsys.readouterr().err
+    assert "Wrong name or secret" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{MANAGER_SECRET}\n"))
     assert main(["stations", "revoke", store.signer.key_id[:6], "--reason", "stolen",
                  "--by", MANAGER, *common]) == 0
