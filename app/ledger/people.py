@@ -79,6 +79,25 @@ _dummy: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
+class Version:
+    """A person as their newest row says, less the secret's hash: every column a station's
+    PostgreSQL login may read (`users.secret_hash` it may not: docs/trust.md)."""
+
+    id: uuid.UUID
+    name: str
+    version: int
+    role: str
+    disabled: bool
+    change: str
+    changed_by: str
+    at: datetime
+
+
+_READABLE = (User.id, User.name, User.version, User.role, User.disabled, User.change,
+             User.changed_by, User.at)
+
+
+@dataclass(frozen=True, slots=True)
 class Person:
     """Someone who gave their secret for an action a moment ago."""
 
@@ -130,10 +149,16 @@ def check_secret(secret: str) -> str:
     return secret
 
 
-def current(s: Session, name: str) -> User | None:
-    """The person's newest row (None: nobody of that name)."""
-    return s.scalars(select(User).where(User.name == name)
-                     .order_by(User.version.desc()).limit(1)).first()
+def current(s: Session, name: str) -> Version | None:
+    """The person's newest row, the hash left out (None: nobody of that name)."""
+    row = s.execute(select(*_READABLE).where(User.name == name)
+                    .order_by(User.version.desc()).limit(1)).first()
+    return None if row is None else Version(*row)
+
+
+def stored_hash(s: Session, user: Version) -> str:
+    """The person's secret hash (read only where it is checked, or copied to a new row)."""
+    return str(s.scalar(select(User.secret_hash).where(User.id == user.id)))
 
 
 def anyone(s: Session) -> bool:
@@ -188,12 +213,12 @@ def _wrong_since(s: Session, name: str, since: datetime, at: datetime,
     return len(wrong), max(wrong, default=None)
 
 
-def _counted_since(user: User | None, at: datetime) -> datetime:
+def _counted_since(user: Version | None, at: datetime) -> datetime:
     since = at - MEMORY
     return user.at if user is not None and user.at > since else since
 
 
-def name_wait_until(s: Session, name: str, user: User | None,
+def name_wait_until(s: Session, name: str, user: Version | None,
                     at: datetime | None = None) -> datetime | None:
     """When the name's wrong tries from every source stop making a try of it wait, if they
     make one wait now."""
@@ -203,7 +228,7 @@ def name_wait_until(s: Session, name: str, user: User | None,
     return until if until is not None and until > at else None
 
 
-def wait_until(s: Session, name: str, source: str | None, user: User | None,
+def wait_until(s: Session, name: str, source: str | None, user: Version | None,
                at: datetime | None = None) -> datetime | None:
     """When the next try of the name from `source` is taken, if it must wait (the rule in
     the module's docstring); `user`: the person's newest row (None: nobody of that name)."""
@@ -254,7 +279,7 @@ def precheck(s: Session, name: str, secret: str,
     user = current(s, name)
     if wait_until(s, name, source, user) is not None:
         return None
-    secret_hash = user.secret_hash if user is not None else _dummy_hash()
+    secret_hash = stored_hash(s, user) if user is not None else _dummy_hash()
     right = matches(secret_hash, secret)
     return secret_hash, right and user is not None
 
@@ -302,7 +327,7 @@ def authorise(s: Session, name: str, secret: str, action: str, station: str | No
                        f"({until:%H:%M:%S} UTC); the secret was not checked. If the wrong "
                        f"tries were not yours, tell the shift manager. Nothing was done.",
                        "wait", until)
-    secret_hash = user.secret_hash if user is not None else _dummy_hash()
+    secret_hash = stored_hash(s, user) if user is not None else _dummy_hash()
     if checked is not None and checked[0] == secret_hash:
         right = checked[1]
     else:
@@ -340,9 +365,14 @@ def confirm(s: Session, person: Person, action: str) -> None:
                             f"ago): give it again. Nothing was done.")
 
 
-def _version(s: Session, name: str, *, role: str, secret_hash: str, disabled: bool,
-             change: str, by: str) -> User:
+def new_version(s: Session, name: str, *, role: str, disabled: bool, change: str, by: str,
+                secret_hash: str | None = None) -> User:
+    """A new row of the person's account (`secret_hash` None: the hash they have now)."""
     last = current(s, name)
+    if secret_hash is None:
+        if last is None:
+            raise LedgerError(f"{name} is not a person in the ledger")
+        secret_hash = stored_hash(s, last)
     row = User(id=uuid.uuid4(), name=name, version=(last.version + 1) if last else 1,
                role=role, secret_hash=secret_hash, disabled=disabled, change=change,
                changed_by=by, at=now())
@@ -369,8 +399,8 @@ def add(s: Session, name: str, role: str, secret: str, by: Person | None,
         if current(s, name) is not None:
             raise LedgerError(f"{name} is in the ledger already: reset their secret or "
                               f"enable them instead")
-    return _version(s, name, role=role, secret_hash=_hasher.hash(secret), disabled=False,
-                    change="added", by=who)
+    return new_version(s, name, role=role, secret_hash=_hasher.hash(secret), disabled=False,
+                       change="added", by=who)
 
 
 def _manager(by: Person | None) -> str:
@@ -380,7 +410,7 @@ def _manager(by: Person | None) -> str:
     return by.name
 
 
-def _existing(s: Session, name: str) -> User:
+def _existing(s: Session, name: str) -> Version:
     user = current(s, " ".join(name.split()))
     if user is None:
         raise LedgerError(f"{name} is not a person in the ledger: `paigow users list` shows "
@@ -394,24 +424,24 @@ def disable(s: Session, name: str, by: Person) -> User:
         raise LedgerError(f"{user.name} is disabled already")
     if user.name == who:
         raise LedgerError("a shift manager cannot disable themselves: ask another")
-    return _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
-                    disabled=True, change="disabled", by=who)
+    return new_version(s, user.name, role=user.role, disabled=True, change="disabled",
+                       by=who)
 
 
 def enable(s: Session, name: str, by: Person) -> User:
     who, user = _manager(by), _existing(s, name)
     if not user.disabled:
         raise LedgerError(f"{user.name} is not disabled")
-    return _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
-                    disabled=False, change="enabled", by=who)
+    return new_version(s, user.name, role=user.role, disabled=False, change="enabled",
+                       by=who)
 
 
 def reset(s: Session, name: str, secret: str, by: Person) -> User:
     """A new secret for the person (and any wait of theirs lifted: a new version)."""
     who, user = _manager(by), _existing(s, name)
     check_secret(secret)
-    return _version(s, user.name, role=user.role, secret_hash=_hasher.hash(secret),
-                    disabled=user.disabled, change="reset", by=who)
+    return new_version(s, user.name, role=user.role, secret_hash=_hasher.hash(secret),
+                       disabled=user.disabled, change="reset", by=who)
 
 
 def accounts(s: Session) -> list[Account]:
