@@ -309,6 +309,13 @@ def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
     if given and not mismatches and not args.json:
         print(f"{len(given)} anchor(s) from outside the database: the chains hold them")
     if all(r.intact for r in reports) and not mismatches:
+        if any(r.unchecked for r in reports):
+            # nothing found wrong, but not all of it could be looked at: not a clean bill
+            if not args.json:
+                print("paigow ledger: this login could not check every chain (above): "
+                      "verify with the owner's login, or an auditor's that may read "
+                      "users.secret_hash", file=sys.stderr)
+            return EXIT_REFUSED
         return 0
     if not args.json:
         print("paigow ledger: the ledger was changed outside the stations: keep this copy "

@@ -36,7 +36,7 @@ from app.ledger.chain import LedgerSession
 from app.ledger.database import WRITE
 from app.ledger.errors import LedgerError
 from app.ledger.models import FLOOR_ROLES, FloorLog, FloorLogout, now
-from app.ledger.models import User as Person
+from app.ledger.models import User as UserRow
 
 ROLE_WORDS = {"pit supervisor": "pit supervisor", "supervisor": "pit supervisor",
               "shift manager": "shift manager", "auditor": "auditor (read-only)"}
@@ -126,14 +126,6 @@ def _write(engine: Engine) -> LedgerSession:
     return LedgerSession(engine.execution_options(**WRITE))
 
 
-def _version(s: Session, name: str, *, role: str, secret_hash: str, disabled: bool,
-             change: str, by: str) -> None:
-    last = people.current(s, name)
-    s.add(Person(id=uuid.uuid4(), name=name, version=(last.version + 1) if last else 1,
-                 role=role, secret_hash=secret_hash, disabled=disabled, change=change,
-                 changed_by=by, at=now()))
-
-
 def add_user(engine: Engine, name: str, role: str, password: str, *,
              by: str | None = None) -> User:
     """A new person who logs in at the floor (and may act at a station, by role). For
@@ -152,13 +144,13 @@ def add_user(engine: Engine, name: str, role: str, password: str, *,
         if people.current(s, name) is not None:
             raise AuthError(f"there is already a floor user named {name!r}: choose another "
                             f"name or remove that one first")
-        _version(s, name, role=person_role, secret_hash=_hasher.hash(password),
-                 disabled=False, change="added", by=by or ADDED_BY)
+        people.new_version(s, name, role=person_role, secret_hash=_hasher.hash(password),
+                           disabled=False, change="added", by=by or ADDED_BY)
         log(s, by, "user_added", {"name": name, "role": person_role})
     return User(name, person_role)
 
 
-def _existing(s: Session, name: str) -> Person:
+def _existing(s: Session, name: str) -> people.Version:
     user = people.current(s, name)
     if user is None:
         raise AuthError(f"there is no floor user named {name!r}")
@@ -169,8 +161,8 @@ def set_password(engine: Engine, name: str, password: str, *, by: str | None = N
     check_password(password)
     with _write(engine) as s, s.begin():
         user = _existing(s, name)
-        _version(s, user.name, role=user.role, secret_hash=_hasher.hash(password),
-                 disabled=user.disabled, change="reset", by=by or ADDED_BY)
+        people.new_version(s, user.name, role=user.role, secret_hash=_hasher.hash(password),
+                           disabled=user.disabled, change="reset", by=by or ADDED_BY)
         log(s, by, "password_set", {"name": name})
 
 
@@ -183,8 +175,8 @@ def set_role(engine: Engine, name: str, role: str, *, by: str | None = None) -> 
         user = _existing(s, name)
         if user.role == person_role:
             raise AuthError(f"{user.name} is {person_role} already: nothing was changed")
-        _version(s, user.name, role=person_role, secret_hash=user.secret_hash,
-                 disabled=user.disabled, change="role", by=by or ADDED_BY)
+        people.new_version(s, user.name, role=person_role, disabled=user.disabled,
+                           change="role", by=by or ADDED_BY)
         log(s, by, "role_set", {"name": user.name, "role": person_role})
 
 
@@ -193,15 +185,15 @@ def remove_user(engine: Engine, name: str, *, by: str | None = None) -> None:
     with _write(engine) as s, s.begin():
         user = _existing(s, name)
         if not user.disabled:
-            _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
-                     disabled=True, change="disabled", by=by or ADDED_BY)
+            people.new_version(s, user.name, role=user.role, disabled=True,
+                               change="disabled", by=by or ADDED_BY)
         log(s, by, "user_removed", {"name": name})
 
 
 def users(engine: Engine) -> list[tuple[str, str, bool, datetime | None]]:
     with Session(engine) as s:
         out = []
-        for name in sorted(set(s.scalars(select(Person.name)))):
+        for name in sorted(set(s.scalars(select(UserRow.name)))):
             user = people.current(s, name)
             assert user is not None
             out.append((user.name, user.role, user.disabled,

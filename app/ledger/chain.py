@@ -267,22 +267,29 @@ class ChainReport:
     links: int
     problems: list[Problem] = field(default_factory=list)
     head: str = GENESIS  # the last link's entry_hash: what an auditor keeps day by day
+    unchecked: str | None = None  # what this login could not check, and why
 
     @property
     def intact(self) -> bool:
+        """Nothing that was checked is wrong (`unchecked` says what was not checked)."""
         return not self.problems
 
     def text(self) -> str:
         if self.intact:
-            return f"{self.chain}: {self.rows} rows checked, chain intact"
+            said = f"{self.chain}: {self.rows} rows checked, chain intact"
+            if self.unchecked:
+                said = (f"{self.chain}: not checked whole: {self.unchecked}; the links and "
+                        f"the {self.rows} other rows are intact")
+            return said
         more = len(self.problems) - 1
         return (self.problems[0].text() + (f" ({more} more problem(s) after it)" if more
                                            else "")
-                + f"; {self.rows} rows checked")
+                + f"; {self.rows} rows checked"
+                + (f"; {self.unchecked}" if self.unchecked else ""))
 
     def to_dict(self) -> dict[str, Any]:
         return {"chain": self.chain, "rows": self.rows, "links": self.links,
-                "intact": self.intact, "head": self.head,
+                "intact": self.intact, "head": self.head, "unchecked": self.unchecked,
                 "problems": [p.to_dict() for p in self.problems]}
 
 
@@ -299,10 +306,33 @@ def chains(conn: Connection) -> list[str]:
     return sorted(names)
 
 
-def _rows_of(conn: Connection, chain: str, table: str) -> Iterator[Mapping[str, Any]]:
+SECRET = ("users", "secret_hash")  # the one column a station's login may not read
+NEEDS_OWNER = ("the people's chain needs the owner's or an auditor's login to check: this "
+               "login may not read the secret hashes, so the users rows were not checked "
+               "against their links (give --database-url postgresql://OWNER@...)")
+
+
+def may_read_secrets(conn: Connection) -> bool:
+    """Whether this login may read `users.secret_hash` (a station's PostgreSQL login may
+    not: docs/trust.md, "Secrets stay secret"). A SQLite file is read whole."""
+    if conn.dialect.name != "postgresql":
+        return True
+    return bool(conn.scalar(text("SELECT has_column_privilege('users', 'secret_hash', "
+                                 "'SELECT')")))
+
+
+def _rows_of(conn: Connection, chain: str, table: str,
+             secrets: bool = True) -> Iterator[Mapping[str, Any]]:
+    """The chain's rows of `table`; without `secrets`, users rows less their hash (only
+    whether each is there, and linked, can then be told)."""
     t = _table(table)
     if chain == PEOPLE:
-        query = select(t) if table in PEOPLE_TABLES else None
+        if table not in PEOPLE_TABLES:
+            query = None
+        elif secrets or table != SECRET[0]:
+            query = select(t)
+        else:
+            query = select(*[c for c in t.c if c.name != SECRET[1]])
     elif table in PEOPLE_TABLES:
         query = None
     elif table in ("stations", "rounds"):
@@ -464,12 +494,15 @@ def verify(conn: Connection, chain: str) -> ChainReport:
     rows = 0
     seen: set[tuple[str, str]] = set()
     unlinked: list[tuple[str, Problem]] = []
+    secrets = chain != PEOPLE or may_read_secrets(conn)
     for table in CHAINED:
-        for row in _rows_of(conn, chain, table):
-            rows += 1
+        for row in _rows_of(conn, chain, table, secrets):
             key = (table, str(row["id"]))
             seen.add(key)
             link = latest.get(key)
+            whole = secrets or table != SECRET[0]  # else only there and linked is told
+            if whole:
+                rows += 1
             if link is None:
                 name = describe(conn, table, key[1], row)
                 at = next((_value(row[k]) for k in ("at", "first_seen", "opened_at",
@@ -478,7 +511,7 @@ def verify(conn: Connection, chain: str) -> ChainReport:
                     chain, "unchained", table, key[1],
                     f"{name} is not in the chain: it was written behind the ledger's back "
                     f"(not by a station)")))
-            elif row_hash(table, row) != link[1]:
+            elif whole and row_hash(table, row) != link[1]:
                 problems.append(Problem(
                     chain, "edited", table, key[1],
                     f"{describe(conn, table, key[1], row)} was edited: it does not match "
@@ -490,7 +523,8 @@ def verify(conn: Connection, chain: str) -> ChainReport:
                                     f"of the chain names it", seq))
     problems.sort(key=lambda p: p.seq or 0)
     problems.extend(p for _, p in sorted(unlinked, key=lambda x: x[0]))
-    return ChainReport(chain, rows, len(entries), problems, prev)
+    return ChainReport(chain, rows, len(entries), problems, prev,
+                       None if secrets else NEEDS_OWNER)
 
 
 # --- rows that count ---------------------------------------------------------------------

@@ -22,6 +22,12 @@ and the pit floor, each secret (a PIN or a password) kept only as an argon2 hash
   secret being checked, and is not a try (it is not written, and does not make the wait
   longer). An unknown name is counted and answered exactly as a real one, with as much
   hashing, so neither the words nor the time say which names exist.
+- On PostgreSQL a secret is checked without its hash being read (a station's login may
+  not read `users.secret_hash`: an offline guess of a PIN takes hours): the database gives
+  the hash's parameters and salt (`paigow_secret_salt`), the caller hashes the secret with
+  them, and the database compares (`paigow_secret_matches`, which also paces the checks
+  of a name whoever calls it; migration 0010_secrets). One path for every login. On SQLite
+  (a station's own file) the hash is read and checked here.
 - `authorise(name, secret, action)` is what every supervisor operation calls first; it
   returns the `Person`, whose `sign_in` is the id of the right try it made. The operation
   checks that try (a person, the action, a moment ago) in its own transaction and records
@@ -34,6 +40,8 @@ manager who gives their own secret.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import math
 import secrets
@@ -41,9 +49,11 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import HashingError, InvalidHashError, VerificationError
+from argon2.low_level import hash_secret
 from sqlalchemy import select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from .chain import SIGNER, untrusted
@@ -69,13 +79,58 @@ NAME_CAP = timedelta(seconds=30)  # the longest wait the name's tries elsewhere 
 SKEW = timedelta(minutes=1)  # a clock this far ahead is believed; a try dated later is not
 MEMORY = timedelta(days=1)  # wrong tries older than this are forgotten
 FRESH = timedelta(minutes=5)  # how long a right try stands for the operation it was for
+# On PostgreSQL the database paces the checks of a name itself (migration 0010_secrets:
+# 20 at once, then one every 30 s, whoever calls): when it refuses, the next is due within
+PACE_EVERY = timedelta(seconds=30)
 MIN_SECRET = 6
 TRIVIAL = frozenset({"000000", "111111", "123456", "654321", "password", "paigow",
                      "12345678", "00000000"})
 FIRST = "(installation)"  # who made the first shift manager
 
-_hasher = PasswordHasher()  # argon2id with the library's (RFC 9106) parameters
+_TYPES = {"argon2id": Type.ID, "argon2i": Type.I, "argon2d": Type.D}
+
+
+class _Hasher(PasswordHasher):
+    def hash_with(self, prefix: str, secret: str) -> str | None:
+        """The whole encoded hash of `secret` made with the type, version, parameters and
+        salt of `prefix` ("$argon2id$v=19$m=...,t=...,p=...$<salt>", a stored hash less its
+        last field) and this hasher's hash length, as `hash` would have made it with that
+        salt: what the database compares with the stored hash. None: not such a prefix."""
+        try:
+            empty, kind, version, params, salt = prefix.split("$")
+            cost = dict(kv.split("=", 1) for kv in params.split(","))
+            if empty or not version.startswith("v="):
+                return None
+            raw = base64.b64decode(salt + "=" * (-len(salt) % 4), validate=True)
+            return hash_secret(secret.encode(), raw, time_cost=int(cost["t"]),
+                               memory_cost=int(cost["m"]), parallelism=int(cost["p"]),
+                               hash_len=self.hash_len, type=_TYPES[kind],
+                               version=int(version[2:])).decode("ascii")
+        except (ValueError, KeyError, binascii.Error, HashingError):
+            return None
+
+
+_hasher = _Hasher()  # argon2id with the library's (RFC 9106) parameters
 _dummy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """A person as their newest row says, less the secret's hash: every column a station's
+    PostgreSQL login may read (`users.secret_hash` it may not: docs/trust.md)."""
+
+    id: uuid.UUID
+    name: str
+    version: int
+    role: str
+    disabled: bool
+    change: str
+    changed_by: str
+    at: datetime
+
+
+_READABLE = (User.id, User.name, User.version, User.role, User.disabled, User.change,
+             User.changed_by, User.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +185,17 @@ def check_secret(secret: str) -> str:
     return secret
 
 
-def current(s: Session, name: str) -> User | None:
-    """The person's newest row (None: nobody of that name)."""
-    return s.scalars(select(User).where(User.name == name)
-                     .order_by(User.version.desc()).limit(1)).first()
+def current(s: Session, name: str) -> Version | None:
+    """The person's newest row, the hash left out (None: nobody of that name)."""
+    row = s.execute(select(*_READABLE).where(User.name == name)
+                    .order_by(User.version.desc()).limit(1)).first()
+    return None if row is None else Version(*row)
+
+
+def stored_hash(s: Session, user: Version) -> str:
+    """The person's secret hash: with the owner's login (or SQLite's file) only; a station
+    on PostgreSQL checks a secret with the database's functions instead (`_check`)."""
+    return str(s.scalar(select(User.secret_hash).where(User.id == user.id)))
 
 
 def anyone(s: Session) -> bool:
@@ -188,12 +250,12 @@ def _wrong_since(s: Session, name: str, since: datetime, at: datetime,
     return len(wrong), max(wrong, default=None)
 
 
-def _counted_since(user: User | None, at: datetime) -> datetime:
+def _counted_since(user: Version | None, at: datetime) -> datetime:
     since = at - MEMORY
     return user.at if user is not None and user.at > since else since
 
 
-def name_wait_until(s: Session, name: str, user: User | None,
+def name_wait_until(s: Session, name: str, user: Version | None,
                     at: datetime | None = None) -> datetime | None:
     """When the name's wrong tries from every source stop making a try of it wait, if they
     make one wait now."""
@@ -203,7 +265,7 @@ def name_wait_until(s: Session, name: str, user: User | None,
     return until if until is not None and until > at else None
 
 
-def wait_until(s: Session, name: str, source: str | None, user: User | None,
+def wait_until(s: Session, name: str, source: str | None, user: Version | None,
                at: datetime | None = None) -> datetime | None:
     """When the next try of the name from `source` is taken, if it must wait (the rule in
     the module's docstring); `user`: the person's newest row (None: nobody of that name)."""
@@ -245,18 +307,69 @@ def _dummy_hash() -> str:
     return _dummy
 
 
+def _by_function(s: Session) -> bool:
+    """On PostgreSQL every secret is checked by the database's functions, whoever's login
+    this is (one path for the stations, the floor and the owner); on SQLite (a station's
+    own file) against the hash, read as it always was."""
+    return s.get_bind().dialect.name == "postgresql"
+
+
+NO_CHECKS = ("this login may not check a secret (the ledger's paigow_secret_salt and "
+             "paigow_secret_matches): the owner runs `paigow ledger setup-roles "
+             "--station-role ROLE` again, after migrating")
+
+
+def _ask(s: Session, sql: str, params: dict[str, str]) -> object:
+    try:
+        return s.scalar(text(sql), params)
+    except DBAPIError as e:
+        if getattr(e.orig, "sqlstate", None) == "42501":
+            raise LedgerError(NO_CHECKS) from None
+        raise
+
+
+def _against(s: Session, name: str, user: Version | None) -> str:
+    """What a secret of the name is checked against: on PostgreSQL the prefix of the
+    person's hash (its parameters and salt: the station never reads the hash itself), made
+    up for a name nobody has; on SQLite the hash (the dummy one for a name nobody has)."""
+    if _by_function(s):
+        return str(_ask(s, "SELECT paigow_secret_salt(:name)", {"name": name}))
+    return stored_hash(s, user) if user is not None else _dummy_hash()
+
+
+def _check(s: Session, name: str, user: Version | None, secret: str,
+           against: str) -> bool | None:
+    """Whether the secret is the person's (never, for a name nobody has); None: the
+    database's pace refuses a check of the name now, and nothing was checked."""
+    if not _by_function(s):
+        return matches(against, secret) and user is not None
+    candidate = _hasher.hash_with(against, secret)
+    got = _ask(s, "SELECT paigow_secret_matches(:name, :candidate)",
+               {"name": name, "candidate": candidate or ""})
+    if got is None:
+        # a name nobody has shares one pace, which anyone trying many made-up names uses
+        # up: answered "wait", it would tell those names from real ones
+        return None if user is not None else False
+    return bool(got) and user is not None
+
+
+Checked = tuple[str, bool | None]
+"""What `precheck` checked a secret against (a hash, or on PostgreSQL its salt prefix) and
+whether it was right (None: the database's pace refused the check)."""
+
+
 def precheck(s: Session, name: str, secret: str,
-             source: str | None = None) -> tuple[str, bool] | None:
-    """The person's secret checked outside any writing transaction: (hash, right); a name
-    nobody has is checked against the dummy hash (never right). None: the try from `source`
-    must wait, and nothing was checked."""
+             source: str | None = None) -> Checked | None:
+    """The person's secret checked outside any writing transaction: (what it was checked
+    against, right: None when the database's pace refused the check); a name nobody has is
+    checked as much, and is never right. None: the try from `source` must wait, and nothing
+    was checked."""
     name = " ".join(name.split())
     user = current(s, name)
     if wait_until(s, name, source, user) is not None:
         return None
-    secret_hash = user.secret_hash if user is not None else _dummy_hash()
-    right = matches(secret_hash, secret)
-    return secret_hash, right and user is not None
+    against = _against(s, name, user)
+    return against, _check(s, name, user, secret, against)
 
 
 def _in(wait: timedelta) -> str:
@@ -283,11 +396,12 @@ def _one_at_a_time(s: Session, name: str) -> None:
 
 
 def authorise(s: Session, name: str, secret: str, action: str, station: str | None,
-              checked: tuple[str, bool] | None = None) -> Person | Refusal:
+              checked: Checked | None = None) -> Person | Refusal:
     """Check the person's secret for `action` and record the try (the caller commits, in a
     writing transaction): the Person, or the refusal to raise once the try is recorded.
     `station`: where the try comes from (its wait is that source's). `checked`: what
-    `precheck` found a moment ago (used while the hash checked is still the person's)."""
+    `precheck` found a moment ago (used while what it checked against is still the
+    person's: their hash, or on PostgreSQL its salt)."""
     if action not in ACTIONS:
         raise LedgerError(f"{action!r} is not a supervisor's action the ledger knows")
     name = " ".join(name.split())
@@ -302,11 +416,15 @@ def authorise(s: Session, name: str, secret: str, action: str, station: str | No
                        f"({until:%H:%M:%S} UTC); the secret was not checked. If the wrong "
                        f"tries were not yours, tell the shift manager. Nothing was done.",
                        "wait", until)
-    secret_hash = user.secret_hash if user is not None else _dummy_hash()
-    if checked is not None and checked[0] == secret_hash:
-        right = checked[1]
-    else:
-        right = matches(secret_hash, secret)
+    against = _against(s, name, user)
+    right = (checked[1] if checked is not None and checked[0] == against
+             else _check(s, name, user, secret, against))
+    if right is None:
+        until = at + PACE_EVERY
+        return Refusal(f"Too many tries of {name}'s secret: try again in "
+                       f"{in_words(until, at)} ({until:%H:%M:%S} UTC); the secret was not "
+                       f"checked. If the tries were not yours, tell the shift manager. "
+                       f"Nothing was done.", "wait", until)
     if user is None or not right:
         _try(s, name, action, False, station)
         s.flush()
@@ -340,13 +458,22 @@ def confirm(s: Session, person: Person, action: str) -> None:
                             f"ago): give it again. Nothing was done.")
 
 
-def _version(s: Session, name: str, *, role: str, secret_hash: str, disabled: bool,
-             change: str, by: str) -> User:
+def new_version(s: Session, name: str, *, role: str, disabled: bool, change: str, by: str,
+                secret_hash: str | None = None) -> User:
+    """A new row of the person's account (`secret_hash` None: the hash they have now). A
+    new secret (added, reset) starts the database's pace of checks of the name again, so
+    a reset works at once however the old secret was being tried."""
     last = current(s, name)
+    if secret_hash is None:
+        if last is None:
+            raise LedgerError(f"{name} is not a person in the ledger")
+        secret_hash = stored_hash(s, last)
     row = User(id=uuid.uuid4(), name=name, version=(last.version + 1) if last else 1,
                role=role, secret_hash=secret_hash, disabled=disabled, change=change,
                changed_by=by, at=now())
     s.add(row)
+    if change in ("added", "reset") and _by_function(s):
+        s.execute(text("SELECT paigow_secrets.pace_from_now(:name)"), {"name": name})
     return row
 
 
@@ -369,8 +496,8 @@ def add(s: Session, name: str, role: str, secret: str, by: Person | None,
         if current(s, name) is not None:
             raise LedgerError(f"{name} is in the ledger already: reset their secret or "
                               f"enable them instead")
-    return _version(s, name, role=role, secret_hash=_hasher.hash(secret), disabled=False,
-                    change="added", by=who)
+    return new_version(s, name, role=role, secret_hash=_hasher.hash(secret), disabled=False,
+                       change="added", by=who)
 
 
 def _manager(by: Person | None) -> str:
@@ -380,7 +507,7 @@ def _manager(by: Person | None) -> str:
     return by.name
 
 
-def _existing(s: Session, name: str) -> User:
+def _existing(s: Session, name: str) -> Version:
     user = current(s, " ".join(name.split()))
     if user is None:
         raise LedgerError(f"{name} is not a person in the ledger: `paigow users list` shows "
@@ -394,24 +521,24 @@ def disable(s: Session, name: str, by: Person) -> User:
         raise LedgerError(f"{user.name} is disabled already")
     if user.name == who:
         raise LedgerError("a shift manager cannot disable themselves: ask another")
-    return _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
-                    disabled=True, change="disabled", by=who)
+    return new_version(s, user.name, role=user.role, disabled=True, change="disabled",
+                       by=who)
 
 
 def enable(s: Session, name: str, by: Person) -> User:
     who, user = _manager(by), _existing(s, name)
     if not user.disabled:
         raise LedgerError(f"{user.name} is not disabled")
-    return _version(s, user.name, role=user.role, secret_hash=user.secret_hash,
-                    disabled=False, change="enabled", by=who)
+    return new_version(s, user.name, role=user.role, disabled=False, change="enabled",
+                       by=who)
 
 
 def reset(s: Session, name: str, secret: str, by: Person) -> User:
     """A new secret for the person (and any wait of theirs lifted: a new version)."""
     who, user = _manager(by), _existing(s, name)
     check_secret(secret)
-    return _version(s, user.name, role=user.role, secret_hash=_hasher.hash(secret),
-                    disabled=user.disabled, change="reset", by=who)
+    return new_version(s, user.name, role=user.role, secret_hash=_hasher.hash(secret),
+                       disabled=user.disabled, change="reset", by=who)
 
 
 def accounts(s: Session) -> list[Account]:

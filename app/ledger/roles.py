@@ -10,9 +10,12 @@ What the station role may do, table by table (`grants`):
 - UPDATE only of the columns a round is filled in with as it goes (never its id, station,
   shift, table, number, start, rules or rotation) and of a shift's `closed_at`; the
   triggers still refuse any change of a settled or void round and of a closed shift;
-- nothing on `users` but SELECT: people are added, disabled and reset with the owner's login
-  (`paigow users ... --database-url postgresql://OWNER@...`), so a station's login cannot
-  make anyone a supervisor.
+- nothing on `users` but SELECT of its columns other than `secret_hash`: people are added,
+  disabled and reset with the owner's login (`paigow users ... --database-url
+  postgresql://OWNER@...`), so a station's login cannot make anyone a supervisor, and it
+  cannot read a hash to guess a secret offline;
+- EXECUTE of `paigow_secret_salt` and `paigow_secret_matches` (migration 0010_secrets),
+  which run as the owner: how a station checks a secret without reading its hash.
 
 No DELETE, TRUNCATE, DROP or ALTER (so it cannot switch the triggers off): those belong to
 the owner of the tables alone.
@@ -25,7 +28,7 @@ import re
 from sqlalchemy import Connection, text
 
 from .errors import LedgerError
-from .models import RoundRow
+from .models import RoundRow, User
 
 STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                    "bank_decisions", "events", "chain", "sign_ins")
@@ -33,6 +36,8 @@ FIXED_ROUND_COLUMNS = frozenset({"id", "station_id", "shift_id", "table_name", "
                                  "started_at", "config", "house_way", "rotation"})
 ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns
                         if c.name not in FIXED_ROUND_COLUMNS)
+USERS_READABLE = tuple(c.name for c in User.__table__.columns if c.name != "secret_hash")
+SECRET_CHECKS = ("paigow_secret_salt(text)", "paigow_secret_matches(text, text)")
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -54,6 +59,11 @@ def grants(station: str, database: str) -> list[str]:
         f"GRANT USAGE ON SCHEMA public TO {station}",
         f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {station}",
         f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {station}",
+        # a secret's hash is never the station's to read (an offline guess of a PIN takes
+        # hours); it checks a secret through the owner's functions instead
+        f"REVOKE SELECT ON users FROM {station}",
+        f"GRANT SELECT ({', '.join(USERS_READABLE)}) ON users TO {station}",
+        f"GRANT EXECUTE ON FUNCTION {', '.join(SECRET_CHECKS)} TO {station}",
         f"GRANT INSERT ON {', '.join(STATION_INSERTS)} TO {station}",
         f"GRANT UPDATE ({', '.join(ROUND_FILLED_IN)}) ON rounds TO {station}",
         f"GRANT UPDATE (closed_at) ON shifts TO {station}",

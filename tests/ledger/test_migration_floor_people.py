@@ -69,9 +69,11 @@ def test_a_floor_user_already_a_person_keeps_the_person_and_down_again_brings_th
     engine = make_engine(empty_database_url)
     migrate(engine, "0005_floor")
     # at 0005 on purpose (people exist from 0004), written as a station of then would:
-    # unsigned (signing began with 0008)
+    # unsigned (signing began with 0008), and with no pace of its checks (0010 makes it)
     with LedgerSession(engine) as s, s.begin():
-        people.add(s, "Pat Lee", "shift manager", "station-secret-1", None, first=True)
+        s.add(User(id=uuid.uuid4(), name="Pat Lee", version=1, role="shift manager",
+                   secret_hash=LIGHT.hash("station-secret-1"), disabled=False,
+                   change="added", changed_by=people.FIRST, at=datetime.now(UTC)))
     with engine.begin() as conn:
         conn.execute(FLOOR_USERS.insert().values(
             id=uuid.uuid4(), name="Pat Lee", role="auditor",

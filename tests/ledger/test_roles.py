@@ -1,28 +1,39 @@
 """On PostgreSQL the stations connect as a role that may only insert and read; the schema
 and its migrations belong to an owner role (issue 15: "the station's database role owns the
 tables, so it can disable or drop the append-only triggers and then UPDATE settled rounds";
-"a test connects as the station role and is refused UPDATE, DELETE, TRUNCATE and DROP")."""
+"a test connects as the station role and is refused UPDATE, DELETE, TRUNCATE and DROP").
+
+Secrets stay secret (issue 23, item 4: with the station's login "`SELECT secret_hash FROM
+users` gave argon2 hashes and a 6-digit PIN was brute-forced offline"): the station's login
+reads no hash and checks a secret through the owner's functions, which pace the checks of a
+name in a way a caller's ROLLBACK does not undo (docs/trust.md, "Secrets stay secret")."""
 
 from __future__ import annotations
 
 import io
+import random
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
+from argon2 import PasswordHasher
 from psycopg import errors
 
 from app.cli import main
-from app.ledger import Recording, Store
+from app.core.round import Round
+from app.ledger import LedgerError, NotAuthorised, Recording, Store
+from app.ledger.database import make_engine, migrate
 
 from .conftest import TABLE
 from .pg import PORT, PgServer
-from .play import record_rounds
+from .play import bets, record_rounds
 
 MANAGER, MANAGER_SECRET = "Ana Ruiz", "ana-knows-77"
 SUPERVISOR, SUPERVISOR_SECRET = "Pat Lee", "tiger-lily-42"
+BURST = 20  # checks of a name the database's pace never refuses (then one every 30 s)
 
 
 class Floor:
@@ -38,9 +49,10 @@ class Floor:
     def url(self, role: str) -> str:
         return f"postgresql://{role}@/{self.db}?host={self.pg.dir}&port={PORT}"
 
-    def connect(self, role: str) -> psycopg.Connection[tuple[object, ...]]:
+    def connect(self, role: str, autocommit: bool = True
+                ) -> psycopg.Connection[tuple[object, ...]]:
         return psycopg.connect(host=str(self.pg.dir), port=PORT, user=role, dbname=self.db,
-                               autocommit=True)
+                               autocommit=autocommit)
 
 
 @pytest.fixture()
@@ -53,9 +65,8 @@ def floor(pg_up: PgServer, capsys: pytest.CaptureFixture[str]) -> Iterator[Floor
     yield f
 
 
-def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
-    """People made with the owner's login; a shift played, corrected and checked with the
-    station's."""
+def _people(floor: Floor, tmp_path: Path) -> None:
+    """People made with the owner's login, and the station's key enrolled with it."""
     with Store(floor.url(floor.owner), table=TABLE, station="manager-pc",
                data_dir=tmp_path / "owner") as office:
         office.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
@@ -66,8 +77,19 @@ def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
     with Store(floor.url(floor.owner), table=TABLE, station="pg-1",
                data_dir=tmp_path / "station") as enrolling:
         enrolling.enroll(enrolling.authorise(MANAGER, MANAGER_SECRET, "enroll"))
-    with Store(floor.url(floor.station), table=TABLE, station="pg-1",
-               data_dir=tmp_path / "station") as station:
+
+
+def _station(floor: Floor, tmp_path: Path) -> Store:
+    """The station, connected with the station's login."""
+    return Store(floor.url(floor.station), table=TABLE, station="pg-1",
+                 data_dir=tmp_path / "station")
+
+
+def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
+    """People made with the owner's login; a shift played, a round voided and one corrected
+    by a supervisor, and the ledger checked, with the station's."""
+    _people(floor, tmp_path)
+    with _station(floor, tmp_path) as station:
         station.open_shift("Kim")
         recs = [r for r in record_rounds(station, 3, "roles") if isinstance(r, Recording)]
         slip = recs[0].game.slip
@@ -75,6 +97,10 @@ def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
         line = next(ln for ln in slip.lines if ln.outcome is not None)
         station.correct(recs[0].round_id, line.position, net_cents=line.net + 25,
                         reason="a quarter short", by=SUPERVISOR, secret=SUPERVISOR_SECRET)
+        game = Round(recs[-1].game.rules, station.rotation())
+        in_play = station.begin(game)
+        bets(game, random.Random(7), in_play.save)
+        in_play.void("a card was exposed", by=SUPERVISOR, secret=SUPERVISOR_SECRET)
         station.close_shift()
         status = station.drain()
         assert (status.pending, status.refused, status.held) == (0, None, 0)
@@ -89,7 +115,10 @@ def test_a_whole_shift_records_through_the_station_role(floor: Floor, tmp_path: 
                                ).fetchone()
         corrections = conn.execute("SELECT \"by\" FROM settlements WHERE entry = "
                                    "'correction'").fetchall()
+        voided = conn.execute("SELECT actor FROM events WHERE kind = 'round_voided'"
+                              ).fetchall()
     assert settled == (len(recs),) and corrections == [(SUPERVISOR,)]
+    assert voided == [(SUPERVISOR,)]
 
 
 REFUSED = [
@@ -174,3 +203,190 @@ def test_setup_roles_refuses_the_station_s_own_login_and_sqlite(
     assert main(["ledger", "setup-roles", "--database-url",
                  f"sqlite:///{tmp_path / 'x.sqlite'}"]) == 2
     assert "setup-roles is for a PostgreSQL ledger" in capsys.readouterr().err
+
+
+# --- secrets stay secret -----------------------------------------------------------------
+
+def _checks(floor: Floor, name: str, guesses: int) -> list[object]:
+    """What `paigow_secret_matches` says to the station's login called directly, as an
+    attacker would, each call in a transaction rolled back at once (to undo whatever a
+    check might have written)."""
+    answers = []
+    with floor.connect(floor.station, autocommit=False) as conn:
+        for n in range(guesses):
+            row = conn.execute("SELECT paigow_secret_matches(%s, %s)",
+                               (name, f"$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$guess{n}"))
+            answers.append(row.fetchone()[0])  # type: ignore[index]
+            conn.rollback()
+    return answers
+
+
+def _hours_pass(floor: Floor, name: str, seconds: int) -> None:
+    """The database's pace of the name's checks as it stands `seconds` later."""
+    with floor.connect(floor.owner) as conn:
+        conn.execute("UPDATE paigow_secrets.pace SET since = since - make_interval(secs => %s)"
+                     " WHERE name = %s", (seconds, name))
+
+
+SECRET_READS = [
+    "SELECT secret_hash FROM users",
+    "SELECT * FROM users",
+    "SELECT * FROM paigow_secrets.key",
+    "SELECT * FROM paigow_secrets.pace",
+    "SELECT paigow_secrets.pace_from_now('Pat Lee')",
+]
+
+
+def test_the_station_s_login_reads_no_secret_hash_while_its_shift_goes_through(
+        floor: Floor, tmp_path: Path) -> None:
+    """The attack: `SELECT secret_hash FROM users` with the station's login gave the argon2
+    hashes to guess offline. The same whole shift (a void and a correction by a supervisor
+    who gives their secret at the station included) goes through while every read of a
+    hash, or of what paces the checks, is refused."""
+    _shift(floor, tmp_path)
+    refused = []
+    for sql in SECRET_READS:
+        with floor.connect(floor.station) as conn:
+            try:
+                conn.execute(sql)  # type: ignore[arg-type]
+            except errors.InsufficientPrivilege:
+                refused.append(sql)
+    assert refused == SECRET_READS
+    with floor.connect(floor.station) as conn:  # everything else of a person is read
+        people = conn.execute("SELECT name, role, disabled FROM users ORDER BY name"
+                              ).fetchall()
+    assert people == [(MANAGER, "shift manager", False), (SUPERVISOR, "pit supervisor", False)]
+
+
+def test_checks_called_directly_are_paced_though_each_is_rolled_back(
+        floor: Floor, tmp_path: Path) -> None:
+    """A check writes nothing a ROLLBACK could undo: after the burst, a guesser calling the
+    function directly is refused (NULL, nothing compared) however it ends its transactions,
+    and the station's own path then says to wait, its secret unchecked."""
+    _people(floor, tmp_path)
+    answers = _checks(floor, SUPERVISOR, BURST + 5)
+    assert answers == [False] * BURST + [None] * 5
+    with _station(floor, tmp_path) as station, pytest.raises(
+            NotAuthorised, match=r"^Too many tries of Pat Lee's secret: try again in "
+                                 r"\d+ seconds .*the secret was not checked"):
+        station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "void")
+    assert _checks(floor, MANAGER, 1) == [False]  # the pace is the name's alone
+
+
+def test_refused_checks_cost_nothing_so_a_guesser_cannot_lock_the_person_out(
+        floor: Floor, tmp_path: Path) -> None:
+    """A lock is not a weapon: a thousand calls refused while the pace runs out do not push
+    the person's next check back; once the next one is due (30 s), it is taken."""
+    _people(floor, tmp_path)
+    assert _checks(floor, SUPERVISOR, BURST + 1000)[BURST:] == [None] * 1000
+    _hours_pass(floor, SUPERVISOR, 30)
+    with _station(floor, tmp_path) as station:
+        assert station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "void").name == SUPERVISOR
+    assert _checks(floor, SUPERVISOR, 1) == [None]  # and it was the one due
+
+
+def test_a_name_nobody_has_gets_a_salt_of_the_same_shape_the_same_on_every_call(
+        floor: Floor, tmp_path: Path) -> None:
+    _people(floor, tmp_path)
+    lib = PasswordHasher()
+    shape = re.compile(rf"^\$argon2id\$v=19\$m={lib.memory_cost},t={lib.time_cost},"
+                       rf"p={lib.parallelism}\$[A-Za-z0-9+/]{{22}}$")
+    with floor.connect(floor.station) as conn:
+        names = [SUPERVISOR, "Mallory Vance", "Mallory Vance", "Mallory Vancf"]
+        salts = [conn.execute("SELECT paigow_secret_salt(%s)", (name,)).fetchone()
+                 for name in names]
+    real, nobody, again, other = (str(row[0]) for row in salts if row is not None)
+    with floor.connect(floor.owner) as conn:
+        stored = conn.execute("SELECT secret_hash FROM users WHERE name = %s",
+                              (SUPERVISOR,)).fetchone()
+    assert stored is not None and real == stored[0].rsplit("$", 1)[0]
+    assert shape.match(real) and shape.match(nobody)
+    assert again == nobody and other != nobody
+
+
+def test_a_reset_secret_works_at_once_even_while_the_old_one_is_being_guessed(
+        floor: Floor, tmp_path: Path) -> None:
+    _people(floor, tmp_path)
+    assert None in _checks(floor, SUPERVISOR, BURST + 1)  # the name's checks used up
+    with Store(floor.url(floor.owner), table=TABLE, station="manager-pc",
+               data_dir=tmp_path / "owner") as office:
+        ana = office.authorise(MANAGER, MANAGER_SECRET, "manage users")
+        office.reset_person(SUPERVISOR, "new-lily-43", by=ana)
+    with _station(floor, tmp_path) as station:
+        assert station.authorise(SUPERVISOR, "new-lily-43", "void").name == SUPERVISOR
+        with pytest.raises(NotAuthorised, match="^Wrong name or secret for Pat Lee"):
+            station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "void")
+
+
+def _tries_taken(floor: Floor, name: str) -> int:
+    with floor.connect(floor.owner) as conn:
+        row = conn.execute("SELECT tries, tries_base FROM paigow_secrets.pace "
+                           "WHERE name = %s", (name,)).fetchone()
+        assert row is not None
+        last = conn.execute(f"SELECT last_value FROM paigow_secrets.{row[0]}"  # type: ignore[arg-type]
+                            ).fetchone()
+    assert last is not None
+    return int(last[0]) - int(row[1])
+
+
+def test_a_right_secret_authorises_through_the_station_s_login_checked_by_the_database(
+        floor: Floor, tmp_path: Path) -> None:
+    """The station cannot read the hash, so the database's function checked it: one
+    check taken from the person's pace for each try, right or wrong."""
+    _people(floor, tmp_path)
+    before = _tries_taken(floor, SUPERVISOR)
+    with _station(floor, tmp_path) as station:
+        assert station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "correct").role \
+            == "pit supervisor"
+        with pytest.raises(NotAuthorised, match="^Wrong name or secret for Pat Lee"):
+            station.authorise(SUPERVISOR, "tiger-lily-24", "correct")
+    assert _tries_taken(floor, SUPERVISOR) == before + 2
+
+
+def test_verify_with_the_station_s_login_says_the_people_s_chain_needs_the_owner_s(
+        floor: Floor, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _shift(floor, tmp_path)
+    assert main(["ledger", "verify", "--database-url", floor.url(floor.station)]) == 2
+    said = capsys.readouterr()
+    assert re.search(r"^PG-1: \d+ rows checked, chain intact$", said.out, re.M)
+    assert re.search(r"^people: not checked whole: the people's chain needs the owner's or "
+                     r"an auditor's login to check", said.out, re.M)
+    assert "this login could not check every chain" in said.err
+    assert main(["ledger", "verify", "--database-url", floor.url(floor.owner)]) == 0
+    assert re.search(r"^people: \d+ rows checked, chain intact$", capsys.readouterr().out,
+                     re.M)
+
+
+def test_an_upgraded_ledger_s_station_login_loses_the_hashes_and_its_people_are_paced(
+        pg_up: PgServer) -> None:
+    """A casino that upgrades with `paigow ledger migrate` alone: its station's login, set
+    up by the setup-roles of before (SELECT on every table), no longer reads a hash, and
+    the people it had are paced each on their own."""
+    floor = Floor(pg_up)
+    engine = make_engine(floor.url(floor.owner))
+    migrate(engine, "0009_floor_logouts")
+    with floor.connect(floor.owner) as conn:
+        conn.execute("INSERT INTO users (id, name, version, role, secret_hash, disabled, "
+                     "change, changed_by, at) VALUES (gen_random_uuid(), %s, 1, "
+                     "'pit supervisor', %s, false, 'added', '(installation)', now())",
+                     (SUPERVISOR, PasswordHasher().hash(SUPERVISOR_SECRET)))
+        conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {floor.station}")  # type: ignore[arg-type]
+        conn.execute(f"GRANT INSERT ON sign_ins TO {floor.station}")  # type: ignore[arg-type]
+    migrate(engine)
+    engine.dispose()
+    with floor.connect(floor.station) as conn, pytest.raises(errors.InsufficientPrivilege):
+        conn.execute("SELECT secret_hash FROM users")
+    assert _checks(floor, SUPERVISOR, BURST + 1) == [False] * BURST + [None]
+    assert _checks(floor, "Mallory Vance", 1) == [False]  # nobody's pace is another
+
+
+def test_a_station_whose_login_may_not_check_secrets_says_the_owner_runs_setup_roles(
+        floor: Floor, tmp_path: Path) -> None:
+    _people(floor, tmp_path)
+    with floor.connect(floor.owner) as conn:
+        conn.execute(f"REVOKE EXECUTE ON FUNCTION paigow_secret_salt(text), "  # type: ignore[arg-type]
+                     f"paigow_secret_matches(text, text) FROM {floor.station}")
+    with _station(floor, tmp_path) as station, pytest.raises(
+            LedgerError, match=r"^this login may not check a secret .*: the owner runs "
+                               r"`paigow ledger setup-roles --station-role ROLE` again"):
+        station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "void")
