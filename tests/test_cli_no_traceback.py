@@ -47,6 +47,52 @@ def refused(proc: subprocess.CompletedProcess[str], *words: str) -> None:
         assert w in proc.stderr, proc.stderr
 
 
+# --- paigow replay -------------------------------------------------------------------------
+
+def test_replay_of_a_binary_file_says_it_is_not_a_recorded_session(tmp_path: Path) -> None:
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(0x80, 0x100)) * 8)  # no line end, and never UTF-8
+    refused(paigow("replay", str(noise)), "noise.bin", "line 1 is not UTF-8 text")
+
+
+def test_replay_of_dev_urandom_ends_with_a_sentence() -> None:
+    refused(paigow("replay", "/dev/urandom"), "/dev/urandom", "not UTF-8 text")
+
+
+def test_replay_of_a_file_with_no_line_ends_stops_reading_it(tmp_path: Path) -> None:
+    # /dev/zero without a newline is what this is: read to the end, it fills the memory.
+    refused(paigow("replay", "/dev/zero"), "/dev/zero", "line 1 is over")
+
+
+def test_replay_of_100000_brackets_on_stdin_says_they_nest_too_deep() -> None:
+    refused(paigow("replay", "-", stdin=b"[" * 100_000), "-: line 1", "nest")
+
+
+def test_replay_of_a_number_thousands_of_digits_long_says_so() -> None:
+    refused(paigow("replay", "-", stdin=b'{"schema": ' + b"9" * 5000 + b"}\n"),
+            "thousands of digits")
+
+
+@pytest.mark.parametrize(("head", "words"), [
+    ('{"schema": "paigow.session/1"}', ("the header has no rules",)),
+    ('{"schema": "paigow.session/1", "rules": 5, "rotation": {}}',
+     ("the header's rules is 5, not a JSON object",)),
+    ('{"schema": "paigow.session/1", "rules": {}, "rotation": []}',
+     ("the header's rotation is [], not a JSON object",)),
+])
+def test_replay_of_a_header_without_its_rules_says_what_is_missing(
+        head: str, words: tuple[str, ...]) -> None:
+    refused(paigow("replay", "-", stdin=head.encode() + b"\n"), "line 1", *words)
+
+
+@pytest.mark.parametrize("kept", ['"x"', "1e400", "-3", "true"])
+def test_replay_of_a_header_whose_kept_slips_are_not_a_count_says_so(kept: str) -> None:
+    head = RECORDED.read_text().splitlines()[0]
+    bad = head.replace('"kept": 0', f'"kept": {kept}')
+    assert bad != head
+    refused(paigow("replay", "-", stdin=bad.encode() + b"\n"), "line 1", "kept")
+
+
 # --- a site config whose [rules] is not a section --------------------------------------------
 
 @pytest.fixture()
