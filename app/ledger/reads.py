@@ -75,12 +75,22 @@ def _hex(value: Any) -> Any:
     return func.replace(cast(value, String), "-", "")
 
 
+ID_DIGITS = 32  # a UUID written as hex digits, without its dashes
+# The ledger keeps round numbers as a 32-bit integer (PostgreSQL's `integer`).
+ROUND_NO_MAX = 2**31 - 1
+
+
+def _as_typed(ref: str) -> str:
+    """The reference as a message shows it: a paste of 10,000 characters is not echoed."""
+    return repr(ref) if len(ref) <= 40 else f"{ref[:20]!r}... ({len(ref):,} characters)"
+
+
 def _by_ref(s: Session, model: Any, ref: str, what: str) -> Any:
     text = ref.strip().lower().replace("-", "")
-    if len(text) < MIN_REF or any(c not in "0123456789abcdef" for c in text):
-        raise LedgerError(f"{ref!r} is not a {what}: give its id or at least its first "
-                          f"{MIN_REF} characters, as the history lists them")
-    if len(text) == 32:
+    if not MIN_REF <= len(text) <= ID_DIGITS or any(c not in "0123456789abcdef" for c in text):
+        raise LedgerError(f"{_as_typed(ref)} is not a {what}: give its id or at least its "
+                          f"first {MIN_REF} characters, as the history lists them")
+    if len(text) == ID_DIGITS:
         row = s.get(model, uuid.UUID(text))
         if row is None:
             raise LedgerError(f"there is no {what} {ref} in the ledger")
@@ -99,6 +109,16 @@ def find_round(s: Session, ref: str, table: str | None = None) -> RoundRow:
     its id (or the id's first characters, as the history lists them)."""
     number = ref.strip().lstrip("#")
     if number.isascii() and number.isdigit():
+        # Read as a number only within the ledger's range: past it, int() of thousands of
+        # digits raises, and a number the database's integer cannot hold is refused by
+        # the driver. Digits past the range may still start an id.
+        if len(number) > len(str(ROUND_NO_MAX)) or int(number) > ROUND_NO_MAX:
+            if len(number) > ID_DIGITS:
+                raise LedgerError(f"{_as_typed(ref)} is not a round number (1 to "
+                                  f"{ROUND_NO_MAX:,}) nor a round's id ({ID_DIGITS} hex "
+                                  f"digits at most): give the number on the slip, or the id "
+                                  f"as the history lists it")
+            return _round_by_id(s, ref)
         stmt = select(RoundRow).where(RoundRow.round_no == int(number))
         if table:
             stmt = stmt.where(RoundRow.table_name == table)
@@ -114,6 +134,16 @@ def find_round(s: Session, ref: str, table: str | None = None) -> RoundRow:
             raise LedgerError(f"there is no round {number}"
                               + (f" of table {table}" if table else "") + " in the ledger")
     row: RoundRow = _by_ref(s, RoundRow, ref, "round")
+    return row
+
+
+def _round_by_id(s: Session, ref: str) -> RoundRow:
+    try:
+        row: RoundRow = _by_ref(s, RoundRow, ref, "round")
+    except LedgerError:
+        raise LedgerError(f"{_as_typed(ref)} is not a round number (1 to {ROUND_NO_MAX:,}) "
+                          f"nor a round's id in the ledger: give the number on the slip, or "
+                          f"the id as the history lists it") from None
     return row
 
 
