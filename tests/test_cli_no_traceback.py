@@ -126,3 +126,35 @@ def test_a_house_way_card_nested_past_any_card_is_refused(tmp_path: Path) -> Non
     site = tmp_path / "site.toml"
     site.write_text('[rules]\nhouse_way = "mine"\n')
     refused(paigow("settle", "--config", str(site), str(ROUND)), "mine.toml", "nest")
+
+
+# --- the other commands' numbers and files ---------------------------------------------------
+
+@pytest.mark.parametrize("samples", ["inf", "nan", "9" * 400])
+def test_advise_refuses_a_number_of_samples_that_is_not_finite(samples: str) -> None:
+    refused(paigow("advise", "--samples", samples, "AS", "KD", "QH", "JC", "TS", "9S", "8S"),
+            "draw from 1 to")
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "1e300"])
+def test_shoe_sim_refuses_seconds_that_are_not_a_time(seconds: str, tmp_path: Path) -> None:
+    refused(paigow("shoe-sim", "--card-delay", seconds, "--link", str(tmp_path / "shoe"),
+                   "--rounds", "1"), "seconds")
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_print_slip_of_a_binary_file_says_it_is_not_text(tmp_path: Path, stdin: bool) -> None:
+    noise = bytes(range(0x80, 0x100)) * 8
+    path = tmp_path / "noise.bin"
+    path.write_bytes(noise)
+    proc = paigow("print-slip", "--text", stdin=noise) if stdin else \
+        paigow("print-slip", "--text", str(path))
+    refused(proc, "not UTF-8 text")
+
+
+def test_print_slip_of_100000_brackets_says_they_nest_too_deep() -> None:
+    refused(paigow("print-slip", "--text", stdin=b"[" * 100_000), "nest")
+
+
+def test_print_slip_of_a_file_with_no_end_stops_reading_it() -> None:
+    refused(paigow("print-slip", "--text", "/dev/zero"), "/dev/zero is over")
