@@ -158,3 +158,58 @@ def test_print_slip_of_100000_brackets_says_they_nest_too_deep() -> None:
 
 def test_print_slip_of_a_file_with_no_end_stops_reading_it() -> None:
     refused(paigow("print-slip", "--text", "/dev/zero"), "/dev/zero is over")
+
+
+# --- the floor's commands ------------------------------------------------------------------
+
+NOBODY_LISTENS = "postgresql://paigow@127.0.0.1:1/paigow"  # port 1: refused at once
+
+
+def paigow_floor(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app.floor.main", *args],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          stdin=subprocess.DEVNULL, preexec_fn=_bounded)
+
+
+def test_floor_users_of_a_database_that_cannot_be_reached_say_so_with_exit_4() -> None:
+    proc = paigow("floor", "user", "--database-url", NOBODY_LISTENS, "list")
+    assert "Traceback" not in proc.stderr and proc.returncode == 4, proc.stderr
+    assert "the ledger's database (postgresql://paigow@127.0.0.1:1/paigow) cannot be " \
+           "reached: " in proc.stderr
+
+
+def test_the_floor_server_of_a_database_that_cannot_be_reached_says_so_with_exit_4() -> None:
+    proc = paigow_floor("--database-url", NOBODY_LISTENS)
+    assert "Traceback" not in proc.stderr and proc.returncode == 4, proc.stderr
+    assert "cannot be reached: " in proc.stderr
+
+
+def test_the_floor_server_refuses_a_database_url_that_is_not_one() -> None:
+    proc = paigow_floor("--database-url", "garbage")
+    refused(proc, "'garbage' is not a database URL")
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (None, "cannot be used (Is a directory)"),
+    (bytes(range(0x80, 0x100)), "is not text"),
+    (b"", "holds 0 characters: a cookie-signing secret is at least 32"),
+])
+def test_the_floor_server_refuses_a_secret_file_that_holds_no_secret(
+        tmp_path: Path, content: bytes | None, words: str) -> None:
+    # An empty secret signs every cookie with "": anyone could forge a supervisor's.
+    secret = tmp_path / "secret"
+    if content is None:
+        secret.mkdir()
+    else:
+        secret.write_bytes(content)
+    proc = paigow_floor("--secret-file", str(secret), "--database-url",
+                        f"sqlite:///{tmp_path / 'ledger.sqlite'}")
+    refused(proc, str(secret), words)
+
+
+@pytest.mark.parametrize(("option", "value"), [("--port", "99999"), ("--port", "0"),
+                                               ("--offline-after", "nan"),
+                                               ("--offline-after", "-1")])
+def test_the_floor_server_refuses_a_port_or_time_that_is_not_one(option: str,
+                                                                  value: str) -> None:
+    refused(paigow_floor(option, value, "--database-url", "sqlite:///x"), option, repr(value))
