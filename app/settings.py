@@ -525,10 +525,19 @@ class _Layers:
         return under[-1] if under else BUILT_IN
 
 
+# A table's config is a few kilobytes; reading stops past this, so `--config /dev/zero` or
+# a wrong file ends with a sentence instead of filling the memory.
+MAX_CONFIG = 1_000_000
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
-            return tomllib.load(f)
+            raw = f.read(MAX_CONFIG + 1)
+        if len(raw) > MAX_CONFIG:
+            raise ConfigError([Problem(str(path), "", f"is over {MAX_CONFIG:,} bytes: not a "
+                                       f"table's config; check the file name")])
+        return tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError([Problem(str(path), "", "no such file")]) from None
     except tomllib.TOMLDecodeError as e:

@@ -120,6 +120,10 @@ def test_a_config_nested_past_any_table_is_refused_before_toml_recurses(
     refused(paigow("settle", "--config", str(site), str(ROUND)), "site.toml", "nest")
 
 
+def test_a_config_file_with_no_end_is_refused_before_it_fills_the_memory() -> None:
+    refused(paigow("settle", "--config", "/dev/zero", str(ROUND)), "/dev/zero", "is over")
+
+
 def test_a_house_way_card_nested_past_any_card_is_refused(tmp_path: Path) -> None:
     (tmp_path / "house-ways").mkdir()
     (tmp_path / "house-ways" / "mine.toml").write_text('title = "x"\na = ' + "[" * 100_000)
