@@ -124,6 +124,7 @@ def run_user(args: argparse.Namespace) -> int:
 
     from app.ledger import LedgerError
     from app.ledger.database import make_engine, mask_text, migrate
+    from app.ledger.escape import shown
     from app.ledger.store import reason, unreachable
 
     from .auth import AuthError, add_user, remove_user, set_password, users
@@ -144,9 +145,10 @@ def run_user(args: argparse.Namespace) -> int:
             for name, role, disabled, locked in users(engine):
                 state = " (removed)" if disabled else (f" (locked until {locked:%H:%M} UTC)"
                                                        if locked else "")
-                print(f"{name:24} {role}{state}")
+                # Shown, not obeyed: a name written into the database with ESC sequences.
+                print(shown(f"{name:24} {role}{state}"))
     except (AuthError, LedgerError, ValueError) as e:
-        print(f"paigow-floor: {e}", file=sys.stderr)
+        print(shown(f"paigow-floor: {e}"), file=sys.stderr)
         return EXIT_REFUSED
     except DBAPIError as e:  # the driver's error, said in its one line as the ledger says it
         if unreachable(e):

@@ -32,6 +32,7 @@ from app.core.table import DEALER, position_name
 
 from .codec import CodecError, decode_rotation, decode_rules, replay
 from .errors import LedgerError
+from .escape import shown
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, Station
 from .reads import find_round
 
@@ -63,7 +64,9 @@ class Recall:
                f"as paid"
 
     def text(self) -> str:
-        return "\n".join([*self.lines, "", self.verdict])
+        # Each line is shown, not obeyed: names, reasons and cards come from stored rows,
+        # which anyone who can write the database can fill with ESC sequences or line ends.
+        return "\n".join(shown(line) for line in [*self.lines, "", self.verdict])
 
     def to_dict(self) -> dict[str, Any]:
         return {"round_id": self.round_id, "table": self.table, "round_no": self.round_no,
