@@ -6,6 +6,7 @@ and the triggers put back."""
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 from collections.abc import Callable
@@ -170,3 +171,17 @@ def test_recall_of_a_record_without_its_type_is_a_mismatch(
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     assert code == 1 and "the recorded records do not play again: record 1" in out
+
+
+@pytest.mark.parametrize("stored", ["{", '{"a": 1}', "[" * 100_000])
+def test_export_of_bank_decisions_whose_stored_reasons_are_no_list_writes_them_as_stored(
+        ledger: tuple[Path, list[Recording]], capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, stored: str) -> None:
+    path, _ = ledger
+    rewrite(path, "bank_decisions", "UPDATE bank_decisions SET reasons = ? WHERE id = "
+            "(SELECT id FROM bank_decisions ORDER BY at LIMIT 1)", stored)
+    out = tmp_path / "decisions.csv"
+    code, err = _ledger(capsys, path, "export", "bank_decisions", "-o", str(out))
+    assert code == 0, err
+    with out.open(newline="") as f:
+        assert stored in [row["reasons"] for row in csv.DictReader(f)]
