@@ -10,10 +10,11 @@ trusted to be plain words:
   single quote in front (the OWASP rule for CSV injection); the spreadsheet shows the text
   as typed. Only text is neutralised: an int or a Decimal is written as the number it is,
   so -2500 (a loss, in cents) is still a number a spreadsheet adds up (docs/ledger.md).
-- `shown`: a name or a line for a terminal (`shown_lines`: several, their ends kept). Control characters (C0, DEL, C1: ESC starts the
-  sequences that clear a screen, move the cursor or rewrite the title) are written as their
-  escape, `\\x1b`, so a terminal shows them and obeys none. A line end inside a name is
-  escaped too, so a name cannot make a line of its own (a false "MATCH").
+- `shown`: a name or a line for a terminal (`shown_lines`: several, their ends kept).
+  Control characters (C0, DEL, C1: ESC starts the sequences that clear a screen, move the
+  cursor or rewrite the title) are written as their escape, `\\x1b`, so a terminal shows
+  them and obeys none. A line end inside a name is escaped too, so a name cannot make a
+  line of its own (a false "MATCH").
 """
 
 from __future__ import annotations
