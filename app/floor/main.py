@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from drivers.private import open_private
+
 DEMO_USER = "demo"
 DEMO_ROLE = "pit-supervisor"
 EXIT_REFUSED = 2
@@ -37,9 +39,7 @@ def secret_key(path: Path | None) -> str:
         return secrets.token_urlsafe(48)
     try:
         if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as f:
+            with open_private(path, "x", encoding="utf-8") as f:  # 0600, its folders 0700
                 f.write(secrets.token_urlsafe(48))
         key = path.read_text(encoding="utf-8").strip()
     except OSError as e:
