@@ -525,14 +525,27 @@ class _Layers:
         return under[-1] if under else BUILT_IN
 
 
+# A table's config is a few kilobytes; reading stops past this, so `--config /dev/zero` or
+# a wrong file ends with a sentence instead of filling the memory.
+MAX_CONFIG = 1_000_000
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as f:
-            return tomllib.load(f)
+            raw = f.read(MAX_CONFIG + 1)
+        if len(raw) > MAX_CONFIG:
+            raise ConfigError([Problem(str(path), "", f"is over {MAX_CONFIG:,} bytes: not a "
+                                       f"table's config; check the file name")])
+        return tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError([Problem(str(path), "", "no such file")]) from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError([Problem(str(path), "", f"not valid TOML: {e}")]) from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursing
+        raise ConfigError([Problem(str(path), "", "its brackets nest deeper than Python can "
+                                   "read (no table's config nests more than a few deep): "
+                                   "give the table's TOML configuration file")]) from None
     except UnicodeDecodeError:  # tomllib decodes before it parses: a binary file ends here
         raise ConfigError([Problem(str(path), "", "is not a text file (not UTF-8): give "
                                    "the table's TOML configuration file")]) from None
@@ -568,6 +581,9 @@ def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:
             model = annotation
         return (f"there is no such key here; the keys are "
                 f"{', '.join(model.model_fields)}")
+    if kind in ("model_type", "dict_type") and len(loc) == 1:
+        return (f"is a section, not {error['input']!r}: write [{loc[0]}] on a line of its "
+                f"own, then its keys (key = value) on the lines under it")
     if kind in ("literal_error", "enum", "bool_parsing", "bool_type", "int_parsing", "int_type",
                 "string_type", "greater_than_equal", "less_than_equal", "string_too_short",
                 "string_too_long", "model_type", "dict_type"):
@@ -593,10 +609,13 @@ def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None
     _from_env(environ, layers)
     if overrides:
         layers.add(overrides, overrides_source)
-    if layers.source_of(("rules", "house_way")) == _display(default_file):
+    rules = layers.data.get("rules")
+    if isinstance(rules, dict) and \
+            layers.source_of(("rules", "house_way")) == _display(default_file):
         # The shipped card is the models' default too; left unnamed, the table's joker
-        # chooses it (RulesSection: a fully wild joker plays the "fully-wild" card).
-        layers.data.get("rules", {}).pop("house_way", None)
+        # chooses it (RulesSection: a fully wild joker plays the "fully-wild" card). A
+        # [rules] that is not a table is left for the model to refuse, naming its file.
+        rules.pop("house_way", None)
     try:
         return TableConfig.model_validate(layers.data)
     except ValidationError as e:

@@ -36,7 +36,8 @@ def _samples(text: str) -> int:
         value = float(text.replace(",", "").replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of dealer hands") from None
-    if value != int(value) or not 1 <= value <= MAX_SAMPLES:
+    # The range first: int() of an infinity raises, and NaN is outside every range.
+    if not 1 <= value <= MAX_SAMPLES or value != int(value):
         raise argparse.ArgumentTypeError(f"{text!r}: draw from 1 to {MAX_SAMPLES:,} dealer "
                                          f"hands (--error sets the precision instead)")
     return int(value)

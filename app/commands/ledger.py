@@ -11,13 +11,15 @@ recomputed settlement does not match what the ledger paid (recall).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from app.ledger.escape import shown_lines
 from app.settings import ConfigError, load_config
 
 NAME = "ledger"
@@ -27,6 +29,13 @@ HELP = ("read the ledger: round history, a past slip, shift totals, CSV export; 
 EXIT_REFUSED = 2
 EXIT_UNREACHABLE = 4
 EXIT_BROKEN = 1  # verify: a chain does not match
+
+
+def say(*parts: object, file: TextIO | None = None) -> None:
+    """`print` for what this command tells a person: every control character but the line
+    end is shown as its escape (app/ledger/escape.py), whatever row or name it came from,
+    so nothing in the ledger can clear the screen or rewrite what the terminal shows."""
+    print(shown_lines(" ".join(str(p) for p in parts)), file=file or sys.stdout)
 
 
 def _day(text: str) -> date:
@@ -169,16 +178,16 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as err:
         for line in str(err).splitlines():
-            print(f"paigow ledger: config: {line}", file=sys.stderr)
+            say(f"paigow ledger: config: {line}", file=sys.stderr)
         return EXIT_REFUSED
     url = args.database_url or config.ledger.database_url or None
     try:
         return COMMANDS[args.ledger_command](args, config, url)
     except LedgerUnavailable as err:
-        print(f"paigow ledger: {err}", file=sys.stderr)
+        say(f"paigow ledger: {err}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except LedgerError as err:
-        print(f"paigow ledger: {err}", file=sys.stderr)
+        say(f"paigow ledger: {err}", file=sys.stderr)
         return EXIT_REFUSED
 
 
@@ -214,25 +223,25 @@ def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
                                day=args.date, since=args.since, until=args.until,
                                status=args.status, limit=args.limit or None)
     for r in rounds:
-        print(json.dumps(r.to_dict()) if args.json else r.text())
+        say(json.dumps(r.to_dict()) if args.json else r.text())
     if not rounds and not args.json:
-        print("no rounds", file=sys.stderr)
+        say("no rounds", file=sys.stderr)
     return 0
 
 
 def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
     with _store(config, url) as store:
         stored = store.slip(args.round, args.table)
-    print(stored.json if args.json else stored.text)
+    say(stored.json if args.json else stored.text)
     for c in stored.corrections:
-        print(f"paigow ledger: {c.text()}", file=sys.stderr)
+        say(f"paigow ledger: {c.text()}", file=sys.stderr)
     return 0
 
 
 def _recall(args: argparse.Namespace, config: Any, url: str | None) -> int:
     with _store(config, url) as store:
         found = store.recall(args.round, args.table)
-    print(json.dumps(found.to_dict()) if args.json else found.text())
+    say(json.dumps(found.to_dict()) if args.json else found.text())
     return 0 if found.match else EXIT_BROKEN
 
 
@@ -240,7 +249,7 @@ def _totals(args: argparse.Namespace, config: Any, url: str | None) -> int:
     with _store(config, url) as store:
         t = store.totals(table=args.table, shift=args.shift, day=args.date, since=args.since,
                          until=args.until)
-    print(json.dumps(t.to_dict(), indent=2) if args.json else t.text())
+    say(json.dumps(t.to_dict(), indent=2) if args.json else t.text())
     return 0
 
 
@@ -248,7 +257,7 @@ def _shifts(args: argparse.Namespace, config: Any, url: str | None) -> int:
     with _store(config, url) as store:
         found = store.shifts(table=args.table, limit=args.limit or None)
     for sh in found:
-        print(json.dumps(sh.to_dict()) if args.json else sh.text())
+        say(json.dumps(sh.to_dict()) if args.json else sh.text())
     return 0
 
 
@@ -266,7 +275,13 @@ def _export(args: argparse.Namespace, config: Any, url: str | None) -> int:
                                   f"file name in a folder you may write to)") from None
             with out:
                 n = store.export_csv(out, args.what, **kw)
-            print(f"{n} {args.what} row(s) written to {args.output}", file=sys.stderr)
+            say(f"{n} {args.what} row(s) written to {args.output}", file=sys.stderr)
+        elif sys.stdout.isatty():
+            # Read by a person, not a program: shown as every other read is. Written to a
+            # pipe or a file, the cells stay exactly as stored.
+            buf = io.StringIO()
+            store.export_csv(buf, args.what, **kw)
+            say(buf.getvalue().removesuffix("\n"))
         else:
             store.export_csv(sys.stdout, args.what, **kw)
     return 0
@@ -277,16 +292,16 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
         status = store.drain() if args.send else store.status()
         revision = None if not status.online else _quiet(store.revision)
     if args.json:
-        print(json.dumps({**status.to_dict(), "revision": revision}))
+        say(json.dumps({**status.to_dict(), "revision": revision}))
     else:
-        print(f"database: {status.database} ({'reachable' if status.online else 'offline'}"
+        say(f"database: {status.database} ({'reachable' if status.online else 'offline'}"
               + (f", schema {revision}" if revision else "") + ")")
-        print(f"kept on this station, not yet sent: {status.pending}"
+        say(f"kept on this station, not yet sent: {status.pending}"
               + (f" (oldest {status.oldest})" if status.oldest else ""))
         if status.held:
-            print(f"held, never sent (changed after the station wrote them): {status.held}")
+            say(f"held, never sent (changed after the station wrote them): {status.held}")
         if status.banner:
-            print(status.banner)
+            say(status.banner)
     return 0
 
 
@@ -300,25 +315,25 @@ def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
         reports = store.verify(args.table)
         mismatches = store.check_anchors(given) if given else []
     if not reports:
-        print("the ledger holds no rows yet: nothing to check", file=sys.stderr)
+        say("the ledger holds no rows yet: nothing to check", file=sys.stderr)
     for report in reports:
-        print(json.dumps(report.to_dict()) if args.json else report.text())
+        say(json.dumps(report.to_dict()) if args.json else report.text())
     for m in mismatches:
-        print(json.dumps({"chain": m.chain, "anchor": m.detail, "holds_up_to": m.since_seq})
-              if args.json else m.text())
+        say(json.dumps({"chain": m.chain, "anchor": m.detail, "holds_up_to": m.since_seq})
+            if args.json else m.text())
     if given and not mismatches and not args.json:
-        print(f"{len(given)} anchor(s) from outside the database: the chains hold them")
+        say(f"{len(given)} anchor(s) from outside the database: the chains hold them")
     if all(r.intact for r in reports) and not mismatches:
         if any(r.unchecked for r in reports):
             # nothing found wrong, but not all of it could be looked at: not a clean bill
             if not args.json:
-                print("paigow ledger: this login could not check every chain (above): "
-                      "verify with the owner's login, or an auditor's that may read "
-                      "users.secret_hash", file=sys.stderr)
+                say("paigow ledger: this login could not check every chain (above): "
+                    "verify with the owner's login, or an auditor's that may read "
+                    "users.secret_hash", file=sys.stderr)
             return EXIT_REFUSED
         return 0
     if not args.json:
-        print("paigow ledger: the ledger was changed outside the stations: keep this copy "
+        say("paigow ledger: the ledger was changed outside the stations: keep this copy "
               "as it is and call the auditor", file=sys.stderr)
     return EXIT_BROKEN
 
@@ -350,7 +365,7 @@ def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
         raise LedgerError(f"the database refused: {reason(e)}") from None
     finally:
         engine.dispose()
-    print(f"{mask(engine.url)}: schema {revision}; {len(done)} grant(s) to "
+    say(f"{mask(engine.url)}: schema {revision}; {len(done)} grant(s) to "
           f"{args.station_role}: it may read, add rows and fill in the round in play; "
           f"no UPDATE of a record, DELETE, TRUNCATE, DROP or ALTER")
     return 0
@@ -383,7 +398,7 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
         raise
     finally:
         engine.dispose()
-    print(f"{mask(engine.url)}: schema {revision}")
+    say(f"{mask(engine.url)}: schema {revision}")
     return 0
 
 

@@ -17,7 +17,6 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from app.settings import ConfigError, load_config
@@ -148,11 +147,7 @@ def _read_slips(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
     for path in paths or ["-"]:
         source = "<stdin>" if path == "-" else path
-        try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        except OSError as e:
-            raise _Refused(f"cannot read {path}: {e.strerror}") from None
-        values = _json_values(text, source)
+        values = _json_values(_text(path, source), source)
         if not values:
             raise _Refused(f"{source}: no slip: pipe `paigow settle --json` into this, or "
                            f"name a slip file")
@@ -171,6 +166,29 @@ def _read_slips(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+# A shift's slips are a few megabytes; reading stops past this, so `print-slip /dev/zero`
+# or a wrong file ends with a sentence instead of filling the memory.
+MAX_INPUT = 64_000_000
+
+
+def _text(path: str, source: str) -> str:
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_INPUT + 1)
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(MAX_INPUT + 1)
+    except OSError as e:
+        raise _Refused(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise _Refused(f"{source} is not UTF-8 text: give a slip as `paigow settle --json` "
+                       f"prints it") from None
+    if len(text) > MAX_INPUT:
+        raise _Refused(f"{source} is over {MAX_INPUT:,} characters: not slips; check the "
+                       f"file name")
+    return str(text)
+
+
 def _json_values(text: str, source: str) -> list[Any]:
     """One JSON value, or several one after another (as a loop of `paigow settle --json`)."""
     decoder = json.JSONDecoder()
@@ -186,6 +204,12 @@ def _json_values(text: str, source: str) -> list[Any]:
         except json.JSONDecodeError as e:
             raise _Refused(f"{source}: not JSON: {e.msg} at line {e.lineno} column {e.colno}"
                            ) from None
+        except RecursionError:  # json reads nested arrays and objects by recursing
+            raise _Refused(f"{source}: its brackets nest deeper than any slip does: give a "
+                           f"slip as `paigow settle --json` prints it") from None
+        except ValueError:  # an integer past Python's 4,300 digits for reading one
+            raise _Refused(f"{source}: it holds a number thousands of digits long: give a "
+                           f"slip as `paigow settle --json` prints it") from None
         values.append(value)
 
 

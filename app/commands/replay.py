@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 
-from app.session.record import RecordError, read_session, replay
+from app.session.record import RecordError, read_session, replay, utf8_lines
 from drivers.printer.layout import slip_text
 
 NAME = "replay"
@@ -32,11 +32,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        # Bytes, decoded line by line: a file that is not text is refused naming its line.
         if args.file == "-":
-            recorded = read_session(sys.stdin)
+            recorded = read_session(utf8_lines(sys.stdin.buffer))
         else:
-            with open(args.file, encoding="utf-8") as f:
-                recorded = read_session(f)
+            with open(args.file, "rb") as f:
+                recorded = read_session(utf8_lines(f))
         result = replay(recorded)
     except OSError as e:
         print(f"paigow replay: {args.file}: {e.strerror or e}", file=sys.stderr)

@@ -36,13 +36,18 @@ HELP = "simulate a card-reading shoe on a pseudo-terminal or a serial port (demo
 DEFAULT_LINK = os.path.join(tempfile.gettempdir(), "paigow-shoe-sim")
 
 
+MAX_SECONDS = 86_400
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds cannot be negative")
+    # NaN is outside every range, and a pause past a day is a typo that never wakes up.
+    if not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to "
+                                         f"{MAX_SECONDS:,} (a day)")
     return value
 
 

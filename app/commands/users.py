@@ -19,7 +19,7 @@ from typing import Any
 
 from app.settings import ConfigError, load_config
 
-from .ledger import EXIT_REFUSED, EXIT_UNREACHABLE, _common, _store
+from .ledger import EXIT_REFUSED, EXIT_UNREACHABLE, _common, _store, say
 
 NAME = "users"
 HELP = "the people who may void, correct and override: add, disable, enable, reset, list"
@@ -89,17 +89,17 @@ def run(args: argparse.Namespace) -> int:
         config = load_config(args.config)
     except ConfigError as err:
         for line in str(err).splitlines():
-            print(f"paigow users: config: {line}", file=sys.stderr)
+            say(f"paigow users: config: {line}", file=sys.stderr)
         return EXIT_REFUSED
     url = args.database_url or config.ledger.database_url or None
     try:
         with _store(config, url) as store:
             return COMMANDS[args.users_command](args, store)
     except LedgerUnavailable as err:
-        print(f"paigow users: {err}", file=sys.stderr)
+        say(f"paigow users: {err}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except LedgerError as err:
-        print(f"paigow users: {err}", file=sys.stderr)
+        say(f"paigow users: {err}", file=sys.stderr)
         return EXIT_REFUSED
 
 
@@ -117,7 +117,7 @@ def _add(args: argparse.Namespace, store: Any) -> int:
         by = _manager(store, args.by)
     account = store.add_person(args.name, role, _new_secret(args.name), by=by,
                                first=args.first)
-    print(f"added: {account.text()}")
+    say(f"added: {account.text()}")
     return 0
 
 
@@ -128,7 +128,7 @@ def _change(what: str) -> Callable[[argparse.Namespace, Any], int]:
             account = store.reset_person(args.name, _new_secret(args.name), by=by)
         else:
             account = getattr(store, f"{what}_person")(args.name, by=by)
-        print(f"{account.change}: {account.text()}")
+        say(f"{account.change}: {account.text()}")
         return 0
     return change
 
@@ -136,9 +136,9 @@ def _change(what: str) -> Callable[[argparse.Namespace, Any], int]:
 def _list(args: argparse.Namespace, store: Any) -> int:
     accounts = store.accounts()
     for account in accounts:
-        print(json.dumps(account.to_dict()) if args.json else account.text())
+        say(json.dumps(account.to_dict()) if args.json else account.text())
     if not accounts and not args.json:
-        print("nobody yet: make the first shift manager with `paigow users add NAME --first`",
+        say("nobody yet: make the first shift manager with `paigow users add NAME --first`",
               file=sys.stderr)
     return 0
 

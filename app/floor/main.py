@@ -20,34 +20,73 @@ import sys
 import tempfile
 from pathlib import Path
 
+from drivers.private import open_private
+
 DEMO_USER = "demo"
 DEMO_ROLE = "pit-supervisor"
 EXIT_REFUSED = 2
+EXIT_UNREACHABLE = 4  # as `paigow ledger`: the database cannot be reached
+
+
+class Refused(Exception):
+    """The floor cannot start as asked: the sentence says why and what to do (exit 2)."""
 
 
 def secret_key(path: Path | None) -> str:
     """The cookie-signing secret: from the file (made 0600 when missing), or one for this
-    run only (sessions end when the server stops)."""
+    run only (sessions end when the server stops). `Refused` when the file is no secret."""
     if path is None:
         return secrets.token_urlsafe(48)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(48))
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            with open_private(path, "x", encoding="utf-8") as f:  # 0600, its folders 0700
+                f.write(secrets.token_urlsafe(48))
+        key = path.read_text(encoding="utf-8").strip()
+    except OSError as e:
+        raise Refused(f"the secret file {path} cannot be used ({e.strerror or e}): give a "
+                      f"file this user may read, or a new name for the floor to make "
+                      f"one") from None
+    except UnicodeDecodeError:
+        raise Refused(f"the secret file {path} is not text: it is not a secret the floor "
+                      f"made; give another name and the floor makes one") from None
+    if len(key) < MIN_SECRET:
+        raise Refused(f"the secret file {path} holds {len(key)} characters: a cookie-signing "
+                      f"secret is at least {MIN_SECRET}; delete it (or give a new name) and "
+                      f"the floor makes one")
+    return key
+
+
+MIN_SECRET = 32  # characters; the floor makes 64 (48 random bytes)
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text[:6]) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r:.40} is not a TCP port: 1 to 65535")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    # NaN is outside every range: a station would never show offline.
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text!r:.40} is not a number of seconds from above "
+                                         f"0 to 86400 (a day)")
+    return value
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--database-url", help="the ledger's database (as the stations')")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only)")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=_port, default=8080)
     p.add_argument("--secret-file", type=Path,
                    help="the cookie-signing secret (made when missing)")
     p.add_argument("--https-only", action="store_true",
                    help="send the session cookie over https only (behind TLS)")
-    p.add_argument("--offline-after", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--offline-after", type=_seconds, default=10.0, metavar="SECONDS",
                    help="a station with no heartbeat this long shows offline (default 10)")
     p.add_argument("--demo", action="store_true",
                    help="a demo floor: a fresh SQLite ledger and four simulated tables")
@@ -85,8 +124,12 @@ def ask_password() -> str:
 
 
 def run_user(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import DBAPIError
+
     from app.ledger import LedgerError
-    from app.ledger.database import make_engine, migrate
+    from app.ledger.database import make_engine, mask_text, migrate
+    from app.ledger.escape import shown
+    from app.ledger.store import reason, unreachable
 
     from .auth import AuthError, add_user, remove_user, set_password, set_role, users
 
@@ -110,9 +153,17 @@ def run_user(args: argparse.Namespace) -> int:
                 state = " (removed)" if disabled else (
                     f" (wrong tries: every try waits until {slowed:%H:%M:%S} UTC)"
                     if slowed else "")
-                print(f"{name:24} {role}{state}")
+                # Shown, not obeyed: a name written into the database with ESC sequences.
+                print(shown(f"{name:24} {role}{state}"))
     except (AuthError, LedgerError, ValueError) as e:
-        print(f"paigow-floor: {e}", file=sys.stderr)
+        print(shown(f"paigow-floor: {e}"), file=sys.stderr)
+        return EXIT_REFUSED
+    except DBAPIError as e:  # the driver's error, said in its one line as the ledger says it
+        if unreachable(e):
+            print(f"paigow-floor: the ledger's database ({mask_text(args.database_url)}) "
+                  f"cannot be reached: {reason(e)}", file=sys.stderr)
+            return EXIT_UNREACHABLE
+        print(f"paigow-floor: the database refused: {reason(e)}", file=sys.stderr)
         return EXIT_REFUSED
     return 0
 
@@ -173,10 +224,27 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="paigow-floor", description=__doc__.split("\n")[0],
                                 epilog="paigow-floor user --help: the floor's users")
     add_serve_arguments(p)
+    args = p.parse_args(argv)
+    from sqlalchemy.exc import DBAPIError
+
+    from app.ledger import LedgerError
+    from app.ledger.database import mask_text
+    from app.ledger.store import reason, unreachable
+
     try:
-        return serve(p.parse_args(argv))
+        return serve(args)
     except KeyboardInterrupt:
         return 130
+    except (Refused, LedgerError) as e:
+        print(f"paigow-floor: {e}", file=sys.stderr)
+        return EXIT_REFUSED
+    except DBAPIError as e:  # the driver's error, said in its one line as the ledger says it
+        if not unreachable(e):
+            print(f"paigow-floor: the database refused: {reason(e)}", file=sys.stderr)
+            return EXIT_REFUSED
+        print(f"paigow-floor: the ledger's database ({mask_text(args.database_url or '')}) "
+              f"cannot be reached: {reason(e)}", file=sys.stderr)
+        return EXIT_UNREACHABLE
 
 
 if __name__ == "__main__":

@@ -15,12 +15,14 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from app.core.settlement import money
 from app.ledger import reads
+from app.ledger.escape import csv_row
 from app.ledger.models import HandRow, RoundRow, Shift
 
 
@@ -118,15 +120,20 @@ def build(engine: Engine, since: datetime, until: datetime) -> Report:
 
 
 def to_csv(rep: Report) -> str:
+    """The report as CSV, each cell as the ledger's exports write it (`csv_cell`): a table or
+    dealer named like a formula is text, and every amount (hold too) a number."""
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["by", "name", "rounds", "drop_cents", "win_cents", "commission_cents",
                 "hold_percent", "player_banker_rounds", "fouls", "voids", "corrections"])
     for by, rows in (("table", rep.tables), ("dealer", rep.dealers), ("total", [rep.total])):
         for x in rows:
-            hold = f"{100 * x.win_cents / x.drop_cents:.2f}" if x.drop_cents else ""
-            w.writerow([by, x.name, x.rounds, x.drop_cents, x.win_cents, x.commission_cents,
-                        hold, x.player_banker_rounds, x.fouls, x.voids, x.corrections])
+            # A Decimal, not text: a negative hold (the house lost) stays a number.
+            hold = (Decimal(100 * x.win_cents) / x.drop_cents).quantize(Decimal("0.01")) \
+                if x.drop_cents else None
+            w.writerow(csv_row([by, x.name, x.rounds, x.drop_cents, x.win_cents,
+                                x.commission_cents, hold, x.player_banker_rounds, x.fouls,
+                                x.voids, x.corrections]))
     return out.getvalue()
 
 

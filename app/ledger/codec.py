@@ -189,8 +189,10 @@ RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
 # --- replay --------------------------------------------------------------------------------
 
 def _is_implied(data: Mapping[str, Any]) -> bool:
-    """The dealer's bank, which `set_action` records itself."""
-    return data["type"] == "bank_taken" and data["player"] is None
+    """The dealer's bank, which `set_action` records itself. Read with .get: a record changed
+    outside the stations may lack either key, and is then named by the check against the
+    record the core makes."""
+    return data.get("type") == "bank_taken" and data.get("player") is None
 
 
 def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:

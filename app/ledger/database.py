@@ -15,6 +15,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
+from drivers.private import private_file
+
 from .errors import LedgerError
 from .paths import LEDGER_FILE
 
@@ -101,7 +103,9 @@ def make_engine(url: str | URL) -> Engine:
         memory = u.database in (None, "", ":memory:")
         if not memory and u.database is not None:
             check_sqlite_file(Path(u.database).expanduser())
-            Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # Made empty and 0600 (its folders 0700) before SQLite opens it: SQLite would
+            # make it, and its -wal and -shm after it, with the umask's 0644.
+            private_file(Path(u.database).expanduser())
         kwargs: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_S}}
         if memory:
             kwargs.update(poolclass=StaticPool,

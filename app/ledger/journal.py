@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drivers.private import private_file
+
 from .errors import LedgerError
 
 SCHEMA = """
@@ -80,7 +82,7 @@ class Journal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)  # 0600 before SQLite opens it: its -wal and -shm follow
         try:
             self._db = sqlite3.connect(path, timeout=30, isolation_level=None,
                                        check_same_thread=False)

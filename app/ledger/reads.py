@@ -30,6 +30,7 @@ from .apply import MISDEAL_PREFIX
 from .chain import untrusted
 from .codec import CodecError, decode_rules
 from .errors import LedgerError
+from .escape import csv_row, shown
 from .models import (
     BankDecision,
     Event,
@@ -76,12 +77,22 @@ def _hex(value: Any) -> Any:
     return func.replace(cast(value, String), "-", "")
 
 
+ID_DIGITS = 32  # a UUID written as hex digits, without its dashes
+# The ledger keeps round numbers as a 32-bit integer (PostgreSQL's `integer`).
+ROUND_NO_MAX = 2**31 - 1
+
+
+def _as_typed(ref: str) -> str:
+    """The reference as a message shows it: a paste of 10,000 characters is not echoed."""
+    return repr(ref) if len(ref) <= 40 else f"{ref[:20]!r}... ({len(ref):,} characters)"
+
+
 def _by_ref(s: Session, model: Any, ref: str, what: str) -> Any:
     text = ref.strip().lower().replace("-", "")
-    if len(text) < MIN_REF or any(c not in "0123456789abcdef" for c in text):
-        raise LedgerError(f"{ref!r} is not a {what}: give its id or at least its first "
-                          f"{MIN_REF} characters, as the history lists them")
-    if len(text) == 32:
+    if not MIN_REF <= len(text) <= ID_DIGITS or any(c not in "0123456789abcdef" for c in text):
+        raise LedgerError(f"{_as_typed(ref)} is not a {what}: give its id or at least its "
+                          f"first {MIN_REF} characters, as the history lists them")
+    if len(text) == ID_DIGITS:
         row = s.get(model, uuid.UUID(text))
         if row is None:
             raise LedgerError(f"there is no {what} {ref} in the ledger")
@@ -100,6 +111,16 @@ def find_round(s: Session, ref: str, table: str | None = None) -> RoundRow:
     its id (or the id's first characters, as the history lists them)."""
     number = ref.strip().lstrip("#")
     if number.isascii() and number.isdigit():
+        # Read as a number only within the ledger's range: past it, int() of thousands of
+        # digits raises, and a number the database's integer cannot hold is refused by
+        # the driver. Digits past the range may still start an id.
+        if len(number) > len(str(ROUND_NO_MAX)) or int(number) > ROUND_NO_MAX:
+            if len(number) > ID_DIGITS:
+                raise LedgerError(f"{_as_typed(ref)} is not a round number (1 to "
+                                  f"{ROUND_NO_MAX:,}) nor a round's id ({ID_DIGITS} hex "
+                                  f"digits at most): give the number on the slip, or the id "
+                                  f"as the history lists it")
+            return _round_by_id(s, ref)
         stmt = select(RoundRow).where(RoundRow.round_no == int(number))
         if table:
             stmt = stmt.where(RoundRow.table_name == table)
@@ -115,6 +136,16 @@ def find_round(s: Session, ref: str, table: str | None = None) -> RoundRow:
             raise LedgerError(f"there is no round {number}"
                               + (f" of table {table}" if table else "") + " in the ledger")
     row: RoundRow = _by_ref(s, RoundRow, ref, "round")
+    return row
+
+
+def _round_by_id(s: Session, ref: str) -> RoundRow:
+    try:
+        row: RoundRow = _by_ref(s, RoundRow, ref, "round")
+    except LedgerError:
+        raise LedgerError(f"{_as_typed(ref)} is not a round number (1 to {ROUND_NO_MAX:,}) "
+                          f"nor a round's id in the ledger: give the number on the slip, or "
+                          f"the id as the history lists it") from None
     return row
 
 
@@ -186,9 +217,11 @@ class RoundSummary:
                           f"{money(self.house_net_cents or 0, sign=True)}  commission "
                           f"{money(self.commission_cents or 0)}")
         seats = ",".join(str(s) for s in self.seats) or "-"
-        return (f"{self.id[:8]}  {when}  {self.table:<8} round {self.round_no:<4} "
-                f"{self.status:<8} dealer {self.dealer:<10} bank {self.banker:<7} "
-                f"seats {seats:<12} {self.action or ''}{money_part}")
+        # The names are shown, not obeyed: a dealer or table named with ESC sequences or a
+        # line end cannot rewrite the screen or add a line (escape.py).
+        return shown(f"{self.id[:8]}  {when}  {self.table:<8} round {self.round_no:<4} "
+                     f"{self.status:<8} dealer {self.dealer:<10} bank {self.banker:<7} "
+                     f"seats {seats:<12} {self.action or ''}{money_part}")
 
 
 def _action_text(r: RoundRow) -> str | None:
@@ -253,9 +286,9 @@ class Correction:
 
     def text(self) -> str:
         where = "dealer" if self.position == 0 else f"position {self.position}"
-        return (f"correction {self.at.astimezone():%Y-%m-%d %H:%M} {where}: net "
-                f"{money(self.was_net_cents, sign=True)} -> {money(self.net_cents, sign=True)} "
-                f"by {self.by}: {self.reason}")
+        return shown(f"correction {self.at.astimezone():%Y-%m-%d %H:%M} {where}: net "
+                     f"{money(self.was_net_cents, sign=True)} -> "
+                     f"{money(self.net_cents, sign=True)} by {self.by}: {self.reason}")
 
 
 def correction_of(rnd: RoundRow, back: SettlementRow, new: SettlementRow) -> Correction:
@@ -360,7 +393,7 @@ class Totals:
         for t in self.seats:
             out.append(f"  {t.seat:<5} {t.hands:<6} {t.banked:<7} {money(t.wagered_cents):<12} "
                        f"{money(t.commission_cents):<11} {money(t.net_cents, sign=True)}")
-        return "\n".join(out)
+        return "\n".join(shown(line) for line in out)
 
 
 def totals(s: Session, f: Filters) -> Totals:
@@ -421,9 +454,9 @@ class ShiftSummary:
     def text(self) -> str:
         closed = (f"{self.closed_at.astimezone():%Y-%m-%d %H:%M}" if self.closed_at
                   else "open")
-        return (f"{self.id[:8]}  {self.table:<8} {self.dealer:<12} "
-                f"{self.opened_at.astimezone():%Y-%m-%d %H:%M} - {closed:<16} "
-                f"{self.rounds} round(s)  station {self.station}")
+        return shown(f"{self.id[:8]}  {self.table:<8} {self.dealer:<12} "
+                     f"{self.opened_at.astimezone():%Y-%m-%d %H:%M} - {closed:<16} "
+                     f"{self.rounds} round(s)  station {self.station}")
 
 
 def shifts(s: Session, table: str | None, limit: int | None) -> list[ShiftSummary]:
@@ -461,22 +494,26 @@ CHILD_COLUMNS: dict[str, tuple[Any, tuple[str, ...]]] = {
 }
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    return "" if value is None else value
-
-
 def _write(out: IO[str], header: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
+    """The rows as CSV, each cell as `csv_cell` writes it: amounts stay numbers, and no text
+    a spreadsheet would run as a formula (docs/ledger.md, "Exports")."""
     w = csv.writer(out, lineterminator="\n")
     w.writerow(header)
     for row in rows:
-        w.writerow([_cell(v) for v in row])
+        w.writerow(csv_row(row))
     return len(rows)
+
+
+def _reasons(stored: str) -> str:
+    """A bank decision's reasons (a JSON list of sentences) as one cell; stored text that
+    is not such a list (written outside the stations) is exported as it is stored."""
+    try:
+        reasons = json.loads(stored)
+    except (ValueError, RecursionError):
+        return stored
+    if isinstance(reasons, list) and all(isinstance(r, str) for r in reasons):
+        return "; ".join(reasons)
+    return stored
 
 
 def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
@@ -516,7 +553,7 @@ def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
                 .order_by(BankDecision.at))
         if any_filter:
             stmt = stmt.where(BankDecision.round_id.in_(select(chosen.c.id)))
-        rows = [(*r[:5], "; ".join(json.loads(r[5])), *r[6:]) for r in s.execute(stmt)]
+        rows = [(*r[:5], _reasons(r[5]), *r[6:]) for r in s.execute(stmt)]
         return _write(out, ("table_name", *columns), rows)
     columns = ("id", "round_id", "seq", "kind", "actor", "at", "payload")
     stmt = (select(Station.table_name, Event.shift_id, *(getattr(Event, c) for c in columns))

@@ -18,7 +18,7 @@ A record that does not replay is a difference too.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -33,6 +33,7 @@ from app.core.table import DEALER, position_name
 from .chain import untrusted
 from .codec import CodecError, decode_rotation, decode_rules, replay
 from .errors import LedgerError
+from .escape import shown
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, Station
 from .reads import find_round
 
@@ -64,7 +65,9 @@ class Recall:
                f"as paid"
 
     def text(self) -> str:
-        return "\n".join([*self.lines, "", self.verdict])
+        # Each line is shown, not obeyed: names, reasons and cards come from stored rows,
+        # which anyone who can write the database can fill with ESC sequences or line ends.
+        return "\n".join(shown(line) for line in [*self.lines, "", self.verdict])
 
     def to_dict(self) -> dict[str, Any]:
         return {"round_id": self.round_id, "table": self.table, "round_no": self.round_no,
@@ -92,7 +95,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     rnd = find_round(s, ref, table)
     events = list(s.scalars(select(Event).where(Event.round_id == rnd.id)
                             .order_by(Event.at, Event.seq)))
-    records = [json.loads(e.payload) for e in sorted(
+    records = [_stored_object(rnd, e.payload, f"record {e.seq}") for e in sorted(
         (e for e in events if e.seq is not None and e.seq > 0), key=lambda e: e.seq or 0)]
     rows = list(s.scalars(select(SettlementRow).where(SettlementRow.round_id == rnd.id)
                           .order_by(SettlementRow.position, SettlementRow.entry_no)))
@@ -110,7 +113,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
         stored = json.loads(rnd.config)
         rules = decode_rules(stored["rules"])
         rotation = decode_rotation(json.loads(rnd.rotation))
-    except (ValueError, KeyError, TypeError, CodecError) as e:
+    except (RecursionError, ValueError, KeyError, TypeError, AttributeError, CodecError) as e:
         raise LedgerError(f"round {str(rnd.id)[:8]} has no rules stored with it that can be "
                           f"read ({e}): migrate the ledger (paigow ledger migrate)") from None
     way = getattr(rules.house_way, "name", str(rules.house_way))
@@ -120,13 +123,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     say("")
     say("WHO")
     say(f"  dealer: {shift.dealer if shift else '(no shift recorded)'}")
-    banker = next((r for r in records if r.get("type") == "bank_taken"), None)
-    if banker is None or banker.get("player") is None:
-        say("  banker: the dealer (the house)")
-    else:
-        co = ", co-banked with the dealer" if banker.get("co_bank") else ""
-        say(f"  banker: seat {banker['player']} with {money(banker['chips_cents'])}{co}"
-            + (f" ({banker['rule']})" if banker.get("rule") else ""))
+    lines.extend(_shown("the bank", _banker, records, diffs))
     acted: list[tuple[datetime, str, str | None, str]] = [
         (e.at, e.kind, e.actor, e.payload) for e in events
              if (e.seq is None or e.seq == 0) and e.actor and e.kind != "round_begun"]
@@ -148,57 +145,19 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
         game = replay(rules, rotation, [r for r in records if r.get("type") != "settled"])
     except LedgerError as e:
         diffs.append(f"the recorded records do not play again: {e}")
-    dealt = [r for r in records if r.get("type") == "dealt"]
     say("")
     say("CARDS DEALT, IN ORDER")
-    action = next((r for r in records if r.get("type") == "action_counted"), None)
-    if action is not None:
-        a = action["action"]
-        dice = f" (dice {' '.join(map(str, a['dice']))})" if a.get("dice") else ""
-        say(f"  action: {a.get('number')} by {a.get('source')}{dice} -> "
-            f"{position_name(action['position'])}, dealt {action['direction']}")
-    if not dealt:
-        say("  no cards were dealt")
-    for n, d in enumerate(dealt, 1):
-        deal = d["deal"]
-        if len(dealt) > 1:
-            say(f"  deal {n}:")
-        if deal["mode"] == "one-at-a-time":
-            hands = [h.split() for h in deal["hands"]]
-            seq = [hands[k % 7][k // 7] for k in range(49)]
-            say(f"  one at a time, card by card: {' '.join(seq)}")
-        for i, (position, hand) in enumerate(zip(deal["order"], deal["hands"], strict=False),
-                                             1):
-            say(f"  {i}. {position_name(position)}: {hand}")
-        if deal.get("leftovers"):
-            say(f"  left over: {deal['leftovers']}"
-                + ("" if deal.get("leftovers_counted") else " (not read)"))
-    for r in records:
-        if r.get("type") == "misdealt":
-            say(f"  MISDEAL: {'; '.join(r['problems'])} ({r['rule']})")
+    lines.extend(_shown("the cards dealt", _cards, records, diffs))
     say("")
     say("SETTINGS (the two-card hand | the five-card hand)")
-    settings = _settings(records)
-    if not settings:
-        say("  no hand was set")
-    for position, h in settings.items():
-        how = {"player": "set by the player", "house-way": "the House Way",
-               "reset": "reset the House Way", "after-bank": "the House Way after the bank"
-               }.get(h.get("set_by") or "", h.get("set_by") or "not set")
-        rule = f", rule {h['rule']}: {h.get('rule_says') or ''}" if h.get("rule") else ""
-        foul = f" - FOUL: {h['foul']}" + (" (forfeit)" if h.get("forfeit") else "") \
-            if h.get("foul") else ""
-        say(f"  {position_name(position)}: {h.get('low')} | {h.get('high')} - {how}{rule}"
-            f"{foul}")
+    lines.extend(_shown("the settings", _setting_lines, records, diffs))
 
     # --- the money -------------------------------------------------------------------------
     say("")
     say("PAYOUTS, IN ORDER FROM ACTION (as the ledger paid them)")
     originals = {(r.position, r.role): r for r in rows if r.entry == "original"}
-    slip_data = json.loads(rnd.slip_json) if rnd.slip_json else None
-    order = [(ln["position"], ln["role"]) for ln in sorted(
-        (ln for ln in (slip_data or {}).get("positions", []) if ln.get("outcome") is not None),
-        key=lambda ln: (ln.get("order") is None, ln.get("order") or 0))]
+    slip_data = _stored_object(rnd, rnd.slip_json, "the slip") if rnd.slip_json else None
+    order = _slip_order(slip_data)
     for key in [*order, *sorted(k for k in originals if k not in order)]:
         paid = originals.get(key)
         if paid is not None:
@@ -242,11 +201,122 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
 def _reason(payload: str) -> str:
     try:
         data = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ""
     if not isinstance(data, dict):
         return ""
     return str(data.get("reason") or data.get("why") or "")
+
+
+def _stored_object(rnd: RoundRow, text: str, what: str) -> dict[str, Any]:
+    """A JSON object the ledger stored with the round. A station only ever stores JSON
+    objects, so one that cannot be read was written outside the stations: refused, saying
+    which (the round cannot be recalled from it)."""
+    try:
+        data = json.loads(text)
+    except RecursionError:  # json reads nested arrays and objects by recursing
+        why = "its brackets nest deeper than any record"
+    except json.JSONDecodeError as e:
+        why = f"not JSON: {e.msg} at column {e.colno}"
+    except ValueError:  # an integer past Python's 4,300 digits for reading one
+        why = "it holds a number thousands of digits long"
+    else:
+        if isinstance(data, dict):
+            return data
+        why = "not a JSON object"
+    raise LedgerError(f"round {str(rnd.id)[:8]}: {what} stored with it cannot be read ({why}): "
+                      f"a station never stores that, so the ledger was changed outside the "
+                      f"stations; keep this copy as it is, run `paigow ledger verify` and call "
+                      f"the auditor")
+
+
+# What a record of a shape no station writes raises when it is read as the station writes
+# it (a key missing, a number where a list is, ...): the part it belongs to is then shown
+# as unreadable, and named as a difference.
+MISSHAPEN = (KeyError, TypeError, AttributeError, IndexError, ValueError)
+
+
+def _shown(part: str, render: Callable[[Sequence[dict[str, Any]]], list[str]],
+           records: Sequence[dict[str, Any]], diffs: list[str]) -> list[str]:
+    try:
+        return render(records)
+    except MISSHAPEN:
+        diffs.append(f"the records of {part} are not as a station writes them: they were "
+                     f"changed outside the stations")
+        return [f"  ({part}: the records are not as a station writes them and cannot be "
+                f"shown; `paigow ledger export events` lists them as stored)"]
+
+
+def _banker(records: Sequence[dict[str, Any]]) -> list[str]:
+    banker = next((r for r in records if r.get("type") == "bank_taken"), None)
+    if banker is None or banker.get("player") is None:
+        return ["  banker: the dealer (the house)"]
+    co = ", co-banked with the dealer" if banker.get("co_bank") else ""
+    return [f"  banker: seat {banker['player']} with {money(banker['chips_cents'])}{co}"
+            + (f" ({banker['rule']})" if banker.get("rule") else "")]
+
+
+def _cards(records: Sequence[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    say = out.append
+    dealt = [r for r in records if r.get("type") == "dealt"]
+    action = next((r for r in records if r.get("type") == "action_counted"), None)
+    if action is not None:
+        a = action["action"]
+        dice = f" (dice {' '.join(map(str, a['dice']))})" if a.get("dice") else ""
+        say(f"  action: {a.get('number')} by {a.get('source')}{dice} -> "
+            f"{position_name(action['position'])}, dealt {action['direction']}")
+    if not dealt:
+        say("  no cards were dealt")
+    for n, d in enumerate(dealt, 1):
+        deal = d["deal"]
+        if len(dealt) > 1:
+            say(f"  deal {n}:")
+        if deal["mode"] == "one-at-a-time":
+            hands = [h.split() for h in deal["hands"]]
+            seq = [hands[k % 7][k // 7] for k in range(49)]
+            say(f"  one at a time, card by card: {' '.join(seq)}")
+        for i, (position, hand) in enumerate(zip(deal["order"], deal["hands"], strict=False),
+                                             1):
+            say(f"  {i}. {position_name(position)}: {hand}")
+        if deal.get("leftovers"):
+            say(f"  left over: {deal['leftovers']}"
+                + ("" if deal.get("leftovers_counted") else " (not read)"))
+    for r in records:
+        if r.get("type") == "misdealt":
+            say(f"  MISDEAL: {'; '.join(r['problems'])} ({r['rule']})")
+    return out
+
+
+def _setting_lines(records: Sequence[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    settings = _settings(records)
+    if not settings:
+        out.append("  no hand was set")
+    for position, h in settings.items():
+        how = {"player": "set by the player", "house-way": "the House Way",
+               "reset": "reset the House Way", "after-bank": "the House Way after the bank"
+               }.get(h.get("set_by") or "", h.get("set_by") or "not set")
+        rule = f", rule {h['rule']}: {h.get('rule_says') or ''}" if h.get("rule") else ""
+        foul = f" - FOUL: {h['foul']}" + (" (forfeit)" if h.get("forfeit") else "") \
+            if h.get("foul") else ""
+        out.append(f"  {position_name(position)}: {h.get('low')} | {h.get('high')} - {how}"
+                   f"{rule}{foul}")
+    return out
+
+
+def _slip_order(slip: Mapping[str, Any] | None) -> list[tuple[int, str]]:
+    """The positions in the order the stored slip paid them; none when its lines are not
+    as a station writes them (the comparison with the slip the core makes says so)."""
+    lines = (slip or {}).get("positions", [])
+    if not isinstance(lines, list) or not all(
+            isinstance(ln, dict) and isinstance(ln.get("position"), int)
+            and isinstance(ln.get("role"), str)
+            and isinstance(ln.get("order"), int | None) for ln in lines):
+        return []
+    paid = sorted((ln for ln in lines if ln.get("outcome") is not None),
+                  key=lambda ln: (ln.get("order") is None, ln.get("order") or 0))
+    return [(ln["position"], ln["role"]) for ln in paid]
 
 
 def _settings(records: Sequence[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:

@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
+from drivers.private import open_private
 
 from . import anchors, chain, enrollment, keys, people, reads
 from . import recall as recall_module
@@ -104,9 +105,9 @@ def identity(directory: Path, table: str, station: str) -> uuid.UUID:
         return _read_identity(kept)
     made = old if (directory / "journal" / f"{old}.sqlite").exists() else uuid.uuid4()
     try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
         tmp = kept.with_suffix(".tmp")
-        tmp.write_text(f"{made}\n")
+        with open_private(tmp, "w", encoding="utf-8") as f:  # 0600, its folders 0700
+            f.write(f"{made}\n")
         tmp.replace(kept)
     except OSError as e:
         raise LedgerError(f"the station cannot keep its identity in {kept} ({e.strerror}): "

@@ -16,7 +16,7 @@ The rules and the rotation use the ledger's schemas (paigow.rules/1, paigow.rota
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -119,6 +119,71 @@ class Recorded:
     events: list[Event]
 
 
+# A recorded event is a few hundred bytes and the header a few kilobytes; reading a line
+# stops past this, so a file with no line ends (/dev/zero) ends with a sentence.
+MAX_LINE = 1_000_000
+
+
+def utf8_lines(stream: IO[bytes]) -> Iterator[str]:
+    """The lines of a recorded session's file as text; `RecordError` names a line that is
+    not UTF-8 or is longer than any recorded line (a wrong file, read no further)."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE:
+            raise RecordError(f"line {number} is over {MAX_LINE:,} bytes: not a recorded "
+                              f"session (JSON lines, as the station writes them)")
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"line {number} is not UTF-8 text: not a recorded session "
+                              f"(JSON lines, as the station writes them)") from None
+
+
+def _json_line(text: str, number: int) -> Json:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"line {number} is not JSON ({e.msg})") from None
+    except RecursionError:  # json reads nested arrays and objects by recursing
+        raise RecordError(f"line {number}: its brackets nest deeper than any recorded event "
+                          f"does: not a recorded session") from None
+    except ValueError:  # an integer past Python's 4,300 digits for reading one
+        raise RecordError(f"line {number} holds a number thousands of digits long: not a "
+                          f"recorded session") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"line {number} is not a JSON object")
+    return data
+
+
+MAX_KEPT = 1_000_000  # slips waiting in a printer's queue: far past any shift
+
+
+def _head(data: Json, number: int) -> Json:
+    """The header, checked: replay reads its rules, rotation, ports and kept slips."""
+    if data.get("schema") != SESSION_SCHEMA:
+        raise RecordError(f"line {number}: a recorded session starts with its header "
+                          f"(schema {SESSION_SCHEMA}), not {data.get('schema')!r}")
+    for key in ("rules", "rotation"):
+        if key not in data:
+            raise RecordError(f"line {number}: the header has no {key}: a recorded session "
+                              f"starts with the header the station wrote")
+        if not isinstance(data[key], dict):
+            raise RecordError(f"line {number}: the header's {key} is {data[key]!r:.60}, not a "
+                              f"JSON object as the station writes it")
+    kept = data.get("kept", 0)
+    if isinstance(kept, bool) or not isinstance(kept, int) or not 0 <= kept <= MAX_KEPT:
+        raise RecordError(f"line {number}: the header's kept (slips kept to print) is "
+                          f"{kept!r:.60}, not a count from 0 to {MAX_KEPT:,}")
+    dealer = data.get("dealer")
+    if dealer is not None and not isinstance(dealer, str):
+        raise RecordError(f"line {number}: the header's dealer is {dealer!r:.60}, not a name")
+    return data
+
+
 def read_session(lines: Iterable[str]) -> Recorded:
     """A recorded session from its lines; `RecordError` names the line and why."""
     head: Json | None = None
@@ -126,17 +191,9 @@ def read_session(lines: Iterable[str]) -> Recorded:
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"line {number} is not JSON ({e.msg})") from None
-        if not isinstance(data, dict):
-            raise RecordError(f"line {number} is not a JSON object")
+        data = _json_line(text, number)
         if head is None:
-            if data.get("schema") != SESSION_SCHEMA:
-                raise RecordError(f"line {number}: a recorded session starts with its header "
-                                  f"(schema {SESSION_SCHEMA}), not {data.get('schema')!r}")
-            head = data
+            head = _head(data, number)
             continue
         try:
             events.append(event_from_dict(data))

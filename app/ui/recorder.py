@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from app.core.round import Phase
 from app.session.events import Event, event_to_dict
 from app.session.record import header, jsonl_line
+from drivers.private import open_private
 
 if TYPE_CHECKING:
     from app.session import DealerSession
@@ -72,8 +73,8 @@ class SessionFile:
         if self.problem is not None:
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8") as f:
+            # 0600 in 0700 folders: a session holds every card and every wager.
+            with open_private(self.path, "a", encoding="utf-8") as f:
                 f.write(line)
         except OSError as e:
             self.problem = f"the session file {self.path} cannot be written ({e.strerror or e})"

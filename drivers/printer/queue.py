@@ -22,6 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from drivers.private import open_private, private_folder
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on the dealer station (Linux)
@@ -85,7 +87,7 @@ class ReprintQueue:
 
     def _ensure(self) -> None:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            private_folder(self.directory)
         except OSError as e:
             raise QueueError(e.errno, f"the reprint queue {self.directory} cannot be made "
                                       f"({e.strerror})") from e
@@ -93,7 +95,7 @@ class ReprintQueue:
     def _write(self, kept: KeptSlip) -> None:
         tmp = kept.path.with_name(f".{kept.path.name}.tmp")
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
+            with open_private(tmp, "w", encoding="utf-8") as f:
                 json.dump(kept.to_dict(), f, indent=1, sort_keys=True)
                 f.flush()
                 os.fsync(f.fileno())
@@ -197,7 +199,7 @@ class ReprintQueue:
         if fcntl is None:
             yield
             return
-        with open(self.directory / LOCK_FILE, "a+") as f:
+        with open_private(self.directory / LOCK_FILE, "a+") as f:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX)
             try:
                 yield

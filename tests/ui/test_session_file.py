@@ -130,3 +130,29 @@ def test_a_session_file_that_cannot_be_written_leaves_the_round_going(qtbot, tmp
     recorder = window.session.recorder if window.session is not None else None
     assert recorder is not None and "cannot be written" in (recorder.problem or "")
 
+
+
+def test_a_demo_station_keeps_its_files_0600_in_0700_folders_under_umask_022(
+        qtbot, tmp_path):
+    # `make run` is paigow-dealer --demo, started by hand with the login's umask 022:
+    # its ledger, journal, identity and session file were 0644 in 0755 folders (issue 23).
+    import os
+    import stat
+
+    top = tmp_path / "home"  # none of it there yet: the station makes every folder
+    before = os.umask(0o022)
+    try:
+        window = station(qtbot, top / "paigow")
+        wagered(window)
+        dealt_and_settled(qtbot, window)
+        window.close_station()  # runs what the worker has queued
+    finally:
+        os.umask(before)
+    assert session_files(top / "paigow") and (top / "paigow" / "ledger.sqlite").exists()
+    found = {str(p.relative_to(top)): stat.filemode(p.stat().st_mode)
+             for p in [top, *top.rglob("*")]
+             # The demo's "printer" writes its paper as PDF files: printed slips, not kept
+             # ones, in the folder a site names for them (here inside the private one).
+             if "slips" not in p.relative_to(top).parts}
+    assert any(k.startswith("paigow/journal/") for k in found)
+    assert {k: v for k, v in found.items() if v not in ("drwx------", "-rw-------")} == {}

@@ -354,6 +354,18 @@ def test_a_bad_config_stops_the_station_with_the_file_and_key(qapp, tmp_path, ca
     assert "site.toml" in err and "wagers.minimum" in err
 
 
+def test_a_config_whose_rules_are_not_a_section_stops_the_station_with_exit_2(
+        qapp, tmp_path, capsys):
+    # Exit 1 is a crash to the kiosk's unit, which restarts the station every 3 s; exit 2
+    # is a config to correct (issue 23).
+    bad = tmp_path / "site.toml"
+    bad.write_text('rules = "ZZ"\n')
+    assert main(["--config", str(bad), "--data-dir", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "site.toml: rules: is a section, not 'ZZ': write [rules]" in err
+
+
 def test_a_no_play_table_shows_the_no_play_button_after_the_bank(make_station):
     # Seed 004: "A "NO PLAY" button follows the bank; no bet can be placed there, and the
     # spot is not counted for action."

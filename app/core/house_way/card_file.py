@@ -458,6 +458,9 @@ def load_card(path: str | Path, name: str | None = None) -> FileCard:
     except tomllib.TOMLDecodeError as e:
         raise CardFileError([f"{_display(p)}: not valid TOML ({e}): correct that line (strings in "
                              "double quotes, one key = value a line)"]) from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursing
+        raise CardFileError([f"{_display(p)}: its brackets nest deeper than Python can read (a "
+                             "card's rows nest two deep): check it is the card file"]) from None
     return _build(_Reader(_display(p), text), data, name or p.stem)
 
 
