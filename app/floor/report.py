@@ -21,7 +21,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from app.core.settlement import money
-from app.ledger import reads
+from app.ledger import anchors, reads
 from app.ledger.escape import csv_row
 from app.ledger.models import HandRow, RoundRow, Shift
 
@@ -62,6 +62,9 @@ class Report:
     tables: list[Line] = field(default_factory=list)
     dealers: list[Line] = field(default_factory=list)
     total: Line = field(default_factory=lambda: Line("all tables"))
+    # each table's chain head when the report was made: an anchor outside the database
+    # (app/ledger/anchors.py), checked with `paigow ledger verify --head CODE`
+    heads: list[str] = field(default_factory=list)
 
 
 def build(engine: Engine, since: datetime, until: datetime) -> Report:
@@ -115,8 +118,10 @@ def build(engine: Engine, since: datetime, until: datetime) -> Report:
             for shift in sorted(shifts_of[name]):
                 money_of(line, None, shift)
         money_of(total, None, None)
+        now_heads = anchors.heads(s.connection())
     return Report(since, until, sorted(by_table.values(), key=lambda x: x.name),
-                  sorted(by_dealer.values(), key=lambda x: x.name), total)
+                  sorted(by_dealer.values(), key=lambda x: x.name), total,
+                  [now_heads[t].code for t in sorted(by_table) if t in now_heads])
 
 
 def to_csv(rep: Report) -> str:
@@ -134,6 +139,8 @@ def to_csv(rep: Report) -> str:
             w.writerow(csv_row([by, x.name, x.rounds, x.drop_cents, x.win_cents,
                                 x.commission_cents, hold, x.player_banker_rounds, x.fouls,
                                 x.voids, x.corrections]))
+    for code in rep.heads:
+        w.writerow(csv_row(["ledger head", code]))
     return out.getvalue()
 
 
@@ -187,4 +194,8 @@ def to_pdf(rep: Report) -> bytes:
             pdf.ln()
         pdf.ln(3)
     pdf.image(io.BytesIO(chart_png(rep)), w=180)
+    if rep.heads:
+        pdf.set_font("Helvetica", "", 8)
+        pdf.cell(0, 6, "Ledger heads (paigow ledger verify --head CODE): "
+                 + "; ".join(rep.heads), new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from sqlalchemy import Connection, func, select
 
+from drivers.private import open_private
+
 from .errors import LedgerError
 from .models import ChainEntry
 
@@ -172,9 +174,7 @@ def keep_checkpoints(path: Path, now_heads: Iterable[Head], at: datetime | None 
            if h.seq > last.get(h.chain, 0)]
     if not new:
         return 0
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    with os.fdopen(fd, "a", encoding="utf-8") as f:
+    with open_private(path, "a", encoding="utf-8") as f:
         for h in new:
             f.write(json.dumps(h.to_dict(), sort_keys=True) + "\n")
         f.flush()

@@ -30,6 +30,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from drivers.private import open_private, private_folder
+
 from .errors import LedgerError
 
 KEY_FILE = "signing-key"
@@ -89,14 +91,13 @@ def load_or_make(directory: Path) -> Signer:
     if path.is_file():
         return _read(path)
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_folder(directory)  # 0700, and every missing folder above it
         private = Ed25519PrivateKey.generate()
         pem = private.private_bytes(serialization.Encoding.PEM,
                                     serialization.PrivateFormat.PKCS8,
                                     serialization.NoEncryption())
         tmp = path.with_name(f".{KEY_FILE}.{os.getpid()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
+        with open_private(tmp, "wb") as f:
             f.write(pem)
             f.flush()
             os.fsync(f.fileno())

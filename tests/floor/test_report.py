@@ -42,7 +42,7 @@ def played(template_ledger: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     a = HeadlessStation(url, "PG-1", folder / "a", dealer="Kim", seed=3, void_chance=0,
                         foul_chance=0.5, supervisor=("Pat", PASSWORD))
     b = HeadlessStation(url, "PG-2", folder / "b", dealer="Ana", seed=4, void_chance=0,
-                        foul_chance=0.5)
+                        foul_chance=0.5, supervisor=("Pat", PASSWORD))  # and enrolled
     for _ in range(4):
         a.play_round()
         b.play_round()
@@ -71,6 +71,7 @@ def today() -> tuple[datetime, datetime]:
 def test_the_report_s_drop_win_and_commission_per_table_are_the_ledger_s_totals(
         url: str, tmp_path: Path, played: Played) -> None:
     reader = Store(url, table="PG-1", station="reader", data_dir=tmp_path / "r")
+    reader.enroll(reader.authorise("Pat", PASSWORD, "enroll"))  # its correction is a record
     last = reader.history(table="PG-1", status="settled", limit=1)[0]
     # a correction moves the win the other way from the player's net
     reader.correct(last.id, last.seats[0], net_cents=0, reason="pit recount", by="Pat",
@@ -128,3 +129,26 @@ def test_the_report_downloads_as_csv_and_pdf_with_a_chart_drawn_on_the_server(
     assert "shift report" in text and "PG-2" in text and "Ana" in text
     png = client.get("/report.png")
     assert png.content.startswith(b"\x89PNG") and len(png.content) > 5000
+
+
+def test_the_shift_report_carries_each_table_s_chain_head_for_verify(
+        client: TestClient) -> None:
+    """Issue 23: the chain's head is on every shift report (an anchor outside the
+    database), as the page, the CSV and the PDF give it, and verify --head takes it."""
+    import re
+
+    from app.ledger import anchors
+
+    log_in(client, "Aud")
+    code = re.compile(r"PG-[12] #\d+ [0-9a-f]{16}")
+    heads = [r["name"] for r in csv.DictReader(io.StringIO(client.get("/report.csv").text))
+             if r["by"] == "ledger head"]
+    assert len(heads) == 2 and all(code.fullmatch(h) for h in heads)
+    assert all(h in client.get("/report").text for h in heads)
+    pdf = client.get("/report.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Ledger heads" in text and heads[0].split()[0] in text
+    engine = make_engine(client.app.state.floor.settings.database_url)  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        assert anchors.check(conn, [anchors.parse_code(h) for h in heads]) == []
+    engine.dispose()

@@ -57,6 +57,7 @@ def test_a_station_s_ledger_journal_and_identity_are_0600_in_0700_folders(
     assert any(k.startswith("share/paigow-station/journal/") and k.endswith(".sqlite-wal")
                for k in found)
     assert any(k.startswith("share/paigow-station/identity/") for k in found)
+    assert "share/paigow-station/signing-key" in found  # the station's Ed25519 key
     private(found)
     private(modes(top))
 
