@@ -18,6 +18,7 @@ A record that does not replay is a difference too.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,7 +35,7 @@ from .chain import untrusted
 from .codec import CodecError, decode_rotation, decode_rules, replay
 from .errors import LedgerError
 from .escape import shown
-from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, Station
+from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, SignIn, Station
 from .reads import find_round
 
 SUPERVISED = ("round_voided", "override", "misdeal_called", "correction")
@@ -181,6 +182,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     for kind, found in (("round", untrusted(conn, "rounds", [str(rnd.id)])),
                         ("event", untrusted(conn, "events", [str(e.id) for e in events]))):
         diffs.extend(f"a {kind} row is no record: {why}" for why in found.values())
+    diffs.extend(_approvals(s, events))
 
     recomputed = False
     if rnd.status == "settled":
@@ -196,6 +198,40 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                      f"({len(originals)} settlement row(s))")
     return Recall(str(rnd.id), rnd.table_name, rnd.round_no, rnd.status, tuple(lines),
                   tuple(diffs), recomputed)
+
+
+def _approvals(s: Session, events: Sequence[Event]) -> list[str]:
+    """An approval counts only when the supervisor's right try it names is a record: a
+    sign-in row signed by the station (or floor) that checked the secret."""
+    named: dict[str, Event] = {}
+    for e in events:
+        try:
+            sign_in = json.loads(e.payload).get("authorised", {}).get("sign_in")
+        except (ValueError, AttributeError):
+            continue  # a record of the wrong shape is said elsewhere
+        if isinstance(sign_in, str):
+            named[sign_in] = e
+    if not named:
+        return []
+    forged = untrusted(s.connection(), "sign_ins", list(named))
+    right = {str(i) for i in s.scalars(select(SignIn.id).where(
+        SignIn.id.in_([uuid.UUID(i) for i in named if _is_uuid(i)]), SignIn.ok.is_(True)))}
+    out = []
+    for sign_in, e in named.items():
+        why = forged.get(sign_in) or (None if sign_in in right else
+                                      "it is not a right try of the secret")
+        if why:
+            out.append(f"the {e.kind.replace('_', ' ')} by {e.actor} names a supervisor's "
+                       f"sign-in that is no record, so it was not authorised: {why}")
+    return out
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _reason(payload: str) -> str:

@@ -66,6 +66,24 @@ def test_a_forged_correction_counts_for_nothing_in_recall_totals_and_raises_a_fl
     assert "does not verify" in raised[0].text and forged in raised[0].text
 
 
+def test_a_correction_whose_supervisor_s_sign_in_was_forged_is_not_authorised(
+        played: Store, database_url: str) -> None:
+    """The station's own code path, handed a forged "ok" (plain SQL, linked by the recipe):
+    the correction is recorded, and recall says its approval counts for nothing."""
+    import uuid
+
+    from app.ledger.people import Person
+
+    forged = forged_sign_in(database_url, MANAGER)
+    forge_links(database_url, PEOPLE, [("sign_ins", forged)])
+    (last,) = played.history(limit=1)
+    played.correct(last.id, last.seats[0], net_cents=0, reason="recount",
+                   by=Person(MANAGER, "shift manager", "correct", uuid.UUID(forged)))
+    verdict = played.recall(last.id).verdict
+    assert verdict.startswith("MISMATCH") and "names a supervisor's sign-in that is no " \
+        "record, so it was not authorised" in verdict and forged in verdict
+
+
 def test_a_link_that_borrows_a_station_s_key_id_without_its_key_is_named_forged(
         played: Store, database_url: str) -> None:
     forged = forged_correction(database_url)
