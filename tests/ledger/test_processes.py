@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.ledger import Store
 from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, Station
 
+from .enrolled import enrolled_key
 from .pg import PgServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,6 +142,9 @@ def test_several_stations_settling_into_one_postgresql_at_once_write_every_row_o
     procs = [_start("play", url, str(tmp_path / f"s{i}"), f"station-{i}", f"seed-{i}",
                     str(rounds)) for i in range(stations)]
     outputs = [_lines(p, timeout=120) for p in procs]
+    for i in range(stations):  # enrolled after: an enrollment vouches for what it signed
+        with Store(url, table="PG-1", station=f"station-{i}", data_dir=tmp_path / f"s{i}") as st:
+            enrolled_key(st)
     settled = {o["settled"]: o for out in outputs for o in out if "settled" in o}
     assert len(settled) == stations * rounds
     assert all(out[-1]["status"]["pending"] == 0 for out in outputs)
