@@ -34,7 +34,9 @@ def _quick_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
     keeps argon2-cffi's defaults; a hash carries its own settings)."""
     light = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     monkeypatch.setattr(auth, "_hasher", light)
-    monkeypatch.setattr(people, "_hasher", light)  # its dummy hash, for a name nobody has
+    # its dummy hash, for a name nobody has; hashed by the salt on PostgreSQL
+    monkeypatch.setattr(people, "_hasher", people._Hasher(time_cost=1, memory_cost=1024,
+                                                          parallelism=1))
     monkeypatch.setattr(people, "_dummy", None)
 
 
