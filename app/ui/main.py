@@ -284,7 +284,11 @@ def supervisors(ledger: Ledger, *, demo: bool) -> None:
         if nobody:
             raise LedgerError(NO_SUPERVISORS.format(where=store.database, config=""))
         store.has_people()  # remembered in the journal, for when the database is away
-        if not store.enrolled():
+        try:
+            enrolled = store.enrolled()
+        except LedgerUnavailable:
+            enrolled = True  # said once the database answers: the station starts anyway
+        if not enrolled:
             from app.ledger.keys import fingerprint
 
             print(f"paigow-dealer: {NOT_ENROLLED.format(key=fingerprint(store.signer.key_id))}",
