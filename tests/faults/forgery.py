@@ -15,13 +15,10 @@ totals count, a forged sign-in that counts as a try, a rewrite or a cut the anch
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import text
 
 from app.ledger import Recording, Store, anchors, people
@@ -29,6 +26,7 @@ from app.ledger.chain import PEOPLE
 from app.ledger.database import make_engine
 from tests.ledger.enrolled import MANAGER, enroll
 from tests.ledger.forge import (
+    attacker_key,
     forge_links,
     forged_correction,
     forged_sign_in,
@@ -87,14 +85,6 @@ def _tries_counted(store: Store) -> int:
     return int(store._read(count) > 0)
 
 
-def _attacker() -> tuple[str, str, object]:
-    private = Ed25519PrivateKey.generate()
-    public = private.public_key().public_bytes(serialization.Encoding.Raw,
-                                               serialization.PublicFormat.Raw).hex()
-    kid = hashlib.sha256(bytes.fromhex(public)).hexdigest()[:16]
-    return public, kid, (lambda entry: private.sign(f"paigow.sig/1|{entry}".encode()).hex())
-
-
 def owner_rewrites(trials: int) -> dict[str, int]:
     counts = {"rewrites missed by a slip's code": 0, "cuts missed by the checkpoints": 0}
     for n in range(trials):
@@ -102,7 +92,7 @@ def owner_rewrites(trials: int) -> dict[str, int]:
             store, url = _ledger(Path(tmp), f"owner-{n}")
             code = store.head_code()
             assert code is not None
-            public, kid, sign = _attacker()
+            public, kid, sign = attacker_key()
             owner_enrolls(url, public, kid, sign, TABLE)  # type: ignore[arg-type]
             engine = make_engine(url)
             with engine.connect() as conn:

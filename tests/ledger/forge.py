@@ -235,3 +235,16 @@ def owner_enrolls(url: str, public_hex: str, key_id: str, sign: Callable[[str], 
     finally:
         engine.dispose()
     forge_links(url, "people", [("station_keys", str(new))], key_id=key_id, sign=sign)
+
+
+def attacker_key() -> tuple[str, str, Callable[[str], str]]:
+    """An Ed25519 key of the attacker's own making: its public half, its id by the
+    published recipe, and a signer of entry hashes."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    public = private.public_key().public_bytes(serialization.Encoding.Raw,
+                                               serialization.PublicFormat.Raw).hex()
+    kid = hashlib.sha256(bytes.fromhex(public)).hexdigest()[:16]
+    return public, kid, lambda entry: private.sign(f"paigow.sig/1|{entry}".encode()).hex()

@@ -8,8 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import text
 
 from app.cli import main
@@ -19,17 +17,8 @@ from app.ledger.database import make_engine
 
 from .conftest import TABLE
 from .enrolled import enroll
-from .forge import owner_enrolls, rewrite_from, truncate_after
+from .forge import attacker_key, owner_enrolls, rewrite_from, truncate_after
 from .play import record_rounds
-
-
-def _attacker() -> tuple[str, str, object]:
-    private = Ed25519PrivateKey.generate()
-    public = private.public_key().public_bytes(serialization.Encoding.Raw,
-                                               serialization.PublicFormat.Raw).hex()
-    import hashlib
-    kid = hashlib.sha256(bytes.fromhex(public)).hexdigest()[:16]
-    return public, kid, (lambda entry: private.sign(f"paigow.sig/1|{entry}".encode()).hex())
 
 
 def _rounds(store: Store, n: int, seed: str) -> None:
@@ -49,7 +38,7 @@ def test_a_history_rewritten_and_re_signed_by_the_owner_is_found_by_a_slip_s_hea
     _rounds(store, 2, "anchor")
     code = store.head_code()
     assert code is not None and code.startswith(f"{TABLE} #")
-    public, kid, sign = _attacker()
+    public, kid, sign = attacker_key()
     owner_enrolls(database_url, public, kid, sign, TABLE)  # type: ignore[arg-type]
     engine = make_engine(database_url)
     with engine.connect() as conn:
