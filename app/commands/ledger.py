@@ -153,12 +153,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="the floor's checkpoints.jsonl: the chains must hold every table's "
                         "newest; else says after where the history changed")
 
-    p = sub.add_parser("setup-roles", help="PostgreSQL: give the stations' role read and "
-                                           "insert only (run as the owner of the tables)")
+    p = sub.add_parser("setup-roles", help="PostgreSQL: give a station's login read and "
+                                           "insert only, for its own table's rows (run as "
+                                           "the owner of the tables)")
     _common(p)
     p.add_argument("--station-role", metavar="ROLE", default="paigow_station",
-                   help="the role the stations connect as (default paigow_station; a DBA "
-                        "creates it)")
+                   help="the role the table's station connects as (default paigow_station; "
+                        "a DBA creates it)")
+    p.add_argument("--table", metavar="NAME", action="append", default=[],
+                   help="the table whose rows this login may write, as the station's [table] "
+                        "name (PG-1); one login per table (repeatable for a login that "
+                        "serves more than one)")
     p.add_argument("--sql", action="store_true", help="print the grants instead of running "
                                                       "them")
 
@@ -349,13 +354,13 @@ def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
                           "--database-url postgresql://OWNER@host/paigow")
     if args.sql:
         database = parse_url(url).database or "paigow"
-        print(";\n".join(grants(args.station_role, database)) + ";")
+        print(";\n".join(grants(args.station_role, database, args.table)) + ";")
         return 0
     engine = make_engine(url)
     try:
         revision = migrate(engine)
         with engine.begin() as conn:
-            done = setup(conn, args.station_role)
+            done = setup(conn, args.station_role, args.table)
     except LedgerError:
         raise
     except Exception as e:
@@ -366,8 +371,9 @@ def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
     finally:
         engine.dispose()
     say(f"{mask(engine.url)}: schema {revision}; {len(done)} grant(s) to "
-          f"{args.station_role}: it may read, add rows and fill in the round in play; "
-          f"no UPDATE of a record, DELETE, TRUNCATE, DROP or ALTER")
+          f"{args.station_role}: it may read, add rows and fill in the round in play "
+          f"of table {', '.join(sorted(set(args.table)))} only; no UPDATE of a record, "
+          f"DELETE, TRUNCATE, DROP or ALTER")
     return 0
 
 

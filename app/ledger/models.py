@@ -489,9 +489,23 @@ class StationClaim(Base):
     seen_at: Mapped[datetime]
 
 
+class StationLogin(Base):
+    """Which table a station's PostgreSQL login may write (migration 0011_table_logins):
+    the row-level security of every table a station writes lets a login add and fill in
+    rows of its own table only ("*": any table, what an upgraded ledger's shared login
+    keeps until `paigow ledger setup-roles --table` names one). Written by the owner's
+    setup-roles; read by the policies, as the login they check."""
+
+    __tablename__ = "station_logins"
+
+    role: Mapped[str] = mapped_column(String(63), primary_key=True)
+    table_name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    granted_at: Mapped[datetime]
+
+
 # The floor's users are the ledger's people (`users`, migration 0007_floor_people).
 FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests",
                 "floor_logouts")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
           "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
-          "station_claims")
+          "station_claims", "station_logins")

@@ -15,7 +15,10 @@ What the station role may do, table by table (`grants`):
   postgresql://OWNER@...`), so a station's login cannot make anyone a supervisor, and it
   cannot read a hash to guess a secret offline;
 - EXECUTE of `paigow_secret_salt` and `paigow_secret_matches` (migration 0010_secrets),
-  which run as the owner: how a station checks a secret without reading its hash.
+  which run as the owner: how a station checks a secret without reading its hash;
+- all of it for its own table's rows only (`tables`): row-level security (migration
+  0011_table_logins) refuses a row of another table, so one table's login can neither
+  close another's round in play nor fake its tile on the floor. One login per table.
 
 No DELETE, TRUNCATE, DROP or ALTER (so it cannot switch the triggers off): those belong to
 the owner of the tables alone.
@@ -25,10 +28,13 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, select, text
+from sqlalchemy.orm import Session
+
+from app.core.table import TABLE_NAME_MAX
 
 from .errors import LedgerError
-from .models import RoundRow, User
+from .models import RoundRow, StationLogin, User
 
 STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                    "bank_decisions", "events", "chain", "sign_ins")
@@ -38,6 +44,7 @@ ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns
                         if c.name not in FIXED_ROUND_COLUMNS)
 USERS_READABLE = tuple(c.name for c in User.__table__.columns if c.name != "secret_hash")
 SECRET_CHECKS = ("paigow_secret_salt(text)", "paigow_secret_matches(text, text)")
+ANY_TABLE = "*"  # what an upgraded ledger's logins keep (migration 0011_table_logins)
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
@@ -49,11 +56,30 @@ def role_name(name: str) -> str:
     return name
 
 
-def grants(station: str, database: str) -> list[str]:
+def table_names(tables: list[str]) -> list[str]:
+    """The tables a login is given, checked: the names a station's config gives."""
+    if not tables:
+        raise LedgerError("give the table this login writes: --table PG-1 (one login per "
+                          "table, so one table's login cannot write another's rows)")
+    for name in tables:
+        if not 1 <= len(name) <= TABLE_NAME_MAX or name == "*" or not name.isprintable():
+            raise LedgerError(f"{name!r} is not a table's name: 1 to {TABLE_NAME_MAX} "
+                              f"printable characters, as the station's [table] name")
+    return sorted(set(tables))
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def grants(station: str, database: str, tables: list[str]) -> list[str]:
     """The statements, run by the owner of the ledger's tables, that give `station` its
-    rights and nothing more."""
+    rights and nothing more: rows of `tables` only."""
     station = role_name(station)
+    tables = table_names(tables)
     db = '"' + database.replace('"', '""') + '"'
+    login = StationLogin.__tablename__
+    listed = ", ".join(f"('{station}', {_literal(t)}, now())" for t in tables)
     return [
         f"GRANT CONNECT ON DATABASE {db} TO {station}",
         f"GRANT USAGE ON SCHEMA public TO {station}",
@@ -75,10 +101,13 @@ def grants(station: str, database: str) -> list[str]:
         f"GRANT INSERT, UPDATE ON station_claims TO {station}",
         "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
         f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {station}",
+        # the table(s) its rows may be of (the row-level security's policies ask this)
+        f"DELETE FROM {login} WHERE role = '{station}'",
+        f"INSERT INTO {login} (role, table_name, granted_at) VALUES {listed}",
     ]
 
 
-def setup(conn: Connection, station: str) -> list[str]:
+def setup(conn: Connection, station: str, tables: list[str]) -> list[str]:
     """Give `station` its rights, connected as the owner of the ledger's tables (after the
     migrations); returns the statements run."""
     if conn.dialect.name != "postgresql":
@@ -97,7 +126,28 @@ def setup(conn: Connection, station: str) -> list[str]:
     if conn.scalar(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": station}) is None:
         raise LedgerError(f"there is no role {station}: a DBA makes it first: CREATE ROLE "
                           f"{station} LOGIN PASSWORD '...';")
-    statements = grants(station, str(conn.scalar(text("SELECT current_database()"))))
+    statements = grants(station, str(conn.scalar(text("SELECT current_database()"))), tables)
     for sql in statements:
         conn.execute(text(sql))
     return statements
+
+
+def refusal(conn: Session, table: str) -> str | None:
+    """Why this login may not write `table`'s rows, in words (None: it may): a station
+    started with another table's login would keep every round in its journal, refused."""
+    if conn.get_bind().dialect.name != "postgresql":
+        return None
+    me = conn.scalar(text("SELECT current_user"))
+    owner = conn.scalar(text("SELECT tableowner FROM pg_tables WHERE tablename = 'rounds' "
+                             "AND schemaname = 'public'"))
+    if me == owner:
+        return None  # the policies do not bind the tables' owner
+    login = StationLogin.__table__
+    mine = list(conn.scalars(select(login.c.table_name).where(login.c.role == me)))
+    if table in mine or ANY_TABLE in mine:
+        return None
+    writes = f"writes table {', '.join(sorted(mine))} only" if mine else "writes no table"
+    return (f"this station's database login ({me}) {writes}, and this station is table "
+            f"{table}: its rounds would all be refused. Start it with table {table}'s "
+            f"login, or have the ledger's owner run paigow ledger setup-roles "
+            f"--station-role {me} --table {table}")

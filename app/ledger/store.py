@@ -43,7 +43,7 @@ from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
 from drivers.private import open_private
 
-from . import anchors, chain, enrollment, keys, people, reads
+from . import anchors, chain, enrollment, keys, people, reads, roles
 from . import recall as recall_module
 from .apply import CORRECTION, apply_op, derived_id
 from .chain import LedgerSession
@@ -1065,6 +1065,10 @@ class Store:
         """Whether a supervisor has enrolled this station's key (and not revoked it)."""
         found = self._read(lambda s: enrollment.state(s, self.signer.key_id))
         return found is not None and found.enrolled
+
+    def login_refusal(self) -> str | None:
+        """Why this login may not write this station's table, in words (None: it may)."""
+        return self._read(lambda s: roles.refusal(s, self.table))
 
     def keys(self) -> list[enrollment.KeyState]:
         return self._read(enrollment.states)

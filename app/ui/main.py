@@ -286,8 +286,11 @@ def supervisors(ledger: Ledger, *, demo: bool) -> None:
         store.has_people()  # remembered in the journal, for when the database is away
         try:
             enrolled = store.enrolled()
+            refused = store.login_refusal()
         except LedgerUnavailable:
-            enrolled = True  # said once the database answers: the station starts anyway
+            enrolled, refused = True, None  # the station starts; the database says later
+        if refused:
+            raise LedgerError(refused)
         if not enrolled:
             from app.ledger.keys import fingerprint
 

@@ -13,11 +13,9 @@ from __future__ import annotations
 import io
 import random
 import re
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from argon2 import PasswordHasher
 from psycopg import errors
@@ -28,55 +26,21 @@ from app.ledger import LedgerError, NotAuthorised, Recording, Store
 from app.ledger.database import make_engine, migrate
 
 from .conftest import TABLE
-from .pg import PORT, PgServer
+from .logins import MANAGER, MANAGER_SECRET, SUPERVISOR, SUPERVISOR_SECRET, Floor, people_and_keys
+from .pg import PgServer
 from .play import bets, record_rounds
 
-MANAGER, MANAGER_SECRET = "Ana Ruiz", "ana-knows-77"
-SUPERVISOR, SUPERVISOR_SECRET = "Pat Lee", "tiger-lily-42"
 BURST = 20  # checks of a name the database's pace never refuses (then one every 30 s)
-
-
-class Floor:
-    def __init__(self, pg: PgServer) -> None:
-        suffix = uuid.uuid4().hex[:8]
-        self.pg = pg
-        self.owner, self.station = f"paigow_owner_{suffix}", f"paigow_station_{suffix}"
-        self.db = f"t_roles_{suffix}"
-        pg.execute(f"CREATE ROLE {self.owner} LOGIN")
-        pg.execute(f"CREATE ROLE {self.station} LOGIN")
-        pg.execute(f"CREATE DATABASE {self.db} OWNER {self.owner}")
-
-    def url(self, role: str) -> str:
-        return f"postgresql://{role}@/{self.db}?host={self.pg.dir}&port={PORT}"
-
-    def connect(self, role: str, autocommit: bool = True
-                ) -> psycopg.Connection[tuple[object, ...]]:
-        return psycopg.connect(host=str(self.pg.dir), port=PORT, user=role, dbname=self.db,
-                               autocommit=autocommit)
 
 
 @pytest.fixture()
 def floor(pg_up: PgServer, capsys: pytest.CaptureFixture[str]) -> Iterator[Floor]:
     f = Floor(pg_up)
     assert main(["ledger", "setup-roles", "--database-url", f.url(f.owner),
-                 "--station-role", f.station]) == 0
+                 "--station-role", f.station, "--table", TABLE]) == 0
     out = capsys.readouterr().out
     assert f"grant(s) to {f.station}: it may read, add rows and fill in the round" in out
     yield f
-
-
-def _people(floor: Floor, tmp_path: Path) -> None:
-    """People made with the owner's login, and the station's key enrolled with it."""
-    with Store(floor.url(floor.owner), table=TABLE, station="manager-pc",
-               data_dir=tmp_path / "owner") as office:
-        office.add_person(MANAGER, "shift manager", MANAGER_SECRET, by=None, first=True)
-        ana = office.authorise(MANAGER, MANAGER_SECRET, "manage users")
-        office.add_person(SUPERVISOR, "pit supervisor", SUPERVISOR_SECRET, by=ana)
-        office.enroll(office.authorise(MANAGER, MANAGER_SECRET, "enroll"))
-    # the station's key is enrolled with the owner's login, on the station's PC
-    with Store(floor.url(floor.owner), table=TABLE, station="pg-1",
-               data_dir=tmp_path / "station") as enrolling:
-        enrolling.enroll(enrolling.authorise(MANAGER, MANAGER_SECRET, "enroll"))
 
 
 def _station(floor: Floor, tmp_path: Path) -> Store:
@@ -88,7 +52,7 @@ def _station(floor: Floor, tmp_path: Path) -> Store:
 def _shift(floor: Floor, tmp_path: Path) -> list[Recording]:
     """People made with the owner's login; a shift played, a round voided and one corrected
     by a supervisor, and the ledger checked, with the station's."""
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     with _station(floor, tmp_path) as station:
         station.open_shift("Kim")
         recs = [r for r in record_rounds(station, 3, "roles") if isinstance(r, Recording)]
@@ -263,7 +227,7 @@ def test_checks_called_directly_are_paced_though_each_is_rolled_back(
     """A check writes nothing a ROLLBACK could undo: after the burst, a guesser calling the
     function directly is refused (NULL, nothing compared) however it ends its transactions,
     and the station's own path then says to wait, its secret unchecked."""
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     answers = _checks(floor, SUPERVISOR, BURST + 5)
     assert answers == [False] * BURST + [None] * 5
     with _station(floor, tmp_path) as station, pytest.raises(
@@ -277,7 +241,7 @@ def test_refused_checks_cost_nothing_so_a_guesser_cannot_lock_the_person_out(
         floor: Floor, tmp_path: Path) -> None:
     """A lock is not a weapon: a thousand calls refused while the pace runs out do not push
     the person's next check back; once the next one is due (30 s), it is taken."""
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     assert _checks(floor, SUPERVISOR, BURST + 1000)[BURST:] == [None] * 1000
     _hours_pass(floor, SUPERVISOR, 30)
     with _station(floor, tmp_path) as station:
@@ -287,7 +251,7 @@ def test_refused_checks_cost_nothing_so_a_guesser_cannot_lock_the_person_out(
 
 def test_a_name_nobody_has_gets_a_salt_of_the_same_shape_the_same_on_every_call(
         floor: Floor, tmp_path: Path) -> None:
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     lib = PasswordHasher()
     shape = re.compile(rf"^\$argon2id\$v=19\$m={lib.memory_cost},t={lib.time_cost},"
                        rf"p={lib.parallelism}\$[A-Za-z0-9+/]{{22}}$")
@@ -306,7 +270,7 @@ def test_a_name_nobody_has_gets_a_salt_of_the_same_shape_the_same_on_every_call(
 
 def test_a_reset_secret_works_at_once_even_while_the_old_one_is_being_guessed(
         floor: Floor, tmp_path: Path) -> None:
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     assert None in _checks(floor, SUPERVISOR, BURST + 1)  # the name's checks used up
     with Store(floor.url(floor.owner), table=TABLE, station="manager-pc",
                data_dir=tmp_path / "owner") as office:
@@ -333,7 +297,7 @@ def test_a_right_secret_authorises_through_the_station_s_login_checked_by_the_da
         floor: Floor, tmp_path: Path) -> None:
     """The station cannot read the hash, so the database's function checked it: one
     check taken from the person's pace for each try, right or wrong."""
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     before = _tries_taken(floor, SUPERVISOR)
     with _station(floor, tmp_path) as station:
         assert station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "correct").role \
@@ -382,7 +346,7 @@ def test_an_upgraded_ledger_s_station_login_loses_the_hashes_and_its_people_are_
 
 def test_a_station_whose_login_may_not_check_secrets_says_the_owner_runs_setup_roles(
         floor: Floor, tmp_path: Path) -> None:
-    _people(floor, tmp_path)
+    people_and_keys(floor, tmp_path)
     with floor.connect(floor.owner) as conn:
         conn.execute(f"REVOKE EXECUTE ON FUNCTION paigow_secret_salt(text), "  # type: ignore[arg-type]
                      f"paigow_secret_matches(text, text) FROM {floor.station}")
