@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench soak bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
+.PHONY: run test bench soak bundle lock lint clean postgres-server qt-libraries xvfb screenshots floor \
 	floor-screenshots chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
@@ -52,7 +52,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[station,floor,test,bench,installer]'
+	$(BIN)/python -m pip install --quiet -e '.[station,floor,analysis,test,bench,installer]'
 	$(BIN)/python -m app.core.house_way.tables --flush standard
 	touch $(STAMP)
 
@@ -91,6 +91,14 @@ lint: $(STAMP)
 # The station as a one-folder bundle in dist/ (installer/install.sh puts it on a station).
 bundle: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH installer/build.sh
+
+# The station bundle's exact versions, with their hashes (pip-tools): the bundle is built
+# from installer/station.lock; run this after a dependency changes in pyproject.toml.
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --extra station --extra installer --generate-hashes \
+		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
+		-o installer/station.lock pyproject.toml
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
