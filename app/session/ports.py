@@ -208,6 +208,10 @@ class AnsweredPrinter:
     def reprint_kept(self) -> None:
         self.sent.append((PrintJob("kept"), None))
 
+    def answered(self, outcome: PrintOutcome) -> None:
+        """The recorded answer: the slips it keeps from now on."""
+        self.kept = outcome.left if outcome.job.kind == "kept" else self.kept + int(outcome.kept)
+
 
 @dataclass
 class MemoryRecorder:

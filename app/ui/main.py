@@ -56,7 +56,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
 from app.session import DealerSession
-from app.session.feed import resume_point
+from app.session.deal import resume_point
 
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11

@@ -21,7 +21,7 @@ from app.core.cards import DECK
 from app.core.round import Phase, RoundRules
 from app.ledger import Store
 from app.session import CardRead, DealerCommand, DealerSession, MemoryPrinter, ShoeStatus
-from app.session.steps import to_set
+from app.session.procedure import to_set
 
 from .station import StorePort
 
