@@ -243,7 +243,8 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
     store = ledger.store
     window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
                                                      station=store.station,
-                                                     identity=store.station_id))
+                                                     identity=store.station_id),
+                                 parent=window)
     if resumed is not None:
         recorder.session = session
         window.apply(session.resume(resumed.game, opened.deal))

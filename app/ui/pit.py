@@ -41,6 +41,7 @@ from app.session.words import bank_standing, rotation_lines
 
 from . import present
 from .services import Ledger, PrintJob
+from .station import Station
 from .worker import Worker
 
 if TYPE_CHECKING:
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
     from app.ledger.recall import Recall
 
     from .floor_link import FloorLink
-    from .window import MainWindow
 
 T = TypeVar("T")
 ADVICE_ERROR = 0.01  # the standard error the advice is drawn to (per unit wagered)
@@ -110,9 +110,9 @@ class RoundInPlay:
 class PitController(QObject):
     changed = Signal()
 
-    def __init__(self, station: MainWindow, parent: QObject | None = None) -> None:
+    def __init__(self, station: Station, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.station = station  # the dealer's window: its session, ledger and printer
+        self.station = station  # the dealer's station: its session, ledger and printer
         self.message = ""
         self.level = "info"
         self._reads: Worker | None = None  # the pit's reads, on a thread of their own

@@ -428,6 +428,12 @@ class MainWindow(QMainWindow):
         self._shown_slip = shown
         self.panel.show_slip(view.slip(s), shown[1])
 
+    def tell(self, text: str, level: str, log: str) -> None:
+        """A line for the dealer from outside the session (the pit floor), and one for the
+        round's log."""
+        self.panel.show_message(text, level)
+        self.panel.add_log((log,))
+
     def paint_devices(self) -> None:
         s = self.session
         if s is None:
