@@ -42,8 +42,8 @@ class LedgerPort(Protocol):
         """The round in play is void: who and why."""
 
     def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
-        """The deal coming in as the station holds it (feed.deal_state), on disk before
-        the round is given it: a station restarted mid-deal gets it back (feed.restore)."""
+        """The deal coming in as the station holds it (Deal.state), on disk before
+        the round is given it: a station restarted mid-deal gets it back (Deal.restore)."""
 
 
     def misdeal(self, game: Round, reason: str, by: object) -> None:

@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
             self.ledger_shown = LedgerView(Device("Database: recording", "ok",
                                                   "Asking the ledger..."), None)
         if pit is None:
-            from .pit import PitController
+            from .pit import PitController  # heavy: SQLAlchemy (app.ledger), after the paint
 
             pit = PitController(self)
         self.pit = pit
@@ -574,6 +574,7 @@ class MainWindow(QMainWindow):
             self.felt.setFocus()
             return self.supervisor
         if self.supervisor is None:
+            # heavy: SQLAlchemy (app.ledger, through the pit), loaded when first asked for
             from .supervisor import SupervisorWindow
 
             self.supervisor = SupervisorWindow(self.pit, self)

@@ -1,6 +1,6 @@
 """Every card is kept (the ledger port's `keep_deal`) as it is read, before the round is
 given it, and a session rebuilt after a restart puts each back at its place; the shoe is
-asked for what followed the last number kept (feed.resume_point)."""
+asked for what followed the last number kept (deal.resume_point)."""
 
 from __future__ import annotations
 
