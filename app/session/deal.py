@@ -59,13 +59,14 @@ class Deal:
     def holes(self) -> tuple[int, ...]:
         return holes_in(i for i, held in enumerate(self.stream) if held is not None)
 
-    def held_at(self, index: int) -> Card | None:
-        """The card at a place of the dealing order (the places up to it are made)."""
+    def open_place(self, index: int) -> Card | None:
+        """The place `index` of the dealing order, made if the deal is not that long yet; the
+        card already there, if any."""
         self.stream.extend([None] * (index + 1 - len(self.stream)))
         return self.stream[index]
 
     def place(self, index: int, c: Card, seq: int, first_seq: int) -> None:
-        """A card the shoe numbered, at its own place (`held_at` made the place)."""
+        """A card the shoe numbered, at its own place (`open_place` made the place)."""
         self.stream[index] = c
         if first_seq:  # 0: a shuffler's stack, placed by its number, not the shoe's count
             self.seqs[index], self.first_seq = seq, first_seq

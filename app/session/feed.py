@@ -104,7 +104,7 @@ def on_card_at(p: Parts, c: Card, first_seq: int, seq: int) -> bool:
               "warn")
         return False
     before = p.deal.holes()
-    held = p.deal.held_at(index)
+    held = p.deal.open_place(index)
     if held is not None:
         p.say(f"The shoe read {c} for the place of {held}: the card is not used.", "warn")
         return False
