@@ -429,6 +429,17 @@ class SupervisorSection(_Section):
         return self.pin == DEFAULT_PIN
 
 
+class FilesSection(_Section):
+    """How long the station's own files stay in their folders (drivers/archive.py): a
+    session file is closed and a new one begun at the next round once it passes
+    `session_file_mb`; session files and slip PDFs last changed more than
+    `archive_after_days` ago are packed into a monthly ZIP in their folder's `archive/`
+    at the station's start (0: never)."""
+
+    session_file_mb: int = Field(default=20, ge=1, le=10_000)
+    archive_after_days: int = Field(default=30, ge=0, le=3_650)
+
+
 class TableConfig(_Section):
     """The whole table configuration, as config/default.toml lays it out."""
 
@@ -443,6 +454,7 @@ class TableConfig(_Section):
     ledger: LedgerSection = LedgerSection()
     station: StationSection = StationSection()
     supervisor: SupervisorSection = SupervisorSection()
+    files: FilesSection = FilesSection()
 
     def shoe_config(self) -> ShoeConfig | None:
         """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""
@@ -484,8 +496,9 @@ class TableConfig(_Section):
         return data
 
 
-# Sections a round's config snapshot leaves out: where the ledger is, and secrets.
-NOT_IN_SNAPSHOT = ("ledger", "supervisor")
+# Sections a round's config snapshot leaves out: where the ledger is, secrets, and the
+# station's own housekeeping (no rule of the round).
+NOT_IN_SNAPSHOT = ("ledger", "supervisor", "files")
 
 
 SECTIONS = tuple(TableConfig.model_fields)

@@ -61,7 +61,7 @@ from app.session.deal import resume_point
 
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
-from .recorder import SessionFile, session_path
+from .recorder import SessionFile, pack_old_files, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -230,7 +230,9 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
     if resumed is not None:
         port.adopt(resumed)
     recorder = SessionFile(session_path(ledger.store.data_dir), worker,
-                           resumed=resumed is not None)
+                           resumed=resumed is not None,
+                           limit_bytes=config.files.session_file_mb * 2**20)
+    worker.submit(lambda: pack_old_files(config, ledger.store.data_dir))
     session = DealerSession(config.round_rules(), ledger=port,
                             printer=StationPrinter(printer, ledger.store.head_code),
                             rotation=opened.rotation, recorder=recorder,
@@ -245,8 +247,8 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
                                                      station=store.station,
                                                      identity=store.station_id),
                                  parent=window)
+    recorder.session = session
     if resumed is not None:
-        recorder.session = session
         window.apply(session.resume(resumed.game, opened.deal))
 
 
