@@ -76,10 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(400):
         ok, message = _round(s, rng)
         if "-v" in sys.argv:
-            print(ok, message, s.ledger_problem(), file=sys.stderr)
+            print(ok, message, s.play.ledger_problem(), file=sys.stderr)
         if ok and port.recording is not None:
             settled.append(port.recording.round_id)
-        if s.ledger_problem() is not None:
+        if s.play.ledger_problem() is not None:
             refused = message if "ledger" in message else (
                 s.handle(DealerCommand("wager", "25")).message)
             # once refused, try more wagers: none may be taken
