@@ -69,11 +69,13 @@ floor-screenshots: $(STAMP) postgres-server chromium
 	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
-# them say so); `make run` stops on them.
+# them say so); `make run` stops on them. lint-imports checks the import contracts of
+# pyproject.toml (the layers, no circle: docs/session.md).
 test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
 
 bench: $(STAMP)
@@ -101,4 +103,4 @@ lock: $(STAMP)
 		-o installer/station.lock pyproject.toml
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -59,7 +59,7 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
     from app.core.round import Phase, RoundRules
     from app.ledger import Store
     from app.session import DealerCommand, DealerSession
-    from app.session.steps import to_set
+    from app.session.procedure import to_set
     from app.ui.services import Ledger, StationLedger
     from app.ui.shoe import SerialShoe
     from app.ui.window import MainWindow

@@ -35,7 +35,7 @@ from app.session import (
     ShoeStatus,
     Shuffled,
 )
-from app.session.feed import resume_point
+from app.session.deal import resume_point
 from app.session.ports import PortError
 from drivers.shoe import protocol as p
 from drivers.shoe.deal_order import DealStart
@@ -182,7 +182,7 @@ class ShoeStation:
 
     def holes(self) -> list[int]:
         """Places of the deal the shoe lost (the dealer was told to type those cards)."""
-        return [i for i, c in enumerate(self.session.stream[:49]) if c is None]
+        return [i for i, c in enumerate(self.session.deal.stream[:49]) if c is None]
 
     def type_card(self, index: int, c: Card) -> bool:
         """The dealer types the card at that place of the deal for its position."""
@@ -197,10 +197,10 @@ class ShoeStation:
         """The deal as the station holds it so far, dealt or not: each position's cards."""
         return {"hands": {str(pos): [str(c) for c in cards]
                           for pos, cards in self.session.dealing().items()},
-                "leftovers": [str(c) for c in self.session.leftovers or ()]}
+                "leftovers": [str(c) for c in self.session.deal.leftovers or ()]}
 
     def read_cards(self) -> int:
-        return sum(c is not None for c in self.session.stream)
+        return sum(c is not None for c in self.session.deal.stream)
 
     def dealt(self) -> dict[str, Any] | None:
         rnd = self.session.round

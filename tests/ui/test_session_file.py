@@ -11,7 +11,8 @@ from app.cli import main as paigow
 from app.core.cards import cards_text, parse_cards
 from app.core.round import Phase
 from app.session import DealerCommand
-from app.session.record import read_session, replay
+from app.session.record import read_session
+from app.session.replay import replay
 from app.ui.main import build, parse_args
 from app.ui.screenshots import SHOWCASE, stacked_deck
 from app.ui.window import MainWindow
@@ -28,7 +29,7 @@ def station(qtbot, data: Path) -> MainWindow:
     qtbot.addWidget(window)
     window.show()
     assert window.session is not None
-    window.session.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
+    window.session.deal.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
     qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
     return window
 

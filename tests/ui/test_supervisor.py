@@ -551,7 +551,7 @@ def test_a_supervisor_allows_typing_a_deals_cards_while_the_shoe_is_online(
     dialog.form.secret.setText(SUPERVISOR_SECRET)
     ask(s, dialog)
     assert not dialog.isVisible()
-    assert s.session.typing_allowed == SUPERVISOR
+    assert s.session.play.typing_allowed == SUPERVISOR
     assert any(f"Typing cards allowed by {SUPERVISOR}: the shoe misreads" in line
                for line in s.session.log)
     assert not pit.allow_typing.isEnabled()  # allowed once for the deal
