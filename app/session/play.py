@@ -24,6 +24,7 @@ from .ports import LedgerPort, PortError, Supervisor, SupervisorPort
 
 T = TypeVar("T")
 P = ParamSpec("P")
+LOG_KEPT = 500  # lines of the round log kept in memory: a few rounds' worth
 
 
 class Play:
@@ -44,7 +45,8 @@ class Play:
         self.passed_over: dict[int, str] = {}  # seats passed over for the bank, and why
         self.co_bank = False
         self.typing_allowed: str | None = None  # the supervisor who let the dealer type
-        self.log: list[str] = []
+        self.log: list[str] = []  # the newest lines, at most LOG_KEPT (a shift is long)
+        self.lines_logged = 0  # every line ever added: what a step added is the difference
         self._logged = 0  # the round's records already in the log
         self._ledger_down: str | None = None  # the last write the ledger refused, if no
         # write has gone through since
@@ -94,8 +96,19 @@ class Play:
     def allow_typing(self, supervisor: str) -> None:
         self.typing_allowed = supervisor
 
-    def add_log(self, line: str) -> None:
-        self.log.append(line)
+    def add_log(self, *lines: str) -> None:
+        """Lines at the end of the log. The oldest go once it holds LOG_KEPT: a station
+        that runs all week would otherwise hold every line of every round (the ledger and
+        the session file keep them all)."""
+        self.log.extend(lines)
+        self.lines_logged += len(lines)
+        if len(self.log) > LOG_KEPT:
+            del self.log[:len(self.log) - LOG_KEPT]
+
+    def new_lines(self, since: int) -> tuple[str, ...]:
+        """The lines added since the count was `since` (that are still kept)."""
+        added = self.lines_logged - since
+        return tuple(self.log[len(self.log) - min(added, len(self.log)):]) if added else ()
 
     def write_log(self, notes: list[str]) -> None:
         """The round's new records as lines of the log, then the step's notes."""
@@ -104,9 +117,9 @@ class Play:
                 text = words.record_text(record)
                 if isinstance(record, BankPassed) and record.seat in self.passed_over:
                     text += f" (passed over: {self.passed_over[record.seat]})"
-                self.log.append(text)
+                self.add_log(text)
             self._logged = len(self.round.log)
-        self.log.extend(notes)
+        self.add_log(*notes)
 
     # --- changing the round --------------------------------------------------------------------
 

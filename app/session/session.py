@@ -92,7 +92,7 @@ class DealerSession(Parts):
     def handle(self, event: Event) -> Changes:
         """Check the event with the round, apply it, and say what changed."""
         before = self._view()
-        log_from = len(self.log)
+        log_from = self.play.lines_logged
         self.out.begin()
         done = self._dispatch(event)
         drawn = self.out.drawn
@@ -112,21 +112,21 @@ class DealerSession(Parts):
         return Changes(done, self.message, self.level, changed, before[1] != after[1],
                        said.slip, said.devices or before[2] != after[2],
                        tuple(said.records), tuple(said.prints), tuple(said.shoe), said.show,
-                       tuple(self.log[log_from:]))
+                       self.play.new_lines(log_from))
 
     def resume(self, game: Round, deal: Mapping[str, Any] | None = None) -> Changes:
         """The round a stopped station had in play, as the ledger rebuilt it; `deal`: the
         deal it was reading (`Recording.deal()`), every card back in its place. Not an
         event: its Changes, not recorded."""
         before = self._view()
-        log_from = len(self.log)
+        log_from = self.play.lines_logged
         done = self.out.attempt(lambda: steps.resume(self, game, deal))
         self._finish()
         after = self._view()
         return Changes(done, self.message, self.level,
                        frozenset(p for p in self.table.positions if before[0].get(p)
                                  != after[0].get(p)), True, None, True, (), (),
-                       tuple(self.out.take_shoe()), None, tuple(self.log[log_from:]))
+                       tuple(self.out.take_shoe()), None, self.play.new_lines(log_from))
 
     def _record(self, event: Event) -> None:
         if self.recorder is not None:
