@@ -34,12 +34,14 @@ from app.floor.app import FloorSettings
 from app.floor.stations import DemoFloor
 from app.ledger import people
 from app.ledger.database import make_engine, migrate
-from tests.ledger.pg import running_server
+from tests.ledger.pg import PgServer
 
 from .browser import WAIT_S, chromium, floor_server, shrink_png, until
 
 PASSWORD = "correct horse battery"
 SECRET = "browser-test-secret"
+# one worker runs the module: its browser, floor and stations are made once
+pytestmark = pytest.mark.xdist_group("floor-browser")
 
 
 @dataclass
@@ -52,11 +54,13 @@ class Live:
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Live]:
     folder = tmp_path_factory.mktemp("browser")
     shots = Path(os.environ.get("PAIGOW_FLOOR_SCREENSHOTS") or folder / "shots")
     shots.mkdir(parents=True, exist_ok=True)
-    with pytest.MonkeyPatch.context() as mp, running_server() as pg:
+    if not pg.running:  # the test process's server (tests/conftest.py), stopped by a test
+        pg.start()
+    with pytest.MonkeyPatch.context() as mp:
         mp.setattr(auth, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
                                                    parallelism=1))
         mp.setattr(people, "_dummy", None)  # made again, light, for a name nobody has
