@@ -1,10 +1,9 @@
 """Fixtures for every directory: one PostgreSQL server per test process, and the long tests
 first.
 
-Under pytest-xdist (`make test`: `-n auto --dist loadgroup`) each worker is a test process
-of its own: its own server in its own /tmp folder on its own unix socket, started on first
-use. A module whose tests share a costly module or session fixture is kept on one worker by
-`pytest.mark.xdist_group` (so the fixture is made once, not once per worker).
+Under pytest-xdist (`make test`: `-n auto --dist loadfile`) each worker is a test process of
+its own: its own server in its own /tmp folder on its own unix socket, started on first use.
+A worker is given whole files, so a module's fixtures are made once.
 """
 
 from __future__ import annotations

@@ -40,8 +40,6 @@ from .browser import WAIT_S, chromium, floor_server, shrink_png, until
 
 PASSWORD = "correct horse battery"
 SECRET = "browser-test-secret"
-# one worker runs the module: its browser, floor and stations are made once
-pytestmark = pytest.mark.xdist_group("floor-browser")
 
 
 @dataclass

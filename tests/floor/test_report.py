@@ -23,8 +23,6 @@ from app.session import SupervisorCommand
 
 from .conftest import PASSWORD, log_in
 
-pytestmark = pytest.mark.xdist_group("floor-report")  # the rounds played once
-
 
 @dataclass(frozen=True)
 class Played:

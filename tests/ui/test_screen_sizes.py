@@ -16,8 +16,6 @@ import pytest
 from app.ui import screencheck, screenshots
 from app.ui.screenshots import SIZES, Camera, size_name
 
-pytestmark = pytest.mark.xdist_group("screen-sizes")  # one walk through every size
-
 
 @pytest.fixture(scope="module")
 def walk(qapp) -> Camera:  # noqa: ANN001 - pytest-qt's QApplication
