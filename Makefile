@@ -70,13 +70,19 @@ floor-screenshots: $(STAMP) postgres-server chromium
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them. lint-imports checks the import contracts of
-# pyproject.toml (the layers, no circle: docs/session.md).
+# pyproject.toml (the layers, no circle: docs/session.md). One test process a core
+# (pytest-xdist), given whole files (a module's fixtures are made once; xdist's loadgroup
+# groups nothing under pytest 9.2, pytest-xdist issue 1386), in the order tests/conftest.py puts them in: the files with
+# slow tests first. Python keeps its compiled modules (PYTHONDONTWRITEBYTECODE unset): each
+# worker and each station process the tests start would otherwise compile every module, and
+# pytest rewrite every test, again.
 test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \
+	  --dist loadfile --no-loadscope-reorder
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

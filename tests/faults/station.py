@@ -230,15 +230,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("port")
     ap.add_argument("seed", type=int)
     ap.add_argument("--stop-after", type=int, default=0)
-    ap.add_argument("--timeout", type=float, default=60.0)
+    # generous: a loaded machine must not end a deal the shoe is still dealing
+    ap.add_argument("--timeout", type=float, default=300.0)
     args = ap.parse_args(argv)
+    deadline = time.monotonic() + args.timeout
     st = ShoeStation(args.url, args.data_dir, args.port, seed=args.seed)
     if args.mode == "deal":
+        # Action (and so the deal) only once the reader reads the line: pyserial empties a
+        # port's input when it opens it, so cards dealt before would be gone unseen.
+        while not st.heard and time.monotonic() < deadline:
+            st.pump()
+        if not st.heard:
+            _say(timeout=0, message="the shoe was never heard (no HELLO or BEAT)",
+                 faults=st.faults)
+            st.close()
+            return 1
         _say(action=st.open_and_take_action())
     else:
         _say(resumed=st.resumed.round_id if st.resumed else None,
              kept=st.read_cards(), message=st.session.message)
-    deadline = time.monotonic() + args.timeout
     said = st.read_cards()
     while time.monotonic() < deadline:
         st.pump(most=1 if args.stop_after else 0)  # one by one: it stops at that card

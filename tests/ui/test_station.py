@@ -14,10 +14,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -355,16 +354,9 @@ def test_a_station_saving_its_slips_as_pdf_files_shows_it_in_green(tmp_path):
 
 # --- the ledger's database away --------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def pg() -> Iterator[object]:
-    from tests.ledger.pg import running_server
-
-    with running_server() as server:
-        yield server
-
-
 def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
-        make_station, qtbot, tmp_path, pg):
+        make_station, qtbot, tmp_path, pg_up):
+    pg = pg_up  # the test process's server (tests/conftest.py)
     url = pg.url(pg.create_database())  # type: ignore[attr-defined]
     ledger = make_ledger(tmp_path, url)
     s = make_station(ledger=ledger)
