@@ -303,6 +303,8 @@ def main(argv: Sequence[str]) -> int | None:
         if table is None:
             return None
         way, joker, wheel = way or table[0], joker or table[1], wheel or table[2]
+    if joker == "fully-wild" and way != "fully-wild":
+        return None  # only the card written for a wild joker plays one: the full command says so
     if not cards and sys.stdin.isatty():
         return None
     pack = load(way, joker, wheel)
