@@ -33,7 +33,14 @@ from pydantic import (
 
 from app.core.banker import BankingRules, DealerWager
 from app.core.hands import HandRules, JokerRule, WheelRule
-from app.core.house_way import CardFileError, HouseWay, card_names, house_way, use_site_cards
+from app.core.house_way import (
+    CardFileError,
+    HouseWay,
+    card_names,
+    house_way,
+    joker_misfit,
+    use_site_cards,
+)
 from app.core.round import (
     MAX_DRAGONS_PER_ROUND,
     AskedHouseWay,
@@ -272,10 +279,14 @@ class RulesSection(_Section):
 
     @model_validator(mode="after")
     def _card_fits_the_joker(self) -> RulesSection:
-        if self.house_way.name == "fully-wild" and self.joker != "fully-wild":
-            raise ValueError('the "fully-wild" House Way plays the joker as any card: set '
-                             'joker = "fully-wild", or choose another house_way for a bug')
-        return self
+        misfit = joker_misfit(self.house_way, self.joker)
+        if misfit is None:
+            return self
+        if self.joker == "fully-wild":
+            raise ValueError(f"{misfit}: name one as house_way (or leave house_way out), "
+                             f'or set joker = "bug"')
+        raise ValueError(f'{misfit}: set joker = "fully-wild", or choose another house_way '
+                         f"for a bug")
 
 
 class DragonSection(_Section):

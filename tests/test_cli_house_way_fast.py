@@ -148,6 +148,25 @@ def test_a_pack_is_not_read_once_a_file_it_depends_on_changed(
         core_tables._loaded.clear()
 
 
+def test_a_pack_another_checkout_made_is_not_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two checkouts sharing a cache: the other's pack stamps its own files, fresh while
+    # this checkout's card may set hands otherwise (issue 24: 2S 3S 4S 5S AS 2H JK was
+    # answered by an older card).
+    kept = setting_table("standard")
+    assert kept.path is not None
+    monkeypatch.setenv("PAIGOW_CACHE_DIR", str(tmp_path))
+    shutil.copy(kept.path, tmp_path / kept.path.name)
+    core_tables._loaded.clear()
+    try:
+        assert fast.keep_pack("standard", DEFAULT_RULES, setting_table("standard")) is not None
+        assert fast.load("standard", "bug", "second") is not None
+        monkeypatch.setattr(fast, "MODULE", "/another/checkout/app/commands/house_way_fast.py")
+        assert fast.load("standard", "bug", "second") is None
+    finally:
+        core_tables._loaded.clear()
+
+
 def test_a_pack_of_another_format_is_not_read(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAIGOW_CACHE_DIR", str(tmp_path))

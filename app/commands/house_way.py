@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from app.core.hands import HandRules
-from app.core.house_way import WAYS, CardFileError, HouseWay
+from app.core.house_way import WAYS, CardFileError, HouseWay, HouseWayError
 
 from .common import add_hand_arguments, hand_rules, rule_card
 
@@ -134,6 +134,17 @@ def card_and_rules(args: argparse.Namespace) -> tuple[str | HouseWay, HandRules]
             table_way, table_hands = table.house_way, table.hands
         way = way or table_way
         rules = hand_rules(args, table_hands)
+    if rules.joker == "fully-wild":
+        # A card that reads the joker as a bug would waste a wild one (the card written for
+        # the wild joker plays it whatever --joker says, so only this way round is refused).
+        from app.core.house_way import cards_for, joker_misfit
+
+        misfit = joker_misfit(way, rules.joker)
+        if misfit is not None:
+            print(f"paigow house-way: {misfit}: give "
+                  + " or ".join(f"--way {n}" for n in cards_for("fully-wild"))
+                  + " (or --joker bug)", file=sys.stderr)
+            return 2
     return way, rules
 
 
@@ -181,7 +192,12 @@ def table_for(args: argparse.Namespace, way: str | HouseWay,
         return None
     print(f"paigow house-way: building the table of the {name} card (once, a few seconds)",
           file=sys.stderr, flush=True)
-    return tables.setting_table(way, rules)
+    try:
+        return tables.setting_table(way, rules)
+    except HouseWayError:
+        # A card that leaves some hand unset has no table: it answers each line itself, as
+        # for hands given as arguments, and a hand no row sets is said on its line.
+        return None
 
 
 def card_text(card: HouseWay) -> str:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 PACK_FORMAT = "paigow-house-way-pack/4"
 CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds
 HERE = os.path.dirname(os.path.abspath(__file__))
+MODULE = os.path.normpath(os.path.abspath(__file__))
 APP = os.path.dirname(HERE)
 SHIPPED_CONFIG = os.path.join(os.path.dirname(APP), "config", "default.toml")
 
@@ -223,7 +224,10 @@ def _read(data: mmap.mmap | bytes) -> Pack | None:
     try:
         size = int.from_bytes(data[:8], "little")
         header = marshal.loads(data[8:8 + size])
-        if header.get("format") != PACK_FORMAT or not _fresh(header["stamp"]):
+        # A pack another checkout made (a cache shared by two) stamps that checkout's files,
+        # which may be fresh while this one's code sets hands otherwise: not ours, not read.
+        if header.get("format") != PACK_FORMAT or not _fresh(header["stamp"]) \
+                or MODULE not in (path for path, _, _ in header["stamp"]):
             return None
         return Pack(header, data, _base(size))
     except (ValueError, EOFError, TypeError, KeyError, IndexError):
@@ -280,7 +284,7 @@ def shipped() -> tuple[str, str, str] | None:
             stamp, found = marshal.load(f)
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not _fresh(stamp):
+    if not _fresh(stamp) or stamp[0][0] != SHIPPED_CONFIG:  # another checkout's config
         return None
     way, joker, wheel = found
     return str(way), str(joker), str(wheel)
@@ -303,6 +307,8 @@ def main(argv: Sequence[str]) -> int | None:
         if table is None:
             return None
         way, joker, wheel = way or table[0], joker or table[1], wheel or table[2]
+    if joker == "fully-wild" and way != "fully-wild":
+        return None  # only the card written for a wild joker plays one: the full command says so
     if not cards and sys.stdin.isatty():
         return None
     pack = load(way, joker, wheel)
@@ -568,7 +574,7 @@ def make_pack(way: str, rules: HandRules, table: SettingTable,
     }
     deps = [tables.__file__, *(os.path.join(os.path.dirname(tables.__file__), name)
                                for name in tables._CODE),
-            os.path.join(HERE, "answer.py"), os.path.abspath(__file__),
+            os.path.join(HERE, "answer.py"), MODULE,
             str(table.path), str(tables.flush_entries_path(way, rules))]
     source = tables._BUILTIN.get(way)
     if source is not None:

@@ -224,8 +224,9 @@ class FileCard(HouseWay):
     and which rows the card says never fire."""
 
     path: Path = Path()
-    lines: Mapping[str, int] = field(default_factory=dict)
-    unreachable: Mapping[str, str] = field(default_factory=dict)
+    # Not compared (nor hashed): a card is a key of the analysis' caches, as a built-in is.
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    unreachable: Mapping[str, str] = field(default_factory=dict, compare=False)
 
 
 # --- reading ------------------------------------------------------------------------------
