@@ -22,7 +22,6 @@ class Station(Protocol):
     @property
     def changed(self) -> SignalInstance:
         """Emitted when the session has handled an event."""
-        ...
 
     @property
     def session(self) -> DealerSession | None: ...
@@ -41,10 +40,8 @@ class Station(Protocol):
 
     def handle(self, event: Event) -> Changes:
         """One event through the session, what it changed painted."""
-        ...
 
     def paint_devices(self) -> None: ...
 
     def tell(self, text: str, level: str, log: str) -> None:
         """A line for the dealer (the message), and one for the round's log."""
-        ...
