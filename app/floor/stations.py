@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from functools import partial
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
