@@ -69,6 +69,7 @@ class HeadlessStation:
         self.session = self.station.session
         assert self.station.port is not None
         self.ledger = self.station.port
+        self.ledger.supervisor = supervisor
         self.ledger.open_shift(dealer)
         self.status = FloorStatus(status_engine or database_url, table=table,
                                   station=self.store.station, identity=self.store.station_id)
@@ -108,7 +109,7 @@ class HeadlessStation:
                 self.status.answer(req.id, "not voided: that round is no longer in play "
                                            "here (a settled round is corrected, not voided)")
             else:
-                who = self._supervisor_for_void(req.by)
+                who = self.supervisor[0] if self.supervisor else req.by
                 changes = self.session.handle(SupervisorCommand("void", who, req.reason))
                 if changes.done:
                     self.voided.append(rnd.rotation.round_no)
@@ -215,21 +216,12 @@ class HeadlessStation:
         # `void_chance` is per round: spread over its steps
         if rnd is None or self.rng.random() >= self.void_chance / len(self.steps()):
             return False
-        who = self._supervisor_for_void("Pat (pit)")
+        who = self.supervisor[0] if self.supervisor else "Pat (pit)"
         done = self.session.handle(SupervisorCommand("void", who,
                                                      "the demo's pit voids a round")).done
         if done:
             self.voided.append(rnd.rotation.round_no)
         return done
-
-    def _supervisor_for_void(self, otherwise: str) -> str:
-        """Who voids: the table's supervisor, checked by the ledger as at a station (and
-        vouched for to the ledger's port, which records the person), or `otherwise`."""
-        if self.supervisor is None:
-            return otherwise
-        person = self.store.authorise(*self.supervisor, "void")
-        self.ledger.vouch(person)
-        return person.name
 
     def close(self) -> None:
         self.status.close()

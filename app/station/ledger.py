@@ -166,6 +166,9 @@ class StationLedger:
         self.pending = 0  # writes queued and not yet confirmed on disk
         self.failed: str | None = None  # the last write refused, until one goes through
         self._vouched: dict[str, Person] = {}  # supervisors the ledger checked a moment ago
+        # (name, secret) of the person standing at a headless table (the floor's demo): the
+        # ledger checks them at each of their voids, as it checks a station's supervisor
+        self.supervisor: tuple[str, str] | None = None
 
     @property
     def store(self) -> Store:
@@ -213,9 +216,16 @@ class StationLedger:
 
     def void(self, game: Round, reason: str, by: str) -> None:
         person = self._vouched.pop(by, None)
+        standing = self.supervisor
 
         def work() -> None:
-            self._recording_of(game).void(reason, by=person if person is not None else by)
+            rec = self._recording_of(game)
+            if person is not None:
+                rec.void(reason, by=person)
+            elif standing is not None:
+                rec.void(reason, by=standing[0], secret=standing[1])
+            else:
+                rec.void(reason, by=by)
             self._rec = None
         self._write(work)
 
