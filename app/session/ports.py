@@ -87,7 +87,7 @@ class PrinterPort(Protocol):
 
 
 class RecorderPort(Protocol):
-    def start(self, head: Mapping[str, Any]) -> None:
+    def start(self, head: Mapping[str, object]) -> None:
         """What the session was started with (record.header), before any event."""
 
     def append(self, event: Event, at: str) -> None:
@@ -211,20 +211,6 @@ class AnsweredPrinter:
     def answered(self, outcome: PrintOutcome) -> None:
         """The recorded answer: the slips it keeps from now on."""
         self.kept = outcome.left if outcome.job.kind == "kept" else self.kept + int(outcome.kept)
-
-
-@dataclass
-class MemoryRecorder:
-    """Every event handled, with when."""
-
-    head: dict[str, Any] = field(default_factory=dict)
-    events: list[tuple[Event, str]] = field(default_factory=list)
-
-    def start(self, head: Mapping[str, Any]) -> None:
-        self.head = dict(head)
-
-    def append(self, event: Event, at: str) -> None:
-        self.events.append((event, at))
 
 
 @dataclass
