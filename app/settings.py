@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -121,7 +121,7 @@ class ConfigError(Exception):
         return self.problems[0].why
 
 
-def _money(value: Any) -> int:
+def _money(value: object) -> int:
     try:
         cents = parse_money(value)
     except MoneyError as e:
@@ -131,14 +131,14 @@ def _money(value: Any) -> int:
     return cents
 
 
-def _rate(value: Any) -> int:
+def _rate(value: object) -> int:
     try:
         return parse_rate(value)
     except MoneyError as e:
         raise ValueError(str(e)) from None
 
 
-def _card(value: Any) -> HouseWay:
+def _card(value: object) -> HouseWay:
     """The rule card a name stands for, found once, here, as the config loads."""
     if isinstance(value, HouseWay):
         return value
@@ -278,7 +278,7 @@ class RulesSection(_Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _the_wild_jokers_card(cls, data: Any) -> Any:
+    def _the_wild_jokers_card(cls, data: object) -> object:
         # A table whose joker is fully wild plays the card written for it unless it names
         # another: the other cards read the joker as an ace (seed 004, issue 12).
         if isinstance(data, Mapping) and data.get("joker") == "fully-wild" \
@@ -342,7 +342,7 @@ class ShoeSection(_Section):
 
     @field_validator("*")
     @classmethod
-    def _as_the_shoe_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+    def _as_the_shoe_takes_it(cls, v: object, info: ValidationInfo) -> object:
         try:
             from drivers.shoe.transport import ShoeConfig, ShoeConfigError
         except ImportError:  # pyserial missing: the shoe cannot run, the rest can
@@ -382,7 +382,7 @@ class PrinterSection(_Section):
 
     @field_validator("*")
     @classmethod
-    def _as_the_printer_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+    def _as_the_printer_takes_it(cls, v: object, info: ValidationInfo) -> object:
         from drivers.printer.config import PrinterConfig
 
         why = PrinterConfig.check(info.field_name or "", v, info.data.get("kind", "none"))
@@ -411,7 +411,7 @@ DEFAULT_PIN = "0000"  # as shipped: a real station changes it ([supervisor] pin)
 _PIN = re.compile(r"^[0-9]{4,12}$")
 
 
-def _pin_text(value: Any) -> Any:
+def _pin_text(value: object) -> object:
     if isinstance(value, int) and not isinstance(value, bool):
         raise ValueError(f"write the PIN in quotes (pin = \"{value}\"), so that leading "
                          f"zeros are kept")
@@ -523,7 +523,7 @@ class TableConfig(BaseSettings):
             banking=BankingRules(b.enabled, b.consecutive, b.dealer_wager, b.co_banking),
         )
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, object]:
         """The config as a round keeps it beside its rules: the table's settings, less where
         the ledger is (and its password) and any secret (the supervisor's PIN) - no secret
         is ever written to the ledger's rows."""

@@ -42,7 +42,7 @@ class MoneyError(TableError):
 _MONEY = re.compile(r"^\s*(-)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*$")
 
 
-def parse_money(text: str) -> int:
+def parse_money(text: object) -> int:
     """Cents from dollar text: `"25"`, `"25.00"`, `"$9.50"`, `"0.25"`.
 
     Only text is read: a bare number is refused because 25 could be dollars or cents.
@@ -69,7 +69,7 @@ def money(cents: int, sign: bool = False) -> str:
 _RATE = re.compile(r"^\s*(\d{1,2})(?:\.(\d{1,2}))?\s*%\s*$")
 
 
-def parse_rate(text: str) -> int:
+def parse_rate(text: object) -> int:
     """Basis points (hundredths of a percent) from `"5%"`, `"4.5%"`, `"5.25%"`."""
     m = _RATE.match(text) if isinstance(text, str) else None
     if m is None:
