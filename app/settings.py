@@ -598,7 +598,9 @@ class _Environment(EnvSettingsSource):
         super().__init__(TableConfig)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
-        return {name.lower(): value for name, value in self.environ.items()}
+        # Only PAIGOW_<SECTION>__<KEY>: other PAIGOW_ variables (PAIGOW_CONFIG,
+        # PAIGOW_CACHE_DIR, ...) are not the table's settings.
+        return {name.lower(): value for name, value in self.environ.items() if "__" in name}
 
 
 def _no_such_sections(env: Mapping[str, str]) -> list[Problem]:
