@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from typing import NotRequired
+from functools import cache
+from typing import TYPE_CHECKING, NotRequired
 
-from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from app.core.cards import Card, card
@@ -21,6 +21,9 @@ from app.core.table import CARDS_PER_HAND, HANDS, LEFTOVERS, ActionSource, holes
 from drivers.action import ActionInput, Origin
 
 from . import words
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 DEALT = HANDS * CARDS_PER_HAND  # 49
 DECK_SIZE = DEALT + LEFTOVERS  # 53
@@ -36,7 +39,12 @@ class DealState(TypedDict):
     leftovers: NotRequired[list[str] | None]
 
 
-_DEAL_STATE: TypeAdapter[DealState] = TypeAdapter(DealState)
+@cache
+def _deal_state() -> TypeAdapter[DealState]:
+    # pydantic loads when a kept deal comes back, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(DealState)
 
 
 def action_input_of(counted: ActionCounted) -> ActionInput:
@@ -170,7 +178,7 @@ class Deal:
 
     def restore(self, kept: Mapping[str, object]) -> int:
         """The deal kept before a restart, every card back at its place; how many cards."""
-        deal = _DEAL_STATE.validate_python(kept)
+        deal = _deal_state().validate_python(kept)
         cards = [(i, card(text), seq) for i, text, seq in deal.get("cards", ())]
         places = max([deal.get("places", 0), *(i + 1 for i, _, _ in cards)])
         self.stream = [None] * places
@@ -191,6 +199,6 @@ def resume_point(kept: Mapping[str, object] | None) -> tuple[int | None, int | N
     asked for every message after the last, and each card is placed from the first."""
     if not kept:
         return None, None
-    deal = _DEAL_STATE.validate_python(kept)
+    deal = _deal_state().validate_python(kept)
     numbered = [(i, seq) for i, _, seq in deal.get("cards", ()) if seq is not None]
     return deal.get("first"), (max(numbered)[1] if numbered else None)

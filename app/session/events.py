@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, NotRequired
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
-from pydantic import AfterValidator, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
-from app.core.cards import Card, card, cards_text, parse_cards
+from app.core.cards import Card, CardError, card, cards_text, parse_cards
 from app.core.table import Action, ActionSource
 from drivers.action import ActionInput, Origin
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 
 class EventError(ValueError):
@@ -162,32 +165,19 @@ Event = (CardRead | LeftoversRead | Shuffled | ShoeStatus | ShoeFault | DeviceAc
 
 # --- to and from JSON ---------------------------------------------------------------------
 # Each kind of event as a recorded line holds it; one TypeAdapter checks a line against them
-# all, by its `kind`.
-
-def _card_text(text: str) -> str:
-    card(text)  # a CardError (a ValueError) says what is wrong with it
-    return text
-
-
-def _cards_text(text: str) -> str:
-    parse_cards(text)
-    return text
-
-
-CardText = Annotated[str, AfterValidator(_card_text)]
-CardsText = Annotated[str, AfterValidator(_cards_text)]
+# all, by its `kind` (the cards' text is read as the event is made).
 
 
 class CardJson(TypedDict):
     kind: Literal["card"]
-    card: CardText
+    card: str
     seq: NotRequired[int | None]
     first: NotRequired[int | None]  # written only when given: older recordings lack it
 
 
 class LeftoversJson(TypedDict):
     kind: Literal["leftovers"]
-    cards: CardsText
+    cards: str
 
 
 class ShuffleJson(TypedDict):
@@ -230,7 +220,7 @@ class KeyJson(TypedDict):
 class PickJson(TypedDict):
     kind: Literal["pick"]
     position: int
-    card: CardText
+    card: str
 
 
 class FrontTypedJson(TypedDict):
@@ -266,8 +256,13 @@ EventJson = (CardJson | LeftoversJson | ShuffleJson | ShoeStatusJson | ShoeFault
              | DeviceActionJson | CommandJson | KeyJson | PickJson | FrontTypedJson
              | SupervisorJson | PrintedJson)
 
-_EVENT_JSON: TypeAdapter[EventJson] = TypeAdapter(
-    Annotated[EventJson, Field(discriminator="kind")])
+@cache
+def _event_json() -> TypeAdapter[EventJson]:
+    # pydantic loads with the first recorded line read, not with the window: its first
+    # paint waits for nothing heavy (tests/ui/test_opening.py).
+    from pydantic import Field, TypeAdapter
+
+    return TypeAdapter(Annotated[EventJson, Field(discriminator="kind")])
 
 KINDS = ("card", "leftovers", "shuffle", "shoe_status", "shoe_fault", "device_action",
          "command", "key", "pick", "front_typed", "supervisor", "printed")
@@ -350,10 +345,13 @@ def event_from_dict(data: Mapping[str, object]) -> Event:
     kind = data.get("kind")
     if kind not in KINDS:
         raise EventError(f"{kind!r} is not a kind of event: one of " + ", ".join(KINDS))
+    from pydantic import ValidationError
+
     try:
-        return _event(_EVENT_JSON.validate_python(data))
+        return _event(_event_json().validate_python(data))
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:])  # past the union's own tag
-        why = str(first["msg"]).removeprefix("Value error, ")
-        raise EventError(f"a {kind} event cannot be read ({where}: {why})") from None
+        raise EventError(f"a {kind} event cannot be read ({where}: {first['msg']})") from None
+    except CardError as e:
+        raise EventError(f"a {kind} event cannot be read ({e})") from None

@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Annotated, Final, Literal, NotRequired
+from functools import cache
+from typing import IO, TYPE_CHECKING, Annotated, Final, Literal, NotRequired
 
-from pydantic import Field, StrictInt, TypeAdapter, ValidationError
+from annotated_types import Interval
 from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from app.core.banker import BankRotation
@@ -35,6 +36,9 @@ from app.core.rules_data import (
 
 from .events import Event, EventError, event_from_dict, event_to_dict
 from .parts import Parts
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 SESSION_SCHEMA: Final = "paigow.session/1"
 MAX_KEPT = 1_000_000  # slips waiting in a printer's queue: far past any shift
@@ -51,10 +55,15 @@ class SessionHead(TypedDict):
     ledger: NotRequired[bool]
     dealer: NotRequired[str | None]
     printer: NotRequired[bool]
-    kept: NotRequired[Annotated[StrictInt, Field(ge=0, le=MAX_KEPT)]]
+    kept: NotRequired[Annotated[int, Interval(ge=0, le=MAX_KEPT)]]
 
 
-_HEAD: TypeAdapter[SessionHead] = TypeAdapter(SessionHead)
+@cache
+def _session_head() -> TypeAdapter[SessionHead]:
+    # pydantic loads with the first recorded session read, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(SessionHead)
 
 # What each key of the header is, for a sentence when a header holds something else.
 _HEAD_KEYS = {
@@ -189,8 +198,13 @@ def _head(data: Json, number: int) -> SessionHead:
     if data.get("schema") != SESSION_SCHEMA:
         raise RecordError(f"line {number}: a recorded session starts with its header "
                           f"(schema {SESSION_SCHEMA}), not {data.get('schema')!r}")
+    from pydantic import ValidationError
+
+    if isinstance(data.get("kept"), bool):  # pydantic would count true as 1
+        raise RecordError(f"line {number}: the header's kept is {data['kept']!r}, not "
+                          f"{_HEAD_KEYS['kept']}")
     try:
-        return _HEAD.validate_python(data)
+        return _session_head().validate_python(data)
     except ValidationError as e:
         error = e.errors()[0]
         key = str(error["loc"][0])

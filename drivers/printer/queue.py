@@ -19,13 +19,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import TypeAdapter
 from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from drivers.private import open_private, private_folder
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 try:
     import fcntl
@@ -48,7 +51,12 @@ class KeptJson(TypedDict):
     duplicate: bool
 
 
-_KEPT: TypeAdapter[KeptJson] = TypeAdapter(KeptJson)
+@cache
+def _kept_json() -> TypeAdapter[KeptJson]:
+    # pydantic loads with the first slip kept or read back, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(KeptJson)
 
 LOCK_FILE = ".lock"
 UNREADABLE = ".unreadable"
@@ -90,7 +98,7 @@ class KeptSlip:
                           "kept_at": self.kept_at, "problem": self.problem,
                           "message": self.message, "tries": self.tries,
                           "duplicate": self.duplicate}
-        return _KEPT.dump_json(kept, indent=1)
+        return _kept_json().dump_json(kept, indent=1)
 
 
 def _digest(slip: Mapping[str, object]) -> str:
@@ -199,7 +207,7 @@ class ReprintQueue:
 
     @staticmethod
     def _read(path: Path) -> KeptSlip:
-        data = _KEPT.validate_json(path.read_bytes())  # a ValidationError is a ValueError
+        data = _kept_json().validate_json(path.read_bytes())  # a ValidationError is a ValueError
         return KeptSlip(path, data["slip"], data["time"], data["kept_at"], data["problem"],
                         data["message"], data["tries"], data["duplicate"])
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 SESSION = Path(__file__).resolve().parents[2] / "app" / "session"
 ALLOWED = ("app.core", "app.session", "drivers.action", "drivers.shoe.protocol", "pydantic",
-           "typing_extensions")
+           "typing_extensions", "annotated_types")
 
 
 def imported(path: Path) -> set[str]:
