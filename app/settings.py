@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -29,6 +29,15 @@ from pydantic import (
     ValidationInfo,
     field_validator,
     model_validator,
+)
+from pydantic_core import ErrorDetails
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
 )
 
 from app.core.banker import BankingRules, DealerWager
@@ -112,7 +121,7 @@ class ConfigError(Exception):
         return self.problems[0].why
 
 
-def _money(value: Any) -> int:
+def _money(value: object) -> int:
     try:
         cents = parse_money(value)
     except MoneyError as e:
@@ -122,14 +131,14 @@ def _money(value: Any) -> int:
     return cents
 
 
-def _rate(value: Any) -> int:
+def _rate(value: object) -> int:
     try:
         return parse_rate(value)
     except MoneyError as e:
         raise ValueError(str(e)) from None
 
 
-def _card(value: Any) -> HouseWay:
+def _card(value: object) -> HouseWay:
     """The rule card a name stands for, found once, here, as the config loads."""
     if isinstance(value, HouseWay):
         return value
@@ -269,7 +278,7 @@ class RulesSection(_Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _the_wild_jokers_card(cls, data: Any) -> Any:
+    def _the_wild_jokers_card(cls, data: object) -> object:
         # A table whose joker is fully wild plays the card written for it unless it names
         # another: the other cards read the joker as an ace (seed 004, issue 12).
         if isinstance(data, Mapping) and data.get("joker") == "fully-wild" \
@@ -333,7 +342,7 @@ class ShoeSection(_Section):
 
     @field_validator("*")
     @classmethod
-    def _as_the_shoe_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+    def _as_the_shoe_takes_it(cls, v: object, info: ValidationInfo) -> object:
         try:
             from drivers.shoe.transport import ShoeConfig, ShoeConfigError
         except ImportError:  # pyserial missing: the shoe cannot run, the rest can
@@ -373,7 +382,7 @@ class PrinterSection(_Section):
 
     @field_validator("*")
     @classmethod
-    def _as_the_printer_takes_it(cls, v: Any, info: ValidationInfo) -> Any:
+    def _as_the_printer_takes_it(cls, v: object, info: ValidationInfo) -> object:
         from drivers.printer.config import PrinterConfig
 
         why = PrinterConfig.check(info.field_name or "", v, info.data.get("kind", "none"))
@@ -402,7 +411,7 @@ DEFAULT_PIN = "0000"  # as shipped: a real station changes it ([supervisor] pin)
 _PIN = re.compile(r"^[0-9]{4,12}$")
 
 
-def _pin_text(value: Any) -> Any:
+def _pin_text(value: object) -> object:
     if isinstance(value, int) and not isinstance(value, bool):
         raise ValueError(f"write the PIN in quotes (pin = \"{value}\"), so that leading "
                          f"zeros are kept")
@@ -451,8 +460,14 @@ class FilesSection(_Section):
     archive_after_days: int = Field(default=30, ge=0, le=3_650)
 
 
-class TableConfig(_Section):
-    """The whole table configuration, as config/default.toml lays it out."""
+class TableConfig(BaseSettings):
+    """The whole table configuration, as config/default.toml lays it out. Built in code, it
+    holds what it is given; `load_config` adds the files and the environment."""
+
+    # A variable's value is the key's text, never JSON: a whole section in one variable is
+    # refused as a section would be in a file.
+    model_config = SettingsConfigDict(extra="forbid", frozen=True, env_prefix=ENV_PREFIX,
+                                      env_nested_delimiter="__", enable_decoding=False)
 
     table: TableSection = TableSection()
     wagers: WagersSection = WagersSection()
@@ -466,6 +481,15 @@ class TableConfig(_Section):
     station: StationSection = StationSection()
     supervisor: SupervisorSection = SupervisorSection()
     files: FilesSection = FilesSection()
+
+    @classmethod
+    def settings_customise_sources(
+            cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+            env_settings: PydanticBaseSettingsSource,
+            dotenv_settings: PydanticBaseSettingsSource,
+            file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
 
     def shoe_config(self) -> ShoeConfig | None:
         """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""
@@ -499,7 +523,7 @@ class TableConfig(_Section):
             banking=BankingRules(b.enabled, b.consecutive, b.dealer_wager, b.co_banking),
         )
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str, object]:
         """The config as a round keeps it beside its rules: the table's settings, less where
         the ledger is (and its password) and any secret (the supervisor's PIN) - no secret
         is ever written to the ledger's rows."""
@@ -517,44 +541,12 @@ SECTIONS = tuple(TableConfig.model_fields)
 
 # --- loading -------------------------------------------------------------------------------
 
-class _Layers:
-    """The merged raw config and, for every key, the file or variable that set it last."""
-
-    def __init__(self) -> None:
-        self.data: dict[str, Any] = {}
-        self.source: dict[tuple[str, ...], str] = {}
-
-    def add(self, data: Mapping[str, Any], source: str, at: tuple[str, ...] = ()) -> None:
-        target = self.data
-        for k in at:
-            target = target.setdefault(k, {})
-        for key, value in data.items():
-            path = (*at, key)
-            if isinstance(value, Mapping) and isinstance(target.get(key, {}), dict):
-                target.setdefault(key, {})
-                self.source[path] = source
-                self.add(value, source, path)
-            else:
-                target[key] = value
-                self.source[path] = source
-
-    def source_of(self, loc: tuple[str, ...]) -> str:
-        for n in range(len(loc), 0, -1):
-            if loc[:n] in self.source:
-                if n == len(loc):
-                    return self.source[loc[:n]]
-                break
-        # A section-level check: name the layer that last set a key in that section.
-        under = [s for path, s in self.source.items() if path[:len(loc)] == loc]
-        return under[-1] if under else BUILT_IN
-
-
 # A table's config is a few kilobytes; reading stops past this, so `--config /dev/zero` or
 # a wrong file ends with a sentence instead of filling the memory.
 MAX_CONFIG = 1_000_000
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path) -> dict[str, object]:
     try:
         with path.open("rb") as f:
             raw = f.read(MAX_CONFIG + 1)
@@ -577,24 +569,90 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError([Problem(str(path), "", f"cannot be read: {e.strerror}")]) from None
 
 
-def _from_env(env: Mapping[str, str], layers: _Layers) -> None:
-    unknown = []
-    for name in sorted(env):
-        if not name.startswith(ENV_PREFIX) or "__" not in name:
-            continue
-        section, _, key = name[len(ENV_PREFIX):].lower().partition("__")
-        if section not in SECTIONS:
-            # Every section of the station is here, so this is a typo, not a guess to make.
-            unknown.append(Problem(f"environment {name}", section,
-                                   f"there is no such section; the sections are "
-                                   f"{', '.join(SECTIONS)}"))
-            continue
-        layers.add({section: {key: env[name]}}, f"environment {name}")
-    if unknown:
-        raise ConfigError(unknown)
+class _TomlFile(TomlConfigSettingsSource):
+    """One TOML file, read through `_read_toml`: the library skips a file that is not there
+    (or is no regular file, as /dev/zero), where a named config file must be refused with
+    a sentence."""
+
+    def __init__(self, path: Path, *, leave_out: tuple[str, str] | None = None) -> None:
+        self.path = path
+        self.leave_out = leave_out
+        super().__init__(TableConfig, toml_file=path)
+
+    def _read_files(self, files: object, deep_merge: bool = False) -> dict[str, object]:
+        data = _read_toml(self.path)
+        if self.leave_out is not None:
+            section = data.get(self.leave_out[0])
+            if isinstance(section, dict):
+                # A [rules] that is not a table is left for the model to refuse, naming its
+                # file.
+                section.pop(self.leave_out[1], None)
+        return data
 
 
-def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:
+class _Environment(EnvSettingsSource):
+    """`PAIGOW_<SECTION>__<KEY>` from a given environment (the process's, or a test's)."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self.environ = environ
+        super().__init__(TableConfig)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # Only PAIGOW_<SECTION>__<KEY>: other PAIGOW_ variables (PAIGOW_CONFIG,
+        # PAIGOW_CACHE_DIR, ...) are not the table's settings.
+        return {name.lower(): value for name, value in self.environ.items() if "__" in name}
+
+
+def _no_such_sections(env: Mapping[str, str]) -> list[Problem]:
+    """Variables for a section the station does not have: the library passes them over, but
+    every section is here, so each is a typo, not a guess to make."""
+    return [Problem(f"environment {name}", section,
+                    f"there is no such section; the sections are {', '.join(SECTIONS)}")
+            for name in sorted(env)
+            if name.upper().startswith(ENV_PREFIX) and "__" in name
+            and (section := name[len(ENV_PREFIX):].lower().partition("__")[0]) not in SECTIONS]
+
+
+class _Layer:
+    """One source's raw values, with what a problem found in them is told to name."""
+
+    def __init__(self, source: PydanticBaseSettingsSource, name: str,
+                 variables: Mapping[tuple[str, ...], str] | None = None) -> None:
+        self.source = source
+        self.data = source()
+        self.name = name
+        self.variables = variables  # the environment: each key's own variable
+
+    def sets(self, loc: tuple[str, ...]) -> bool:
+        value: object = self.data
+        for part in loc:
+            if not isinstance(value, Mapping) or part not in value:
+                return False
+            value = value[part]
+        return True
+
+    def name_of(self, loc: tuple[str, ...]) -> str:
+        if self.variables is None:
+            return self.name
+        under = [v for path, v in self.variables.items() if path[:len(loc)] == loc]
+        return f"environment {under[-1]}" if under else self.name
+
+
+def _variables(env: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    return {tuple(name[len(ENV_PREFIX):].lower().split("__")): name
+            for name in sorted(env) if name.upper().startswith(ENV_PREFIX)}
+
+
+def _source_of(loc: tuple[str, ...], layers: list[_Layer]) -> str:
+    """The file or variable a problem at `loc` names: the last layer that set the key, or,
+    for a check of a whole section, the last layer that set anything in it."""
+    for layer in reversed(layers):
+        if layer.sets(loc):
+            return layer.name_of(loc)
+    return BUILT_IN
+
+
+def _why(error: ErrorDetails, loc: tuple[str, ...]) -> str:
     kind = error["type"]
     msg = str(error["msg"]).removeprefix("Value error, ")
     if kind == "extra_forbidden":
@@ -616,37 +674,40 @@ def _why(error: Mapping[str, Any], loc: tuple[str, ...]) -> str:
 
 
 def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None = None,
-                overrides: Mapping[str, Any] | None = None,
+                overrides: Mapping[str, object] | None = None,
                 overrides_source: str = "overrides",
                 default_file: Path = DEFAULT_FILE) -> TableConfig:
     """The table's configuration from the shipped file, the site file, the environment and
     any overrides, validated; a `ConfigError` lists everything wrong."""
     environ = os.environ if env is None else env
-    layers = _Layers()
+    layers: list[_Layer] = []
     if default_file.exists():
-        layers.add(_read_toml(default_file), _display(default_file))
+        # The shipped card is the models' default too; left unnamed, the table's joker
+        # chooses it (RulesSection: a fully wild joker plays the "fully-wild" card).
+        layers.append(_Layer(_TomlFile(default_file, leave_out=("rules", "house_way")),
+                             _display(default_file)))
     site_path = site if site is not None else environ.get(ENV_FILE) or None
     if site_path is not None:
-        layers.add(_read_toml(Path(site_path)), _display(Path(site_path)))
+        layers.append(_Layer(_TomlFile(Path(site_path)), _display(Path(site_path))))
         # The site's own House Way cards live beside its config file.
         use_site_cards(Path(site_path).resolve().parent / "house-ways")
-    _from_env(environ, layers)
+    unknown = _no_such_sections(environ)
+    if unknown:
+        raise ConfigError(unknown)
+    layers.append(_Layer(_Environment(environ), "environment", _variables(environ)))
     if overrides:
-        layers.add(overrides, overrides_source)
-    rules = layers.data.get("rules")
-    if isinstance(rules, dict) and \
-            layers.source_of(("rules", "house_way")) == _display(default_file):
-        # The shipped card is the models' default too; left unnamed, the table's joker
-        # chooses it (RulesSection: a fully wild joker plays the "fully-wild" card). A
-        # [rules] that is not a table is left for the model to refuse, naming its file.
-        rules.pop("house_way", None)
+        layers.append(_Layer(InitSettingsSource(TableConfig, dict(overrides)),
+                             overrides_source))
     try:
-        return TableConfig.model_validate(layers.data)
+        # The library merges the layers, the first it is given over the others. (mypy takes
+        # the model's fields for its only arguments, not the library's own.)
+        sources = tuple(layer.source for layer in reversed(layers))
+        return TableConfig(_build_sources=(sources, {}))  # type: ignore[call-arg]
     except ValidationError as e:
         problems = []
         for error in e.errors():
             loc = tuple(str(p) for p in error["loc"])
-            problems.append(Problem(layers.source_of(loc), ".".join(loc), _why(error, loc)))
+            problems.append(Problem(_source_of(loc, layers), ".".join(loc), _why(error, loc)))
         raise ConfigError(problems) from None
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Literal, overload
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
@@ -60,7 +60,22 @@ def private_file(path: str | Path) -> Path:
     return file
 
 
-def open_private(path: str | Path, mode: str = "w", **kwargs: Any) -> IO[Any]:
+TextMode = Literal["w", "a", "x", "w+", "a+", "x+"]
+BinaryMode = Literal["wb", "ab", "xb", "wb+", "ab+", "xb+"]
+
+
+@overload
+def open_private(path: str | Path, mode: TextMode = "w", *,
+                 encoding: str | None = None) -> IO[str]: ...
+
+
+@overload
+def open_private(path: str | Path, mode: BinaryMode, *,
+                 encoding: None = None) -> IO[bytes]: ...
+
+
+def open_private(path: str | Path, mode: TextMode | BinaryMode = "w", *,
+                 encoding: str | None = None) -> IO[str] | IO[bytes]:
     """`open(path, mode)` for writing ("w", "a", "x", with "b" for bytes), the file made
     0600 when it is new (its folders by `private_folder`). An existing file keeps its mode."""
     file = Path(path)
@@ -77,7 +92,7 @@ def open_private(path: str | Path, mode: str = "w", **kwargs: Any) -> IO[Any]:
     else:
         os.fchmod(fd, FILE_MODE)
     try:
-        return os.fdopen(fd, mode, **kwargs)
+        return os.fdopen(fd, mode, encoding=encoding)
     except BaseException:
         os.close(fd)
         raise

@@ -109,6 +109,16 @@ def test_the_environment_overrides_the_files(tmp_path: Path) -> None:
     assert config.dragon.enabled is False and config.dragon.per_round == 2
 
 
+def test_only_section_and_key_variables_are_read_from_the_environment() -> None:
+    # PAIGOW_STATION or PAIGOW_SHOE alone names no key: not a setting, as PAIGOW_HOME is not
+    # (a section is never one variable's JSON).
+    env = {"PAIGOW_STATION": "PG-1", "PAIGOW_SHOE": '{"port": "/dev/ttyUSB0"}',
+           "paigow_table__name": "PG-7"}  # the names are read whatever their case
+    config = load_config(env=env)
+    assert config.station.name == "" and config.shoe.port == ""
+    assert config.table.name == "PG-7"
+
+
 def test_an_environment_variable_for_no_section_is_refused_with_the_sections(
         tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:

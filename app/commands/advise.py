@@ -4,7 +4,6 @@ the dealer's House Way, the House Way's setting marked and what it gives up."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from app.core.analysis.advise import AdviceError, advise
 from app.core.cards import parse_cards
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, OptionError) as err:
         return report_error(NAME, err)
 
-    def handle(line: str) -> tuple[dict[str, Any], str]:
+    def handle(line: str) -> tuple[dict[str, object], str]:
         cards = parse_cards(line, count=7)
         try:
             advice = advise(cards, way=table.way, dealer_way=table.dealer_way,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from app.core.cards import parse_cards
 from app.core.hands import Setting, foul_reason
@@ -21,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = hand_rules(args)
 
-    def handle(line: str) -> tuple[dict[str, Any], str]:
+    def handle(line: str) -> tuple[dict[str, object], str]:
         if line.count("|") != 1:
             raise InputError(f"{line!r} has no single '|': write the two-card hand, '|', "
                              "then the five-card hand, e.g. \"KS QD | AS AH 7C 5D 2H\"")

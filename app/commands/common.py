@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
 
 from app.core.cards import CardError
 from app.core.hands import DEFAULT_RULES, HandRules
 from app.core.house_way import HouseWay, HouseWayError, house_way
 
-Handler = Callable[[str], tuple[dict[str, Any], str]]
+# A line's answer: its JSON object (--json) and its text.
+Handler = Callable[[str], tuple[Mapping[str, object], str]]
 
 
 class InputError(ValueError):

@@ -13,7 +13,7 @@ from app.core.analysis.simulate import Simulation, SimulationError, cores, simul
 from app.core.house_way import WAYS, HouseWay, house_way, joker_misfit
 from app.settings import ConfigError
 
-from .simulate import vector_player
+from .simulate import numpy_installed, numpy_missing, vector_player
 from .table_options import (
     OptionError,
     add_config_argument,
@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, OptionError) as err:
         return report_error(NAME, err)
     rounds = rounds_for(args.precision)
+    if not numpy_installed():
+        return numpy_missing(NAME, f"{rounds:,} rounds a card")
     if not args.json:
         print(f"House edge, player and bank both setting the card, {base.policy} commission "
               f"on wins; {rounds:,} rounds a card for a 95% interval of "

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.hands import HandRules
 from app.core.house_way import WAYS, CardFileError, HouseWay, HouseWayError
@@ -271,7 +271,7 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
     return 0
 
 
-def _row_json(d: Dominated, fired: int) -> dict[str, Any]:
+def _row_json(d: Dominated, fired: int) -> dict[str, object]:
     from app.core.analysis.classes import ALL_HANDS
 
     assert d.played is not None and d.better is not None

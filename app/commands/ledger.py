@@ -17,10 +17,15 @@ import sys
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from app.ledger.escape import shown_lines
-from app.settings import ConfigError, load_config
+from app.settings import ConfigError, TableConfig, load_config
+
+if TYPE_CHECKING:
+    from app.ledger import Store  # the station extra's SQLAlchemy: imported when used
+
+T = TypeVar("T")
 
 NAME = "ledger"
 HELP = ("read the ledger: round history, a past slip, shift totals, CSV export; verify "
@@ -196,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
 
 
-def _store(config: Any, url: str | None, station: str | None = None) -> Any:
+def _store(config: TableConfig, url: str | None, station: str | None = None) -> Store:
     from app.ledger import Store
 
     _refuse_missing_file(url)
@@ -222,7 +227,7 @@ def _refuse_missing_file(url: str | None, create: bool = False) -> None:
                       f"`paigow ledger migrate --create` makes an empty one there")
 
 
-def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _history(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url) as store:
         rounds = store.history(table=args.table, shift=args.shift, seat=args.seat,
                                day=args.date, since=args.since, until=args.until,
@@ -234,7 +239,7 @@ def _history(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _slip(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url) as store:
         stored = store.slip(args.round, args.table)
     say(stored.json if args.json else stored.text)
@@ -243,14 +248,14 @@ def _slip(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _recall(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _recall(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url) as store:
         found = store.recall(args.round, args.table)
     say(json.dumps(found.to_dict()) if args.json else found.text())
     return 0 if found.match else EXIT_BROKEN
 
 
-def _totals(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _totals(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url) as store:
         t = store.totals(table=args.table, shift=args.shift, day=args.date, since=args.since,
                          until=args.until)
@@ -258,7 +263,7 @@ def _totals(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _shifts(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _shifts(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url) as store:
         found = store.shifts(table=args.table, limit=args.limit or None)
     for sh in found:
@@ -266,7 +271,7 @@ def _shifts(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _export(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _export(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     from app.ledger.errors import LedgerError
 
     with _store(config, url) as store:
@@ -292,7 +297,7 @@ def _export(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _status(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     with _store(config, url, args.station) as store:
         status = store.drain() if args.send else store.status()
         revision = None if not status.online else _quiet(store.revision)
@@ -310,7 +315,7 @@ def _status(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _verify(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     from app.ledger import anchors
 
     given = [anchors.parse_code(code, args.table) for code in args.head]
@@ -343,7 +348,7 @@ def _verify(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return EXIT_BROKEN
 
 
-def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _setup_roles(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     from app.ledger.database import make_engine, mask, migrate, parse_url
     from app.ledger.errors import LedgerError, LedgerUnavailable
     from app.ledger.roles import grants, setup
@@ -377,14 +382,14 @@ def _setup_roles(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-def _quiet(fn: Callable[[], Any]) -> Any:
+def _quiet(fn: Callable[[], T]) -> T | None:
     try:
         return fn()
     except Exception:  # noqa: BLE001 - the status line says offline instead
         return None
 
 
-def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
+def _migrate(args: argparse.Namespace, config: TableConfig, url: str | None) -> int:
     from app.ledger.database import make_engine, mask, migrate, migration_sql
     from app.ledger.errors import LedgerUnavailable
     from app.ledger.paths import default_url
@@ -408,7 +413,7 @@ def _migrate(args: argparse.Namespace, config: Any, url: str | None) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, Any, str | None], int]] = {
+COMMANDS: dict[str, Callable[[argparse.Namespace, TableConfig, str | None], int]] = {
     "history": _history, "slip": _slip, "totals": _totals, "shifts": _shifts,
     "export": _export, "status": _status, "migrate": _migrate,
     "verify": _verify, "recall": _recall, "setup-roles": _setup_roles,

@@ -17,11 +17,10 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from typing import Any
 
 from app.settings import ConfigError, load_config
 from drivers.printer.config import PrinterConfig
-from drivers.printer.layout import SlipError, read_slip, slip_lines, slip_time
+from drivers.printer.layout import SlipError, read_slip, slip_json, slip_lines, slip_time
 from drivers.printer.printer import SlipPrinter
 
 NAME = "print-slip"
@@ -118,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _fields(config: PrinterConfig) -> dict[str, Any]:
+def _fields(config: PrinterConfig) -> dict[str, object]:
     return {name: getattr(config, name) for name in config.__dataclass_fields__}
 
 
@@ -142,9 +141,9 @@ def _reprint(printer: SlipPrinter) -> int:
     return EXIT_PRINTER if result.problem is not None else 0
 
 
-def _read_slips(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
+def _read_slips(paths: list[str]) -> list[tuple[str, dict[str, object]]]:
     """Every slip in the files (or stdin): (where it came from, the checked slip)."""
-    out: list[tuple[str, dict[str, Any]]] = []
+    out: list[tuple[str, dict[str, object]]] = []
     for path in paths or ["-"]:
         source = "<stdin>" if path == "-" else path
         values = _json_values(_text(path, source), source)
@@ -189,10 +188,10 @@ def _text(path: str, source: str) -> str:
     return str(text)
 
 
-def _json_values(text: str, source: str) -> list[Any]:
+def _json_values(text: str, source: str) -> list[object]:
     """One JSON value, or several one after another (as a loop of `paigow settle --json`)."""
     decoder = json.JSONDecoder()
-    values: list[Any] = []
+    values: list[object] = []
     at = 0
     while True:
         while at < len(text) and text[at].isspace():
@@ -213,7 +212,7 @@ def _json_values(text: str, source: str) -> list[Any]:
         values.append(value)
 
 
-def _slip(value: Any, where: str) -> dict[str, Any]:
+def _slip(value: object, where: str) -> dict[str, object]:
     if isinstance(value, dict) and "error" in value and "schema" not in value:
         raise _Refused(f"{where}: `paigow settle` refused the round, so there is no slip: "
                        f"fix the round description and settle it again")
@@ -221,5 +220,4 @@ def _slip(value: Any, where: str) -> dict[str, Any]:
         read_slip(value)
     except SlipError as e:
         raise _Refused(f"{where}: {e}") from None
-    slip: dict[str, Any] = value
-    return slip
+    return slip_json(value)  # as given: the printer folds it to ASCII itself

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
-from app.core.cards import cards_text, parse_cards, sort_cards
+from app.core.cards import Card, cards_text, parse_cards, sort_cards
 from app.core.hands import category_of, describe, ranker
 
 from .common import add_hand_arguments, hand_rules, run_lines
@@ -23,20 +22,21 @@ def run(args: argparse.Namespace) -> int:
     rules = hand_rules(args)
     r = ranker(rules)
 
-    def handle(line: str) -> tuple[dict[str, Any], str]:
+    def handle(line: str) -> tuple[dict[str, object], str]:
         cards = parse_cards(line, count=(2, 5, 7))
-        best: tuple[Any, ...] = ()
+        best: tuple[Card, ...] = ()
         if len(cards) == 7:
             strength, best = r.best5(cards)
         else:
             strength = r.rank(cards)
-        obj: dict[str, Any] = {
+        description = describe(strength, rules.wheel)
+        obj: dict[str, object] = {
             "cards": [str(c) for c in cards],
             "category": category_of(strength).label,
-            "description": describe(strength, rules.wheel),
+            "description": description,
             "strength": strength,
         }
-        text = f"{cards_text(cards)}: {obj['description']} (strength {strength})"
+        text = f"{cards_text(cards)}: {description} (strength {strength})"
         if best:
             obj["best"] = [str(c) for c in sort_cards(best)]
             text += f", best five {cards_text(sort_cards(best))}"

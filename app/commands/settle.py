@@ -13,7 +13,19 @@ import json
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import (
+    IO,
+    Annotated,
+    NoReturn,
+    NotRequired,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+from pydantic import BeforeValidator, ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from app.core.banker import BankRotation
 from app.core.cards import Card, CardError, parse_cards
@@ -87,7 +99,7 @@ MAX_DESCRIPTION = 1_000_000
 MAX_DEPTH = 32
 
 
-def _bounded(f: Any, source: str) -> str:
+def _bounded(f: IO[str], source: str) -> str:
     text = f.read(MAX_DESCRIPTION + 1)
     if len(text) > MAX_DESCRIPTION:
         raise RoundInputError("", f"{source} is over {MAX_DESCRIPTION:,} characters: a round "
@@ -136,7 +148,7 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def _parse_json(text: str) -> dict[str, Any]:
+def _parse_json(text: str) -> dict[str, object]:
     if _depth(text) > MAX_DEPTH:
         raise RoundInputError("", f"not a round description: brackets nest more than "
                                   f"{MAX_DEPTH} deep")
@@ -154,9 +166,9 @@ def _parse_json(text: str) -> dict[str, Any]:
 
 
 # --- reading the description ---------------------------------------------------------------
-
-KEYS = ("schema", "round", "config", "history", "bank", "seats", "action", "deal", "dragon")
-
+# The description's shape (fields, kinds, money) is checked by pydantic TypeAdapters over
+# TypedDicts of it; what the round refuses (a wager under the minimum, a card not dealt) is
+# the core's to say, at the field that asked for it.
 
 def _fail(field: str, why: str) -> NoReturn:
     raise RoundInputError(field, why)
@@ -175,44 +187,127 @@ def _at(field: str) -> Iterator[None]:
         raise RoundInputError(field, str(e)) from None
 
 
-def _get(obj: Mapping[str, Any], key: str, field: str, kind: type[T], *,
-         required: bool = False) -> T | None:
-    if key not in obj:
-        if required:
-            _fail(f"{field}.{key}" if field else key, "is missing")
-        return None
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        _fail(f"{field}.{key}" if field else key,
-              f"should be {_KIND_NAMES.get(kind, kind.__name__)}, not {json.dumps(value)}")
-    return value
-
-
-_KIND_NAMES = {dict: "an object {...}", list: "a list [...]", str: "text in quotes",
-               int: "a whole number", bool: "true or false"}
-
-
-def _only(obj: Mapping[str, Any], keys: tuple[str, ...], field: str) -> None:
-    for key in obj:
-        if key not in keys:
-            where = f"{field}.{key}" if field else key
-            _fail(where, "is not a field here; the fields are " + ", ".join(keys))
-
-
-def _money(value: Any, field: str) -> int:
+def _money_cents(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, str):
-        _fail(field, f"write money as dollars in quotes, like \"25.00\", not "
-                     f"{json.dumps(value)}")
+        raise ValueError(f"write money as dollars in quotes, like \"25.00\", not "
+                         f"{json.dumps(value)}")
     try:
         cents = parse_money(value)
     except MoneyError as e:
-        _fail(field, str(e))
+        raise ValueError(str(e)) from None
     if cents <= 0:
-        _fail(field, f"{value!r} is not above zero")
+        raise ValueError(f"{value!r} is not above zero")
     return cents
 
 
-def _seat(key: Any, field: str) -> int:
+Money = Annotated[int, BeforeValidator(_money_cents)]
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+@with_config(_STRICT)
+class SeatJson(TypedDict):
+    wager: Money
+    set: object  # two cards, or "house-way"
+
+
+@with_config(_STRICT)
+class BankJson(TypedDict):
+    seat: int
+    chips: Money
+    co_bank: NotRequired[bool]
+    set: NotRequired[object]
+
+
+@with_config(_STRICT)
+class HistoryJson(TypedDict, total=False):
+    house_bets: dict[str, Money]
+    last_banker: object
+    bank_offer_from: object
+    last_dragon: object
+
+
+@with_config(_STRICT)
+class DragonJson(TypedDict):
+    seat: int
+    wager: Money
+    position: NotRequired[object]
+    set: NotRequired[object]
+
+
+@with_config(_STRICT)
+class DealJson(TypedDict, total=False):
+    stacks: list[object]
+    cards: object
+    hands: dict[str, object]
+    leftovers: object
+
+
+@with_config(_STRICT)
+class RoundJson(TypedDict):
+    schema: NotRequired[str]
+    round: NotRequired[int]
+    config: NotRequired[dict[str, object]]
+    history: NotRequired[HistoryJson]
+    bank: NotRequired[object]  # "dealer", or a BankJson
+    seats: dict[str, SeatJson]
+    action: object  # {"rng": N}, {"dice": [a, b, c]} or "draw"
+    deal: DealJson
+    dragon: NotRequired[object]  # a DragonJson or a list of them
+
+
+_ROUND: TypeAdapter[RoundJson] = TypeAdapter(RoundJson)
+_BANK: TypeAdapter[BankJson] = TypeAdapter(BankJson)
+_DRAGON: TypeAdapter[DragonJson] = TypeAdapter(DragonJson)
+
+_KIND_NAMES = {"dict_type": "an object {...}", "typed_dict_type": "an object {...}",
+               "list_type": "a list [...]", "string_type": "text in quotes",
+               "int_type": "a whole number", "bool_type": "true or false"}
+_MISSING = {"action": "is missing: the number the RNG shows, or the three dice",
+            "set": "is missing: the two cards the player put in front, or \"house-way\""}
+
+
+def _field_of(loc: tuple[int | str, ...], at: str) -> str:
+    field = at
+    for part in loc:
+        if isinstance(part, int):
+            field += f"[{part}]"
+        else:
+            name = part if len(part) <= 12 else part[:9] + "..."  # a key can be any length
+            field = f"{field}.{name}" if field else name
+    return field
+
+
+def _fields_at(shape: object, loc: tuple[int | str, ...]) -> list[str]:
+    """The fields of the object at `loc` in a description of this shape."""
+    kind: object = shape
+    for part in loc:
+        if get_origin(kind) in (dict, list):
+            kind = get_args(kind)[-1]  # past a seat's key or a list's index
+        else:
+            kind = get_type_hints(kind)[str(part)]
+    return list(get_type_hints(kind))
+
+
+def _checked(adapter: TypeAdapter[T], shape: object, data: object, at: str = "") -> T:
+    """The data, of the adapter's shape; else `RoundInputError` with the field and why."""
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as e:
+        error = e.errors()[0]
+        loc = tuple(error["loc"])
+        field = _field_of(loc, at)
+        kind = error["type"]
+        if kind == "missing":
+            _fail(field, _MISSING.get(str(loc[-1]), "is missing"))
+        if kind == "extra_forbidden":
+            _fail(field, "is not a field here; the fields are "
+                  + ", ".join(_fields_at(shape, loc[:-1])))
+        if kind in _KIND_NAMES:
+            _fail(field, f"should be {_KIND_NAMES[kind]}, not {_short_json(error['input'])}")
+        _fail(field, str(error["msg"]).removeprefix("Value error, "))
+
+
+def _seat(key: object, field: str) -> int:
     text = str(key).strip().lower()
     if text == "dealer":
         return DEALER
@@ -224,12 +319,17 @@ def _seat(key: Any, field: str) -> int:
     return int(text)
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _cards(value: Any, field: str, *, check: bool = True) -> tuple[Card, ...]:
+def _short_json(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _cards(value: object, field: str, *, check: bool = True) -> tuple[Card, ...]:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         tokens: list[str] = value
     elif isinstance(value, str):
@@ -242,24 +342,22 @@ def _cards(value: Any, field: str, *, check: bool = True) -> tuple[Card, ...]:
         _fail(field, str(e))
 
 
-def _front(value: Any, field: str) -> tuple[Card, ...] | None:
+def _front(value: object, field: str) -> tuple[Card, ...] | None:
     """The two cards in front, or None for the House Way."""
     if isinstance(value, str) and value.strip().lower() in ("house-way", "house way", "hw"):
         return None
     return _cards(value, field)
 
 
-def _history(data: Mapping[str, Any]) -> BankRotation:
-    h = _get(data, "history", "", dict)
-    round_no = _get(data, "round", "", int)
+def _history(data: RoundJson) -> BankRotation:
+    round_no = data.get("round")
     if round_no is not None and round_no < 1:
         _fail("round", f"rounds are numbered from 1, not {round_no}")
-    if h is None:
+    if "history" not in data:
         return BankRotation(round_no=round_no or 1)
-    _only(h, ("house_bets", "last_banker", "bank_offer_from", "last_dragon"), "history")
-    bets_in = _get(h, "house_bets", "history", dict) or {}
-    bets = {_seat(k, f"history.house_bets.{k}"): _money(v, f"history.house_bets.{k}")
-            for k, v in bets_in.items()}
+    h = data["history"]
+    bets = {_seat(k, f"history.house_bets.{k}"): v
+            for k, v in h.get("house_bets", {}).items()}
     last_banker = None
     if h.get("last_banker") not in (None, "dealer"):
         last_banker = _seat(h["last_banker"], "history.last_banker")
@@ -273,7 +371,7 @@ def _history(data: Mapping[str, Any]) -> BankRotation:
                                    last_dragon=last_dragon)
 
 
-def _action(value: Any) -> Action:
+def _action(value: object) -> Action:
     if value == "draw":
         return Action.draw()
     if not isinstance(value, dict) or len(value) != 1 or not ({"rng", "dice"} & set(value)):
@@ -281,89 +379,77 @@ def _action(value: Any) -> Action:
                         "or \"draw\" to draw it here")
     with _at("action"):
         if "rng" in value:
-            n = _get(value, "rng", "action", int, required=True)
-            assert n is not None
+            n = value["rng"]
+            if isinstance(n, bool) or not isinstance(n, int):
+                _fail("action.rng", f"should be a whole number, not {_short_json(n)}")
             return Action.from_rng(n)
-        dice = _get(value, "dice", "action", list, required=True)
-        assert dice is not None
-        if not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):
+        dice = value["dice"]
+        if not isinstance(dice, list) or \
+                not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):
             _fail("action.dice", f"three whole numbers 1-6, not {json.dumps(dice)}")
         return Action.from_dice(*dice)
 
 
-def _dragons(data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def _dragons(data: RoundJson) -> list[tuple[str, DragonJson]]:
     value = data.get("dragon")
     if value is None:
         return []
     if isinstance(value, dict):
-        return [("dragon", value)]
+        return [("dragon", _checked(_DRAGON, DragonJson, value, "dragon"))]
     if isinstance(value, list) and all(isinstance(d, dict) for d in value):
-        return [(f"dragon[{i}]", d) for i, d in enumerate(value)]
+        return [(f"dragon[{i}]", _checked(_DRAGON, DragonJson, d, f"dragon[{i}]"))
+                for i, d in enumerate(value)]
     _fail("dragon", "write {\"seat\": N, \"wager\": \"10.00\"} or a list of them")
 
 
-def settle_description(data: Mapping[str, Any], *, site: str | None = None,
+def settle_description(raw: Mapping[str, object], *, site: str | None = None,
                        source: str = "<stdin>",
                        env: Mapping[str, str] | None = None) -> Slip:
     """Play a round description through the round and return its Slip."""
-    _only(data, KEYS, "")
+    data = _checked(_ROUND, RoundJson, raw)
     schema = data.get("schema", ROUND_SCHEMA)
     if schema != ROUND_SCHEMA:
         _fail("schema", f"this station reads {ROUND_SCHEMA}, not {schema!r}")
-    overrides = _get(data, "config", "", dict)
-    config = load_config(site, env=env, overrides=overrides,
+    config = load_config(site, env=env, overrides=data.get("config"),
                          overrides_source=f"{source}: config")
     game = Round(config.round_rules(), _history(data))
 
-    seats = _get(data, "seats", "", dict, required=True) or {}
-    entries: dict[int, tuple[str, dict[str, Any]]] = {}
-    for key, entry in seats.items():
-        field = f"seats.{key if len(str(key)) <= 12 else str(key)[:9] + '...'}"
+    entries: dict[int, tuple[str, SeatJson]] = {}
+    for key, entry in data["seats"].items():
+        field = _field_of(("seats", key), "")
         seat = _seat(key, field)
-        if not isinstance(entry, dict):
-            _fail(field, "write {\"wager\": \"25.00\", \"set\": \"house-way\"}")
-        _only(entry, ("wager", "set"), field)
         with _at(field):
-            game.place_wager(seat, _money(entry.get("wager"), f"{field}.wager"))
+            game.place_wager(seat, entry["wager"])
         entries[seat] = (field, entry)
 
-    bank = data.get("bank", "dealer")
-    bank_entry: dict[str, Any] | None = None
-    if bank != "dealer":
-        if not isinstance(bank, dict):
+    bank_raw = data.get("bank", "dealer")
+    bank: BankJson | None = None
+    if bank_raw != "dealer":
+        if not isinstance(bank_raw, dict):
             _fail("bank", "write \"dealer\" or {\"seat\": N, \"chips\": \"500.00\"}")
-        _only(bank, ("seat", "chips", "co_bank", "set"), "bank")
-        seat_no = _get(bank, "seat", "bank", int, required=True)
-        assert seat_no is not None
-        chips = _money(bank.get("chips"), "bank.chips")
-        co_bank = bool(_get(bank, "co_bank", "bank", bool))
+        bank = _checked(_BANK, BankJson, bank_raw, "bank")
+        seat_no = bank["seat"]
         with _at("bank"):
             offered = game.offer_bank()
             while offered not in (seat_no, DEALER):
                 game.pass_bank(offered)
                 offered = game.offer_bank()
-            game.take_bank(seat_no, chips, co_bank)
-        bank_entry = bank
+            game.take_bank(seat_no, bank["chips"], bank.get("co_bank", False))
 
-    if "action" not in data:
-        _fail("action", "is missing: the number the RNG shows, or the three dice")
     action = _action(data["action"])
     with _at("action"):
         game.set_action(action)
-    _deal(game, _get(data, "deal", "", dict, required=True) or {})
+    _deal(game, data["deal"])
 
     for field, d in _dragons(data):
-        _only(d, ("seat", "wager", "position", "set"), field)
-        seat_no = _get(d, "seat", field, int, required=True)
-        assert seat_no is not None
+        seat_no = d["seat"]
         where = _seat(d["position"], f"{field}.position") if "position" in d else None
-        wager = _money(d.get("wager"), f"{field}.wager")
         with _at(field):
             offered_to = game.offer_dragon()
             while offered_to is not None and offered_to != seat_no:
                 game.pass_dragon(offered_to)
                 offered_to = game.offer_dragon()
-            taken = game.take_dragon(seat_no, wager, where)
+            taken = game.take_dragon(seat_no, d["wager"], where)
         if "set" in d:
             _set(game, taken.position, d["set"], f"{field}.set")
 
@@ -372,18 +458,15 @@ def settle_description(data: Mapping[str, Any], *, site: str | None = None,
         if position not in entries:
             continue
         field, entry = entries[position]
-        if "set" not in entry:
-            _fail(f"{field}.set", "is missing: the two cards the player put in front, or "
-                                  "\"house-way\"")
         _set(game, position, entry["set"], f"{field}.set")
-    if bank_entry is not None:
+    if bank is not None:
         with _at("bank.set"):
-            game.set_hand(game.banker, _front(bank_entry.get("set", "house-way"), "bank.set"))
+            game.set_hand(game.banker, _front(bank.get("set", "house-way"), "bank.set"))
     with _at(""):
         return game.settle()
 
 
-def _set(game: Round, position: int, value: Any, field: str) -> None:
+def _set(game: Round, position: int, value: object, field: str) -> None:
     """A hand as the player set it; the House Way at a table that sets it after the bank
     leaves the seven cards in one pile (settling sets them after the bank's)."""
     front = _front(value, field)
@@ -398,18 +481,19 @@ def _set(game: Round, position: int, value: Any, field: str) -> None:
                      f"player to set again; write the setting the player made then")
 
 
-def _deal(game: Round, deal: dict[str, Any]) -> None:
+def _deal(game: Round, deal: DealJson) -> None:
     forms = [k for k in ("stacks", "cards", "hands") if k in deal]
     if len(forms) != 1:
         _fail("deal", "give one of stacks (seven 7-card stacks from action), cards (one at a "
                       "time from action) or hands (by position)")
     form = forms[0]
-    _only(deal, (form, "leftovers") if form != "cards" else ("cards",), "deal")
+    if form == "cards" and "leftovers" in deal:
+        _fail("deal.leftovers", "is not a field here; the fields are cards")
     leftovers = (_cards(deal["leftovers"], "deal.leftovers", check=False)
                  if "leftovers" in deal else None)
     if form == "stacks":
-        stacks_in = _get(deal, "stacks", "deal", list, required=True) or []
-        stacks = [_cards(s, f"deal.stacks[{i}]", check=False) for i, s in enumerate(stacks_in)]
+        stacks = [_cards(s, f"deal.stacks[{i}]", check=False)
+                  for i, s in enumerate(deal["stacks"])]
         with _at("deal"):
             game.deal_stacks(stacks, leftovers)
     elif form == "cards":
@@ -417,8 +501,7 @@ def _deal(game: Round, deal: dict[str, Any]) -> None:
         with _at("deal"):
             game.deal_one_at_a_time(cards)
     else:
-        hands_in = _get(deal, "hands", "deal", dict, required=True) or {}
         hands = {_seat(k, f"deal.hands.{k}"): _cards(v, f"deal.hands.{k}", check=False)
-                 for k, v in hands_in.items()}
+                 for k, v in deal["hands"].items()}
         with _at("deal"):
             game.deal_by_position(hands, leftovers)

@@ -64,8 +64,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             bar = tqdm(total=args.hands, unit="round", unit_scale=True, file=sys.stderr,
                        desc="simulate", leave=False)
-    player = vector_player(table.way, table.dealer_way, table.rules) \
-        if args.hands >= VECTOR_FROM else None
+    player = None
+    if args.hands >= VECTOR_FROM:
+        if not numpy_installed():
+            return numpy_missing(NAME, f"{args.hands:,} rounds (from {VECTOR_FROM:,} on)",
+                                 "; fewer, such as --hands 100000, are played without it "
+                                 "(about 10,000 rounds a second a core)")
+        player = vector_player(table.way, table.dealer_way, table.rules)
     try:
         result = simulate(args.hands, way=table.way, dealer_way=table.dealer_way,
                           seed=args.seed, workers=args.workers, policy=table.policy,
@@ -78,6 +83,27 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     print(json.dumps(result.to_dict(), indent=2) if args.json else result.text())
     return 0
+
+
+def numpy_installed() -> bool:
+    """numpy, the analysis extra, is there for the numpy engine (app/commands/vectors.py)."""
+    try:
+        from . import vectors  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+ANALYSIS_EXTRA = ("pip install 'paigow-station[analysis]' (in a checkout: "
+                  "pip install -e '.[analysis]')")
+
+
+def numpy_missing(command: str, what: str, otherwise: str = "") -> int:
+    """Refuse many rounds without numpy, saying what to install: the standard library's loop
+    would play them to the same odds, but for many minutes to hours."""
+    print(f"paigow {command}: {what} are played by the numpy engine, and numpy (the analysis "
+          f"extra) is not installed: {ANALYSIS_EXTRA}{otherwise}", file=sys.stderr)
+    return 2
 
 
 def vector_player(way: HouseWay, dealer_way: HouseWay, rules: HandRules) -> Player | None:

@@ -14,12 +14,15 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.settings import ConfigError, load_config
 
 from .ledger import EXIT_REFUSED, EXIT_UNREACHABLE, _common, _refuse_missing_file
 from .users import _ask
+
+if TYPE_CHECKING:
+    from app.ledger import Store  # the station extra's SQLAlchemy: imported when used
 
 NAME = "stations"
 HELP = "the keys that sign the ledger: enroll this station's, revoke one, list them"
@@ -46,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per key")
 
 
-def _store(args: argparse.Namespace) -> Any:
+def _store(args: argparse.Namespace) -> Store:
     from app.ledger import Store
 
     config = load_config(args.config)
@@ -76,21 +79,21 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
 
 
-def _enroll(args: argparse.Namespace, store: Any) -> int:
+def _enroll(args: argparse.Namespace, store: Store) -> int:
     by = store.authorise(args.by, _ask(f"{args.by}'s secret: "), "enroll")
     key = store.enroll(by, floor=args.floor)
     print(f"enrolled: {key.text()}")
     return 0
 
 
-def _revoke(args: argparse.Namespace, store: Any) -> int:
+def _revoke(args: argparse.Namespace, store: Store) -> int:
     by = store.authorise(args.by, _ask(f"{args.by}'s secret: "), "enroll")
     key = store.revoke(args.key, args.reason, by)
     print(f"revoked: {key.text()}")
     return 0
 
 
-def _list(args: argparse.Namespace, store: Any) -> int:
+def _list(args: argparse.Namespace, store: Store) -> int:
     from app.ledger.keys import fingerprint
 
     found = store.keys()
@@ -104,6 +107,6 @@ def _list(args: argparse.Namespace, store: Any) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, Any], int]] = {
+COMMANDS: dict[str, Callable[[argparse.Namespace, Store], int]] = {
     "enroll": _enroll, "revoke": _revoke, "list": _list,
 }

@@ -15,11 +15,15 @@ import getpass
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from app.settings import ConfigError, load_config
 
 from .ledger import EXIT_REFUSED, EXIT_UNREACHABLE, _common, _store, say
+
+if TYPE_CHECKING:
+    from app.ledger import Store  # the station extra's SQLAlchemy: imported when used
+    from app.ledger.people import Person
 
 NAME = "users"
 HELP = "the people who may void, correct and override: add, disable, enable, reset, list"
@@ -73,7 +77,7 @@ def _new_secret(name: str) -> str:
     return secret
 
 
-def _manager(store: Any, by: str | None) -> Any:
+def _manager(store: Store, by: str | None) -> Person:
     from app.ledger.errors import LedgerError
 
     if not by:
@@ -103,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
 
 
-def _add(args: argparse.Namespace, store: Any) -> int:
+def _add(args: argparse.Namespace, store: Store) -> int:
     from app.ledger.errors import LedgerError
 
     if args.first:
@@ -121,8 +125,8 @@ def _add(args: argparse.Namespace, store: Any) -> int:
     return 0
 
 
-def _change(what: str) -> Callable[[argparse.Namespace, Any], int]:
-    def change(args: argparse.Namespace, store: Any) -> int:
+def _change(what: str) -> Callable[[argparse.Namespace, Store], int]:
+    def change(args: argparse.Namespace, store: Store) -> int:
         by = _manager(store, args.by)
         if what == "reset":
             account = store.reset_person(args.name, _new_secret(args.name), by=by)
@@ -133,7 +137,7 @@ def _change(what: str) -> Callable[[argparse.Namespace, Any], int]:
     return change
 
 
-def _list(args: argparse.Namespace, store: Any) -> int:
+def _list(args: argparse.Namespace, store: Store) -> int:
     accounts = store.accounts()
     for account in accounts:
         say(json.dumps(account.to_dict()) if args.json else account.text())
@@ -143,7 +147,7 @@ def _list(args: argparse.Namespace, store: Any) -> int:
     return 0
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace, Any], int]] = {
+COMMANDS: dict[str, Callable[[argparse.Namespace, Store], int]] = {
     "add": _add, "disable": _change("disable"), "enable": _change("enable"),
     "reset": _change("reset"), "list": _list,
 }

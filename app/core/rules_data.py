@@ -9,10 +9,10 @@ reprint, the pit's advice and a replay use the round's own rules, not today's co
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import NotRequired, TypedDict, cast
 
 from .banker import BankingRules, BankRotation, DealerWager
-from .hands import HandRules
+from .hands import HandRules, JokerRule, WheelRule
 from .house_way import HouseWay, house_way
 from .round_rules import (
     AskedHouseWay,
@@ -30,7 +30,73 @@ from .table import ActionSource, DealMode, Direction, Table
 RULES_SCHEMA = "paigow.rules/1"
 ROTATION_SCHEMA = "paigow.rotation/1"
 
-Json = dict[str, Any]
+Json = dict[str, object]
+
+
+# The stored shape, as rules_to_data writes it.
+
+class TableData(TypedDict):
+    name: str
+    seats: int
+    direction: str
+    deal_mode: str
+    action_source: str
+    no_play: NotRequired[bool]  # rounds stored before the NO PLAY spot lack it
+
+
+class HandsData(TypedDict):
+    joker: JokerRule
+    wheel: WheelRule
+
+
+class LimitsData(TypedDict):
+    minimum_cents: int
+    maximum_cents: int
+
+
+class CommissionData(TypedDict):
+    rate_bp: int
+    step_cents: int
+    rounding: str
+
+
+class DragonData(TypedDict):
+    enabled: bool
+    wager: str
+    setting: str
+    offer: str
+    per_round: int
+    max_per_player: NotRequired[int]
+
+
+class BankingData(TypedDict):
+    enabled: bool
+    consecutive: bool
+    dealer_wager: str
+    co_banking: bool
+
+
+class RulesData(TypedDict):
+    schema: str
+    table: TableData
+    hands: HandsData
+    house_way: str
+    foul_penalty: str
+    asked_house_way: NotRequired[str]
+    limits: LimitsData
+    commission: CommissionData
+    dragon: DragonData
+    banking: BankingData
+
+
+class RotationData(TypedDict):
+    schema: str
+    round_no: int
+    first_round: bool
+    last_banker: int | None
+    house_bets: list[list[int]]  # [seat, cents]
+    offer_from: int | None
+    last_dragon: int | None
 
 
 class RulesDataError(ValueError):
@@ -40,7 +106,7 @@ class RulesDataError(ValueError):
 def rules_to_data(rules: RoundRules) -> Json:
     """Every rule the round is played by: enough to play it again exactly."""
     t, c, d, b = rules.table, rules.commission, rules.dragon, rules.banking
-    return {
+    data: RulesData = {
         "schema": RULES_SCHEMA,
         "table": {"name": t.name, "seats": t.seats, "direction": t.direction.value,
                   "deal_mode": t.deal_mode.value, "action_source": t.action_source.value,
@@ -59,9 +125,13 @@ def rules_to_data(rules: RoundRules) -> Json:
         "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
                     "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
     }
+    return dict(data)
 
 
-def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
+def rules_from_data(stored: Mapping[str, object]) -> RoundRules:
+    # Read as the shape it was written in: a value of another kind fails below, as a
+    # KeyError, TypeError or ValueError, and is refused in words.
+    data = cast(RulesData, stored)
     if data.get("schema") != RULES_SCHEMA:
         raise RulesDataError(f"the round's rules are {data.get('schema')!r}, not {RULES_SCHEMA}: "
                          f"this station cannot replay them")
@@ -91,7 +161,7 @@ def rules_from_data(data: Mapping[str, Any]) -> RoundRules:
         raise RulesDataError(f"the round's rules cannot be read: {e!r}") from None
 
 
-def _card(name: Any) -> HouseWay:
+def _card(name: object) -> HouseWay:
     """The rule card a stored round was played by, found by its name as the config's is."""
     try:
         return house_way(str(name))
@@ -102,7 +172,7 @@ def _card(name: Any) -> HouseWay:
 
 
 def rotation_to_data(rotation: BankRotation) -> Json:
-    return {
+    data: RotationData = {
         "schema": ROTATION_SCHEMA,
         "round_no": rotation.round_no,
         "first_round": rotation.first_round,
@@ -111,9 +181,11 @@ def rotation_to_data(rotation: BankRotation) -> Json:
         "offer_from": rotation.offer_from,
         "last_dragon": rotation.last_dragon,
     }
+    return dict(data)
 
 
-def rotation_from_data(data: Mapping[str, Any]) -> BankRotation:
+def rotation_from_data(stored: Mapping[str, object]) -> BankRotation:
+    data = cast(RotationData, stored)  # as rules_from_data: a misshapen value is refused
     if data.get("schema") != ROTATION_SCHEMA:
         raise RulesDataError(f"the bank rotation is {data.get('schema')!r}, not {ROTATION_SCHEMA}")
     try:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from .cards import Card, cards_text
 from .hands import HandRules, Setting, ranker
@@ -42,7 +42,7 @@ class MoneyError(TableError):
 _MONEY = re.compile(r"^\s*(-)?\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?\s*$")
 
 
-def parse_money(text: str) -> int:
+def parse_money(text: object) -> int:
     """Cents from dollar text: `"25"`, `"25.00"`, `"$9.50"`, `"0.25"`.
 
     Only text is read: a bare number is refused because 25 could be dollars or cents.
@@ -69,7 +69,7 @@ def money(cents: int, sign: bool = False) -> str:
 _RATE = re.compile(r"^\s*(\d{1,2})(?:\.(\d{1,2}))?\s*%\s*$")
 
 
-def parse_rate(text: str) -> int:
+def parse_rate(text: object) -> int:
     """Basis points (hundredths of a percent) from `"5%"`, `"4.5%"`, `"5.25%"`."""
     m = _RATE.match(text) if isinstance(text, str) else None
     if m is None:
@@ -239,6 +239,80 @@ def compare(hand: Hand, bank: Setting, rules: HandRules) -> Comparison:
 
 
 # --- the slip ------------------------------------------------------------------------------
+# The slip as JSON (schema paigow.slip/1, README.md "Settling a round"): what `Slip.to_dict`
+# writes, and what the printer, the ledger and the floor read.
+
+class PositionDict(TypedDict):
+    position: int
+    name: str
+    role: str
+    player: int | None
+    cards: str
+    low: str | None
+    high: str | None
+    set_by: str | None
+    house_way_rule: str | None
+    house_way_says: NotRequired[str | None]  # slips kept before it was written lack it
+    foul: str | None
+    front: str | None
+    back: str | None
+    outcome: str | None
+    wager_cents: int
+    win_cents: int
+    commission_cents: int
+    net_cents: int
+    order: NotRequired[int | None]
+    note: str
+
+
+class BankDict(TypedDict):
+    who: str
+    position: int
+    player: int | None
+    co_bank: bool
+    stake_cents: int | None
+    collected_cents: int
+    paid_cents: int
+    gross_cents: int
+    commission_cents: int
+    net_cents: int
+    house_share_cents: int
+    exhausted: bool
+    remaining_cents: int | None
+
+
+class TotalsDict(TypedDict):
+    wagers_cents: int
+    players_net_cents: int
+    commission_cents: int
+    banker_net_cents: int
+    house_net_cents: int
+
+
+class ActionDict(TypedDict):
+    source: str
+    number: int
+    dice: list[int] | None
+    drawn_by: str
+    counted_from: int
+    position: int
+    direction: str
+
+
+class SlipDict(TypedDict):
+    schema: str
+    table: str
+    round: int
+    action: ActionDict
+    rules: dict[str, str]
+    bank: BankDict
+    positions: list[PositionDict]
+    leftovers: str
+    leftovers_counted: bool
+    totals: TotalsDict
+    settled_at: NotRequired[str]  # an ISO time the ledger adds
+    ledger_head: NotRequired[str]  # the ledger's chain head as the station last saw it
+
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -273,7 +347,7 @@ class Line:
             return "dealer (vs the bank)"
         return position_name(self.position)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PositionDict:
         return {
             "position": self.position,
             "name": self.name,
@@ -335,7 +409,7 @@ class BankResult:
     exhausted: bool
     remaining: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> BankDict:
         return {
             "who": self.who,
             "position": self.position,
@@ -366,7 +440,7 @@ class Totals:
     banker_net: int  # the player banker's net (0 when the house banks)
     house_net: int  # the house: its bank or share, the dealer's hand, and commission
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TotalsDict:
         return {
             "wagers_cents": self.wagers,
             "players_net_cents": self.players_net,
@@ -404,7 +478,7 @@ class Slip:
                     if line.player == seat and line.role in (Role.PLAYER, Role.DRAGON))
         return total + (self.bank.net if self.bank.player == seat else 0)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> SlipDict:
         return {
             "schema": SLIP_SCHEMA,
             "table": self.table,

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -92,7 +91,7 @@ class Floor:
     def session(self) -> Session:
         return Session(self.engine)
 
-    def html(self, name: str, **context: Any) -> str:
+    def html(self, name: str, **context: object) -> str:
         return self.templates.get_template(name).render(**context)
 
     # --- the live floor ----------------------------------------------------------------
@@ -202,7 +201,7 @@ def page(*, act: bool = False) -> Callable[[Callable[[Request, Floor, User], Awa
     return wrap
 
 
-def _log(floor: Floor, actor: str | None, action: str, detail: dict[str, Any]) -> None:
+def _log(floor: Floor, actor: str | None, action: str, detail: dict[str, object]) -> None:
     with Session(floor.engine.execution_options(**WRITE)) as s, s.begin():
         log(s, actor, action, detail)
 
@@ -214,7 +213,7 @@ def refused(floor: Floor, request: Request, status: int, text: str) -> Response:
 
 
 def render(request: Request, floor: Floor, name: str, user: User | None,
-           **context: Any) -> HTMLResponse:
+           **context: object) -> HTMLResponse:
     return HTMLResponse(floor.html(name, user=user, csrf=csrf_token(request),
                                    path=request.url.path, **context))
 
@@ -287,7 +286,7 @@ async def stream(request: Request, floor: Floor, user: User) -> Response:
 async def table_page(request: Request, floor: Floor, user: User) -> Response:
     table = request.path_params["table"]
 
-    def read() -> Any:
+    def read() -> tuple[views.TablePage | None, views.Tile | None, list[alerts_mod.AlertView]]:
         with floor.session() as s:
             found = views.table_page(s, table)
             tile = next((t for t in views.tiles(s, now(), floor.settings.offline_s)
@@ -302,7 +301,7 @@ async def table_page(request: Request, floor: Floor, user: User) -> Response:
                   alerts=table_alerts, chain=await run_in_threadpool(_chain, floor, table))
 
 
-def _chain(floor: Floor, table: str) -> dict[str, Any]:
+def _chain(floor: Floor, table: str) -> dict[str, object]:
     """The table's hash chain walked now (`paigow ledger verify --table`): checked, or the
     first row that does not match."""
     try:
@@ -332,7 +331,7 @@ async def slip_pdf(request: Request, floor: Floor, user: User) -> Response:
 
 @page()
 async def alerts_page(request: Request, floor: Floor, user: User) -> Response:
-    def read() -> Any:
+    def read() -> list[alerts_mod.AlertView]:
         with floor.session() as s:
             return alerts_mod.listing(s, limit=300)
     return render(request, floor, "alerts.html", user, alerts=await run_in_threadpool(read),
@@ -354,7 +353,7 @@ async def acknowledge(request: Request, floor: Floor, user: User) -> Response:
 
 # --- a round: void while in play, correct once settled ------------------------------------------
 
-def _round_context(floor: Floor, round_id: str) -> dict[str, Any]:
+def _round_context(floor: Floor, round_id: str) -> dict[str, object]:
     from app.ledger.reads import corrections
 
     with floor.session() as s:
@@ -513,7 +512,7 @@ def create_app(settings: FloorSettings) -> Starlette:
     floor = Floor(settings)
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> Any:
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         floor.hub.start()
         yield
         await floor.hub.stop()

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from argon2 import PasswordHasher
 from sqlalchemy import Engine, func, select
@@ -102,7 +102,7 @@ class Login:
             return None
 
 
-def log(s: Session, actor: str | None, action: str, detail: dict[str, Any],
+def log(s: Session, actor: str | None, action: str, detail: Mapping[str, object],
         at: datetime | None = None) -> None:
     """Record what a floor user did (inside the caller's transaction)."""
     s.add(FloorLog(id=uuid.uuid4(), at=at or now(), actor=actor, action=action[:24],

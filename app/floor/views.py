@@ -11,14 +11,13 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.core.banker import BankError
 from app.core.round import Round, RoundError
-from app.core.settlement import money
+from app.core.settlement import PositionDict, SlipDict, money
 from app.core.table import DEALER, position_name
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
@@ -186,7 +185,7 @@ def rotation_lines(game: Round) -> list[str]:
     return words.rotation_lines(game.rotation, game.rules)
 
 
-def _how(line: dict[str, Any]) -> str:
+def _how(line: PositionDict) -> str:
     set_by = line.get("set_by")
     if set_by is None:
         return "not set"
@@ -208,7 +207,7 @@ def past_round(row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
     bank = "house" if row.banker_seat is None else f"seat {row.banker_seat}"
     totals = ""
     if row.slip_json:
-        slip = json.loads(row.slip_json)
+        slip: SlipDict = json.loads(row.slip_json)
         lines = [p for p in slip["positions"] if p["role"] != "mucked"]
         # in order from action: the order the slip settled them, the bank last
         lines.sort(key=lambda p: (p["order"] is None, p["order"] or 0))

@@ -9,7 +9,7 @@ only once the ledger is opened, off the window's thread."""
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import LedgerError, LedgerUnavailable, NotAuthorised, RoundSettled
 
@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

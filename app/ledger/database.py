@@ -7,9 +7,9 @@ import sqlite3
 import time
 from io import StringIO
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TextIO
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
@@ -61,7 +61,7 @@ def mask_text(url: str) -> str:
 WRITE = {"ledger_write": True}  # execution option: a transaction that will write
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: sqlite3.Connection, _record: object) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy says BEGIN, not the driver
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
@@ -70,7 +70,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _switch_to_wal(cursor: Any) -> None:
+def _switch_to_wal(cursor: sqlite3.Cursor) -> None:
     """SQLite answers "database is locked" at once, without its busy timeout, when another
     connection holds the file while this one switches it to WAL (stations opening a new
     ledger together): wait for it as a busy timeout would."""
@@ -85,7 +85,7 @@ def _switch_to_wal(cursor: Any) -> None:
             time.sleep(0.02)
 
 
-def _sqlite_begin(conn: Any) -> None:
+def _sqlite_begin(conn: Connection) -> None:
     """Transactions that write take the file's write lock at once (BEGIN IMMEDIATE), so
     stations sharing a file wait their turn instead of failing on a lock upgrade; DDL is
     transactional, so a migration is all or nothing."""
@@ -105,11 +105,11 @@ def make_engine(url: str | URL) -> Engine:
             # Made empty and 0600 (its folders 0700) before SQLite opens it: SQLite would
             # make it, and its -wal and -shm after it, with the umask's 0644.
             private_file(Path(u.database).expanduser())
-        kwargs: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_S}}
         if memory:
-            kwargs.update(poolclass=StaticPool,
-                          connect_args={"check_same_thread": False})
-        engine = create_engine(u, **kwargs)
+            engine = create_engine(u, poolclass=StaticPool,
+                                   connect_args={"check_same_thread": False})
+        else:
+            engine = create_engine(u, connect_args={"timeout": SQLITE_BUSY_S})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
@@ -146,7 +146,7 @@ def check_sqlite_file(path: Path) -> None:
 # Alembic (and the Mako and Pygments it brings, half a second) loads on the first migration
 # check, not with the ledger.
 
-def alembic_config(url: str | URL | None = None, output: Any = None) -> Config:
+def alembic_config(url: str | URL | None = None, output: TextIO | None = None) -> Config:
     from alembic.config import Config
 
     cfg = Config(output_buffer=output)

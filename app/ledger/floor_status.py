@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -54,7 +53,7 @@ class LiveState:
     last_settled_at: datetime | None = None
     devices: Mapping[str, Device] = field(default_factory=dict)  # shoe, printer, database
 
-    def content(self) -> dict[str, Any]:
+    def content(self) -> dict[str, object]:
         """Everything but the moment: two beats with the same content change nothing."""
         return {"state": self.state, "round_no": self.round_no, "round_id": self.round_id,
                 "banker": self.banker, "action_position": self.action_position,
@@ -110,7 +109,7 @@ class FloorStatus:
         self.station_id = (uuid.UUID(str(identity)) if identity is not None
                            else station_id(table, station))
         self.error: str | None = None
-        self._last: dict[str, Any] | None = None
+        self._last: dict[str, object] | None = None
 
     def beat(self, live: LiveState, at: datetime | None = None) -> bool:
         """Write the station's live state and heartbeat. False: not written (`error`)."""
@@ -168,14 +167,14 @@ class FloorStatus:
             self.engine.dispose()
 
 
-def _columns(content: dict[str, Any]) -> dict[str, Any]:
+def _columns(content: dict[str, object]) -> dict[str, object]:
     out = dict(content)
     rid = out.pop("round_id")
-    out["round_id"] = uuid.UUID(rid) if rid else None
+    out["round_id"] = uuid.UUID(rid) if isinstance(rid, str) and rid else None
     return out
 
 
-def _stored(row: StationStatus) -> dict[str, Any]:
+def _stored(row: StationStatus) -> dict[str, object]:
     return {"state": row.state, "round_no": row.round_no,
             "round_id": str(row.round_id) if row.round_id else None, "banker": row.banker,
             "action_position": row.action_position, "wagers": row.wagers,

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import IO, Any, TypeVar
 
-from sqlalchemy import Select, String, cast, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, Select, String, cast, func, or_, select
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from app.core.round_rules import RoundRules
-from app.core.settlement import money
+from app.core.settlement import SlipDict, money
 
 from .apply import MISDEAL_PREFIX
 from .chain import untrusted
@@ -59,7 +59,7 @@ class Filters:
     until: datetime | None = None
     status: str | None = None
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, object]:
         return {"table": self.table, "shift": self.shift, "seat": self.seat,
                 "date": self.day.isoformat() if self.day else None,
                 "since": self.since.isoformat() if self.since else None,
@@ -73,7 +73,7 @@ def day_range(day: date) -> tuple[datetime, datetime]:
     return start, end
 
 
-def _hex(value: Any) -> Any:
+def _hex(value: QueryableAttribute[uuid.UUID]) -> ColumnElement[str]:
     return func.replace(cast(value, String), "-", "")
 
 
@@ -87,7 +87,10 @@ def _as_typed(ref: str) -> str:
     return repr(ref) if len(ref) <= 40 else f"{ref[:20]!r}... ({len(ref):,} characters)"
 
 
-def _by_ref(s: Session, model: Any, ref: str, what: str) -> Any:
+RowT = TypeVar("RowT", RoundRow, Shift)
+
+
+def _by_ref(s: Session, model: type[RowT], ref: str, what: str) -> RowT:
     text = ref.strip().lower().replace("-", "")
     if not MIN_REF <= len(text) <= ID_DIGITS or any(c not in "0123456789abcdef" for c in text):
         raise LedgerError(f"{_as_typed(ref)} is not a {what}: give its id or at least its "
@@ -197,7 +200,7 @@ class RoundSummary:
     commission_cents: int | None
     house_net_cents: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "table": self.table, "station": self.station,
                 "shift": self.shift, "dealer": self.dealer, "round": self.round_no,
                 "status": self.status, "phase": self.phase,
@@ -278,7 +281,7 @@ class Correction:
     reversal_id: str
     correction_id: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"round": self.round_id, "position": self.position, "seat": self.seat,
                 "was_net_cents": self.was_net_cents, "net_cents": self.net_cents,
                 "reason": self.reason, "by": self.by, "at": self.at.isoformat(),
@@ -307,8 +310,9 @@ class StoredSlip:
     corrections: tuple[Correction, ...] = field(default=())
     config: str = ""  # the round's stored {"rules": paigow.rules/1, "config": ...}
 
-    def data(self) -> dict[str, Any]:
-        out: dict[str, Any] = json.loads(self.json)
+    def data(self) -> SlipDict:
+        """The slip as `paigow settle --json` printed it (the ledger wrote it so)."""
+        out: SlipDict = json.loads(self.json)
         return out
 
     def rules(self) -> RoundRules:
@@ -353,7 +357,7 @@ class SeatTotals:
     commission_cents: int
     net_cents: int  # after commission, corrections included
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"seat": self.seat, "hands": self.hands, "banked": self.banked,
                 "wagered_cents": self.wagered_cents, "commission_cents": self.commission_cents,
                 "net_cents": self.net_cents}
@@ -361,7 +365,7 @@ class SeatTotals:
 
 @dataclass(frozen=True, slots=True)
 class Totals:
-    filters: dict[str, Any]
+    filters: dict[str, object]
     rounds: int
     drop_cents: int
     win_cents: int
@@ -372,7 +376,7 @@ class Totals:
     seats: tuple[SeatTotals, ...]
     left_out: int = 0  # settlement rows that are no record (chain.untrusted): not counted
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"filters": self.filters, "rounds": self.rounds, "drop_cents": self.drop_cents,
                 "win_cents": self.win_cents, "commission_cents": self.commission_cents,
                 "players_net_cents": self.players_net_cents,
@@ -445,7 +449,7 @@ class ShiftSummary:
     closed_at: datetime | None
     rounds: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"id": self.id, "table": self.table, "station": self.station,
                 "dealer": self.dealer, "opened_at": self.opened_at.isoformat(),
                 "closed_at": self.closed_at.isoformat() if self.closed_at else None,
@@ -483,7 +487,7 @@ ROUND_COLUMNS = ("id", "table_name", "round_no", "status", "started_at", "settle
                  "dealer_wager_cents", "house_way", "deal_mode", "deck", "leftovers",
                  "leftovers_counted", "misdeals", "wagers_cents", "players_net_cents",
                  "commission_cents", "banker_net_cents", "house_net_cents", "void_reason")
-CHILD_COLUMNS: dict[str, tuple[Any, tuple[str, ...]]] = {
+CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | HandRow | WagerRow], tuple[str, ...]]] = {
     "settlements": (SettlementRow, ("id", "round_id", "position", "seat", "role", "entry",
                                     "entry_no", "reverses_id", "outcome", "wager_cents",
                                     "win_cents", "commission_cents", "net_cents", "reason",
@@ -494,7 +498,7 @@ CHILD_COLUMNS: dict[str, tuple[Any, tuple[str, ...]]] = {
 }
 
 
-def _write(out: IO[str], header: Sequence[str], rows: Sequence[Sequence[Any]]) -> int:
+def _write(out: IO[str], header: Sequence[str], rows: Sequence[Sequence[object]]) -> int:
     """The rows as CSV, each cell as `csv_cell` writes it: amounts stay numbers, and no text
     a spreadsheet would run as a formula (docs/ledger.md, "Exports")."""
     w = csv.writer(out, lineterminator="\n")

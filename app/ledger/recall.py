@@ -70,7 +70,7 @@ class Recall:
         # which anyone who can write the database can fill with ESC sequences or line ends.
         return "\n".join(shown(line) for line in [*self.lines, "", self.verdict])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"round_id": self.round_id, "table": self.table, "round_no": self.round_no,
                 "status": self.status, "match": self.match,
                 "differences": list(self.differences), "recomputed": self.recomputed,

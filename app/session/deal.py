@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, NotRequired
+
+from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from app.core.cards import Card, card
 from app.core.round import ActionCounted, Phase, Round
@@ -19,8 +22,29 @@ from drivers.action import ActionInput, Origin
 
 from . import words
 
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
 DEALT = HANDS * CARDS_PER_HAND  # 49
 DECK_SIZE = DEALT + LEFTOVERS  # 53
+
+
+class DealState(TypedDict):
+    """The deal as the ledger's journal keeps it through a restart (JSON)."""
+
+    first: NotRequired[int | None]  # the shoe's number of the deal's first card
+    cards: NotRequired[list[tuple[int, str, int | None]]]  # place, card, the shoe's number
+    places: NotRequired[int]
+    manual: NotRequired[dict[int, list[str]]]  # typed by position (JSON keys are text)
+    leftovers: NotRequired[list[str] | None]
+
+
+@cache
+def _deal_state() -> TypeAdapter[DealState]:
+    # pydantic loads when a kept deal comes back, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(DealState)
 
 
 def action_input_of(counted: ActionCounted) -> ActionInput:
@@ -139,44 +163,42 @@ class Deal:
 
     # --- kept through a restart ----------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> DealState:
         """The deal as the station holds it, as JSON: each card read at its place with the
         shoe's number, the deal's first number, the cards typed by position, the
         leftovers."""
         return {
             "first": self.first_seq,
-            "cards": [[i, str(c), self.seqs.get(i)] for i, c in enumerate(self.stream)
+            "cards": [(i, str(c), self.seqs.get(i)) for i, c in enumerate(self.stream)
                       if c is not None],
             "places": len(self.stream),
-            "manual": {str(p): [str(c) for c in cards] for p, cards in self.manual.items()},
+            "manual": {p: [str(c) for c in cards] for p, cards in self.manual.items()},
             "leftovers": None if self.leftovers is None else [str(c) for c in self.leftovers],
         }
 
-    def restore(self, deal: Mapping[str, Any]) -> int:
+    def restore(self, kept: Mapping[str, object]) -> int:
         """The deal kept before a restart, every card back at its place; how many cards."""
-        cards = [(int(i), card(text), seq) for i, text, seq in deal.get("cards", ())]
-        places = max([int(deal.get("places", 0)), *(i + 1 for i, _, _ in cards)])
+        deal = _deal_state().validate_python(kept)
+        cards = [(i, card(text), seq) for i, text, seq in deal.get("cards", ())]
+        places = max([deal.get("places", 0), *(i + 1 for i, _, _ in cards)])
         self.stream = [None] * places
         for i, c, seq in cards:
             self.stream[i] = c
             if seq is not None:
-                self.seqs[i] = int(seq)
-        first = deal.get("first")
-        self.first_seq = int(first) if first is not None else None
-        self.manual = {int(p): [card(t) for t in texts]
-                       for p, texts in dict(deal.get("manual", {})).items()}
+                self.seqs[i] = seq
+        self.first_seq = deal.get("first")
+        self.manual = {p: [card(t) for t in texts]
+                       for p, texts in deal.get("manual", {}).items()}
         left = deal.get("leftovers")
         self.leftovers = None if left is None else tuple(card(t) for t in left)
         return len(cards) + sum(len(v) for v in self.manual.values())
 
 
-def resume_point(deal: Mapping[str, Any] | None) -> tuple[int | None, int | None]:
+def resume_point(kept: Mapping[str, object] | None) -> tuple[int | None, int | None]:
     """(the deal's first card's number, the number of the last card kept): the shoe is
     asked for every message after the last, and each card is placed from the first."""
-    if not deal:
+    if not kept:
         return None, None
-    numbered = [(int(i), int(seq)) for i, _, seq in deal.get("cards", ()) if seq is not None]
-    first = deal.get("first")
-    if not numbered:
-        return (int(first) if first is not None else None), None
-    return (int(first) if first is not None else None), max(numbered)[1]
+    deal = _deal_state().validate_python(kept)
+    numbered = [(i, seq) for i, _, seq in deal.get("cards", ()) if seq is not None]
+    return deal.get("first"), (max(numbered)[1] if numbered else None)

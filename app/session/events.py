@@ -6,15 +6,19 @@ dicts, one a line, in the order the session handled them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Literal, NotRequired
 
-from app.core.cards import Card, card, cards_text, parse_cards
+from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
+
+from app.core.cards import Card, CardError, card, cards_text, parse_cards
 from app.core.table import Action, ActionSource
 from drivers.action import ActionInput, Origin
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 
 class EventError(ValueError):
@@ -160,16 +164,115 @@ Event = (CardRead | LeftoversRead | Shuffled | ShoeStatus | ShoeFault | DeviceAc
 
 
 # --- to and from JSON ---------------------------------------------------------------------
+# Each kind of event as a recorded line holds it; one TypeAdapter checks a line against them
+# all, by its `kind` (the cards' text is read as the event is made).
 
-def _job(job: PrintJob) -> Json:
-    return {"kind": job.kind, "table": job.table, "round": job.round}
+
+class CardJson(TypedDict):
+    kind: Literal["card"]
+    card: str
+    seq: NotRequired[int | None]
+    first: NotRequired[int | None]  # written only when given: older recordings lack it
 
 
-def event_to_dict(event: Event) -> Json:
+class LeftoversJson(TypedDict):
+    kind: Literal["leftovers"]
+    cards: str
+
+
+class ShuffleJson(TypedDict):
+    kind: Literal["shuffle"]
+
+
+class ShoeStatusJson(TypedDict):
+    kind: Literal["shoe_status"]
+    online: bool
+    status: str
+    short: str
+    demo: NotRequired[bool]
+
+
+class ShoeFaultJson(TypedDict):
+    kind: Literal["shoe_fault"]
+    text: str
+
+
+class DeviceActionJson(TypedDict):
+    kind: Literal["device_action"]
+    number: int
+    dice: NotRequired[list[int]]
+    device: NotRequired[str | None]
+    seq: NotRequired[int | None]
+
+
+class CommandJson(TypedDict):
+    kind: Literal["command"]
+    command: str
+    text: NotRequired[str]
+    draw: NotRequired[int | None]
+
+
+class KeyJson(TypedDict):
+    kind: Literal["key"]
+    key: str
+
+
+class PickJson(TypedDict):
+    kind: Literal["pick"]
+    position: int
+    card: str
+
+
+class FrontTypedJson(TypedDict):
+    kind: Literal["front_typed"]
+    text: str
+
+
+class SupervisorJson(TypedDict):
+    kind: Literal["supervisor"]
+    what: str
+    by: str
+    reason: NotRequired[str]
+
+
+class PrintJobJson(TypedDict):
+    kind: str
+    table: str
+    round: int
+
+
+class PrintedJson(TypedDict):
+    kind: Literal["printed"]
+    job: PrintJobJson
+    printed: bool
+    message: str
+    kept: bool
+    rounds: list[tuple[str, int]]
+    left: int
+    problem: bool
+
+
+EventJson = (CardJson | LeftoversJson | ShuffleJson | ShoeStatusJson | ShoeFaultJson
+             | DeviceActionJson | CommandJson | KeyJson | PickJson | FrontTypedJson
+             | SupervisorJson | PrintedJson)
+
+@cache
+def _event_json() -> TypeAdapter[EventJson]:
+    # pydantic loads with the first recorded line read, not with the window: its first
+    # paint waits for nothing heavy (tests/ui/test_opening.py).
+    from pydantic import Field, TypeAdapter
+
+    return TypeAdapter(Annotated[EventJson, Field(discriminator="kind")])
+
+KINDS = ("card", "leftovers", "shuffle", "shoe_status", "shoe_fault", "device_action",
+         "command", "key", "pick", "front_typed", "supervisor", "printed")
+
+
+def event_to_dict(event: Event) -> EventJson:
     """The event as a JSON-able dict; `kind` names it."""
     match event:
         case CardRead(card=c, seq=seq, first=first):
-            placed: Json = {"kind": "card", "card": str(c), "seq": seq}
+            placed: CardJson = {"kind": "card", "card": str(c), "seq": seq}
             if first is not None:  # written only when given: older recordings stay as they are
                 placed["first"] = first
             return placed
@@ -186,7 +289,7 @@ def event_to_dict(event: Event) -> Json:
             return {"kind": "device_action", "number": number, "dice": list(dice),
                     "device": device, "seq": seq}
         case DealerCommand(command=command, text=text, draw=draw):
-            out: Json = {"kind": "command", "command": command, "text": text}
+            out: CommandJson = {"kind": "command", "command": command, "text": text}
             if draw is not None:
                 out["draw"] = draw
             return out
@@ -199,48 +302,56 @@ def event_to_dict(event: Event) -> Json:
         case SupervisorCommand(what=what, by=by, reason=reason):
             return {"kind": "supervisor", "what": what, "by": by, "reason": reason}
         case Printed(outcome=o):
-            return {"kind": "printed", "job": _job(o.job), "printed": o.printed,
-                    "message": o.message, "kept": o.kept,
-                    "rounds": [[t, n] for t, n in o.rounds], "left": o.left,
-                    "problem": o.problem}
+            return {"kind": "printed",
+                    "job": {"kind": o.job.kind, "table": o.job.table, "round": o.job.round},
+                    "printed": o.printed, "message": o.message, "kept": o.kept,
+                    "rounds": list(o.rounds), "left": o.left, "problem": o.problem}
     raise EventError(f"not an event: {event!r}")
 
 
-def _printed(d: Mapping[str, Any]) -> Printed:
+def _event(d: EventJson) -> Event:
+    """The event a checked dict describes."""
+    if d["kind"] == "card":
+        return CardRead(card(d["card"]), d.get("seq"), d.get("first"))
+    if d["kind"] == "leftovers":
+        return LeftoversRead(parse_cards(d["cards"]))
+    if d["kind"] == "shuffle":
+        return Shuffled()
+    if d["kind"] == "shoe_status":
+        return ShoeStatus(d["online"], d["status"], d["short"], d.get("demo", False))
+    if d["kind"] == "shoe_fault":
+        return ShoeFault(d["text"])
+    if d["kind"] == "device_action":
+        return DeviceAction(d["number"], tuple(d.get("dice", ())), d.get("device"),
+                            d.get("seq"))
+    if d["kind"] == "command":
+        return DealerCommand(d["command"], d.get("text", ""), d.get("draw"))
+    if d["kind"] == "key":
+        return KeyPressed(d["key"])
+    if d["kind"] == "pick":
+        return CardPicked(d["position"], card(d["card"]))
+    if d["kind"] == "front_typed":
+        return FrontTyped(d["text"])
+    if d["kind"] == "supervisor":
+        return SupervisorCommand(d["what"], d["by"], d.get("reason", ""))
     j = d["job"]
-    job = PrintJob(str(j["kind"]), str(j["table"]), int(j["round"]))
-    return Printed(PrintOutcome(job, bool(d["printed"]), str(d["message"]), bool(d["kept"]),
-                                tuple((str(t), int(n)) for t, n in d["rounds"]),
-                                int(d["left"]), bool(d["problem"])))
+    return Printed(PrintOutcome(PrintJob(j["kind"], j["table"], j["round"]), d["printed"],
+                                d["message"], d["kept"], tuple(d["rounds"]), d["left"],
+                                d["problem"]))
 
 
-_READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
-    "card": lambda d: CardRead(card(d["card"]), d.get("seq"), d.get("first")),
-    "leftovers": lambda d: LeftoversRead(parse_cards(d["cards"])),
-    "shuffle": lambda d: Shuffled(),
-    "shoe_status": lambda d: ShoeStatus(bool(d["online"]), str(d["status"]), str(d["short"]),
-                                        bool(d.get("demo", False))),
-    "shoe_fault": lambda d: ShoeFault(str(d["text"])),
-    "device_action": lambda d: DeviceAction(int(d["number"]), tuple(d.get("dice", ())),
-                                            d.get("device"), d.get("seq")),
-    "command": lambda d: DealerCommand(str(d["command"]), str(d.get("text", "")),
-                                       d.get("draw")),
-    "key": lambda d: KeyPressed(str(d["key"])),
-    "pick": lambda d: CardPicked(int(d["position"]), card(d["card"])),
-    "front_typed": lambda d: FrontTyped(str(d["text"])),
-    "supervisor": lambda d: SupervisorCommand(str(d["what"]), str(d["by"]),
-                                              str(d.get("reason", ""))),
-    "printed": _printed,
-}
-
-
-def event_from_dict(data: Mapping[str, Any]) -> Event:
+def event_from_dict(data: Mapping[str, object]) -> Event:
     """The event a dict describes; `EventError` says what is wrong with it."""
     kind = data.get("kind")
-    reader = _READERS.get(str(kind))
-    if reader is None:
-        raise EventError(f"{kind!r} is not a kind of event: one of " + ", ".join(_READERS))
+    if kind not in KINDS:
+        raise EventError(f"{kind!r} is not a kind of event: one of " + ", ".join(KINDS))
+    from pydantic import ValidationError
+
     try:
-        return reader(data)
-    except (KeyError, TypeError, ValueError) as e:
-        raise EventError(f"a {kind} event cannot be read ({e!r})") from None
+        return _event(_event_json().validate_python(data))
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:])  # past the union's own tag
+        raise EventError(f"a {kind} event cannot be read ({where}: {first['msg']})") from None
+    except CardError as e:
+        raise EventError(f"a {kind} event cannot be read ({e})") from None

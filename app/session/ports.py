@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.core.round import Record, Round
 from app.core.settlement import Slip
 
+from .deal import DealState
 from .events import Event, PrintJob, PrintOutcome
 
 
@@ -41,7 +42,7 @@ class LedgerPort(Protocol):
     def void(self, game: Round, reason: str, by: str) -> None:
         """The round in play is void: who and why."""
 
-    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+    def keep_deal(self, game: Round, deal: DealState) -> None:
         """The deal coming in as the station holds it (Deal.state), on disk before
         the round is given it: a station restarted mid-deal gets it back (Deal.restore)."""
 
@@ -87,7 +88,7 @@ class PrinterPort(Protocol):
 
 
 class RecorderPort(Protocol):
-    def start(self, head: Mapping[str, Any]) -> None:
+    def start(self, head: Mapping[str, object]) -> None:
         """What the session was started with (record.header), before any event."""
 
     def append(self, event: Event, at: str) -> None:
@@ -105,7 +106,7 @@ class MemoryLedger:
     voids: list[tuple[int, str, str]] = field(default_factory=list)
     shifts: list[str] = field(default_factory=list)
     refuse: str | None = None  # set: every save is refused with these words
-    deal: dict[str, Any] | None = None  # the deal kept for the round in play
+    deal: dict[str, object] | None = None  # the deal kept for the round in play
     deals_kept: int = 0  # how many times it was kept (once per card read or typed)
 
     @property
@@ -138,7 +139,7 @@ class MemoryLedger:
         self.voids.append((game.rotation.round_no, f"misdeal: {reason}", name))
         self.deal = None
 
-    def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
+    def keep_deal(self, game: Round, deal: DealState) -> None:
         if self.refuse is not None:
             raise PortError(self.refuse)
         self.deal = {"round_no": game.rotation.round_no, **deal}
@@ -211,20 +212,6 @@ class AnsweredPrinter:
     def answered(self, outcome: PrintOutcome) -> None:
         """The recorded answer: the slips it keeps from now on."""
         self.kept = outcome.left if outcome.job.kind == "kept" else self.kept + int(outcome.kept)
-
-
-@dataclass
-class MemoryRecorder:
-    """Every event handled, with when."""
-
-    head: dict[str, Any] = field(default_factory=dict)
-    events: list[tuple[Event, str]] = field(default_factory=list)
-
-    def start(self, head: Mapping[str, Any]) -> None:
-        self.head = dict(head)
-
-    def append(self, event: Event, at: str) -> None:
-        self.events.append((event, at))
 
 
 @dataclass

@@ -18,7 +18,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from functools import cache
+from typing import IO, TYPE_CHECKING, Annotated, Final, Literal, NotRequired
+
+from annotated_types import Interval
+from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from app.core.banker import BankRotation
 from app.core.round import Phase, RoundRules
@@ -33,9 +37,43 @@ from app.core.rules_data import (
 from .events import Event, EventError, event_from_dict, event_to_dict
 from .parts import Parts
 
-SESSION_SCHEMA = "paigow.session/1"
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
-Json = dict[str, Any]
+SESSION_SCHEMA: Final = "paigow.session/1"
+MAX_KEPT = 1_000_000  # slips waiting in a printer's queue: far past any shift
+
+Json = dict[str, object]
+
+
+class SessionHead(TypedDict):
+    """A recorded session's first line: what replay needs to start the same session."""
+
+    schema: Literal["paigow.session/1"]  # SESSION_SCHEMA
+    rules: Json  # paigow.rules/1
+    rotation: Json  # paigow.rotation/1
+    ledger: NotRequired[bool]
+    dealer: NotRequired[str | None]
+    printer: NotRequired[bool]
+    kept: NotRequired[Annotated[int, Interval(ge=0, le=MAX_KEPT)]]
+
+
+@cache
+def _session_head() -> TypeAdapter[SessionHead]:
+    # pydantic loads with the first recorded session read, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(SessionHead)
+
+# What each key of the header is, for a sentence when a header holds something else.
+_HEAD_KEYS = {
+    "rules": "a JSON object as the station writes it",
+    "rotation": "a JSON object as the station writes it",
+    "ledger": "true or false",
+    "printer": "true or false",
+    "dealer": "a name",
+    "kept": f"a count (of slips kept to print) from 0 to {MAX_KEPT:,}",
+}
 
 
 class RecordError(ValueError):
@@ -48,7 +86,7 @@ def encode_rules(rules: RoundRules) -> Json:
     return rules_to_data(rules)
 
 
-def decode_rules(data: Mapping[str, Any]) -> RoundRules:
+def decode_rules(data: Mapping[str, object]) -> RoundRules:
     try:
         return rules_from_data(data)
     except RulesDataError as e:
@@ -59,7 +97,7 @@ def encode_rotation(rotation: BankRotation) -> Json:
     return rotation_to_data(rotation)
 
 
-def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
+def decode_rotation(data: Mapping[str, object]) -> BankRotation:
     try:
         return rotation_from_data(data)
     except RulesDataError as e:
@@ -68,7 +106,7 @@ def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
 
 # --- writing -------------------------------------------------------------------------------
 
-def header(p: Parts) -> Json:
+def header(p: Parts) -> SessionHead:
     """What a session was started with: the rules, the rotation, the ports it had. Written
     between rounds: after a settled round, the rotation the next round opens with."""
     rnd, ledger = p.round, p.play.ledger
@@ -85,7 +123,7 @@ def header(p: Parts) -> Json:
     }
 
 
-def jsonl_line(data: Mapping[str, Any]) -> str:
+def jsonl_line(data: Mapping[str, object]) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -96,7 +134,7 @@ class JsonlRecorder:
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
 
-    def start(self, head: Mapping[str, Any]) -> None:
+    def start(self, head: SessionHead) -> None:
         self.stream.write(jsonl_line(head))
         self.stream.flush()
 
@@ -109,7 +147,7 @@ class JsonlRecorder:
 
 @dataclass
 class Recorded:
-    head: Json
+    head: SessionHead
     rules: RoundRules
     rotation: BankRotation
     events: list[Event]
@@ -155,34 +193,31 @@ def _json_line(text: str, number: int) -> Json:
     return data
 
 
-MAX_KEPT = 1_000_000  # slips waiting in a printer's queue: far past any shift
-
-
-def _head(data: Json, number: int) -> Json:
+def _head(data: Json, number: int) -> SessionHead:
     """The header, checked: replay reads its rules, rotation, ports and kept slips."""
     if data.get("schema") != SESSION_SCHEMA:
         raise RecordError(f"line {number}: a recorded session starts with its header "
                           f"(schema {SESSION_SCHEMA}), not {data.get('schema')!r}")
-    for key in ("rules", "rotation"):
-        if key not in data:
+    from pydantic import ValidationError
+
+    if isinstance(data.get("kept"), bool):  # pydantic would count true as 1
+        raise RecordError(f"line {number}: the header's kept is {data['kept']!r}, not "
+                          f"{_HEAD_KEYS['kept']}")
+    try:
+        return _session_head().validate_python(data)
+    except ValidationError as e:
+        error = e.errors()[0]
+        key = str(error["loc"][0])
+        if error["type"] == "missing":
             raise RecordError(f"line {number}: the header has no {key}: a recorded session "
-                              f"starts with the header the station wrote")
-        if not isinstance(data[key], dict):
-            raise RecordError(f"line {number}: the header's {key} is {data[key]!r:.60}, not a "
-                              f"JSON object as the station writes it")
-    kept = data.get("kept", 0)
-    if isinstance(kept, bool) or not isinstance(kept, int) or not 0 <= kept <= MAX_KEPT:
-        raise RecordError(f"line {number}: the header's kept (slips kept to print) is "
-                          f"{kept!r:.60}, not a count from 0 to {MAX_KEPT:,}")
-    dealer = data.get("dealer")
-    if dealer is not None and not isinstance(dealer, str):
-        raise RecordError(f"line {number}: the header's dealer is {dealer!r:.60}, not a name")
-    return data
+                              f"starts with the header the station wrote") from None
+        raise RecordError(f"line {number}: the header's {key} is {data[key]!r:.60}, not "
+                          f"{_HEAD_KEYS.get(key, 'as the station writes it')}") from None
 
 
 def read_session(lines: Iterable[str]) -> Recorded:
     """A recorded session from its lines; `RecordError` names the line and why."""
-    head: Json | None = None
+    head: SessionHead | None = None
     events: list[Event] = []
     for number, text in enumerate(lines, 1):
         if not text.strip():

@@ -19,7 +19,6 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 from app.core.banker import BankRotation
 from app.core.round import Round, RoundRules
@@ -114,7 +113,7 @@ class DealerSession(Parts):
                        tuple(said.records), tuple(said.prints), tuple(said.shoe), said.show,
                        self.play.new_lines(log_from))
 
-    def resume(self, game: Round, deal: Mapping[str, Any] | None = None) -> Changes:
+    def resume(self, game: Round, deal: Mapping[str, object] | None = None) -> Changes:
         """The round a stopped station had in play, as the ledger rebuilt it; `deal`: the
         deal it was reading (`Recording.deal()`), every card back in its place. Not an
         event: its Changes, not recorded."""

@@ -8,7 +8,6 @@ A dealer's mistake is raised as the core's error and shown by the session, never
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from app.core.cards import Card, CardError, cards_text, parse_cards
 from app.core.round import DragonSetting, HandReturned, Phase, Round
@@ -542,7 +541,7 @@ def allow_typing(p: Parts, reason: str, by: str, secret: str) -> None:
           f"cards, Enter.", "ok")
 
 
-def resume(p: Parts, game: Round, deal: Mapping[str, Any] | None = None) -> None:
+def resume(p: Parts, game: Round, deal: Mapping[str, object] | None = None) -> None:
     """The round a stopped station had in play, as the ledger rebuilt it: every wager, the
     bank, action, the cards and the settings are back; the dealer carries on."""
     open_round(p, game)

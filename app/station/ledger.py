@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.round import Round
 from app.ledger import LedgerError
@@ -25,8 +25,11 @@ from app.session import PortError
 from .jobs import Jobs, Lane
 
 if TYPE_CHECKING:
+    from app.core.banker import Eligibility
     from app.ledger import LedgerStatus, Recording, Store
     from app.ledger.people import Person
+    from app.session.deal import DealState
+    from app.settings import TableConfig
 
 # The parts of the table config that are not the table's rules: kept out of each round's
 # config snapshot in the ledger (where the ledger is, who deals, and the PIN above all).
@@ -34,18 +37,17 @@ NOT_RULES = {"ledger", "station", "supervisor"}
 SEND_EVERY_S = 0.2  # how often the journal is sent on while it holds anything
 
 
-def config_snapshot(config: Any) -> dict[str, Any] | None:
+def config_snapshot(config: TableConfig | None) -> dict[str, object] | None:
     """The table config as a round's snapshot in the ledger: the rules, not the secrets."""
     if config is None:
         return None
-    data: dict[str, Any] = config.model_dump(mode="json", exclude=NOT_RULES)
-    return data
+    return config.model_dump(mode="json", exclude=NOT_RULES)
 
 
 class Ledger:
     """This station's ledger: its shift, the round being recorded, its status."""
 
-    def __init__(self, store: Store, config: Any = None, *,
+    def __init__(self, store: Store, config: TableConfig | None = None, *,
                  send_every: float | None = SEND_EVERY_S) -> None:
         """`send_every`: how often the station's pool sends the journal on once the
         station starts (`start`); None: the store sends on each save itself."""
@@ -59,7 +61,7 @@ class Ledger:
         self.since: str | None = shift.opened_at if shift else None
 
     @classmethod
-    def open(cls, config: Any, *, database_url: str | None = None,
+    def open(cls, config: TableConfig, *, database_url: str | None = None,
              data_dir: str | Path | None = None, station: str | None = None) -> Ledger:
         """The ledger of a table config: `database_url` (or the config's, or the SQLite file
         in the station's data directory). Raises `LedgerError` for a URL that cannot be."""
@@ -161,7 +163,7 @@ class StationLedger:
         self.writes = writes
         self.on_written = on_written  # the window: the recording state moved
         self._rec: Recording | None = None
-        self._deal: tuple[Round, dict[str, Any]] | None = None  # a deal waiting to be kept
+        self._deal: tuple[Round, dict[str, object]] | None = None  # a deal waiting to be kept
         self._deal_lock = threading.Lock()
         self.pending = 0  # writes queued and not yet confirmed on disk
         self.failed: str | None = None  # the last write refused, until one goes through
@@ -229,7 +231,7 @@ class StationLedger:
             self._rec = None
         self._write(work)
 
-    def misdeal(self, game: Round, reason: str, by: Any) -> None:
+    def misdeal(self, game: Round, reason: str, by: object) -> None:
         """A supervisor's misdeal: `by` is the Supervisor the port gave (its proof, the
         ledger's Person, is what the store checks)."""
         who = getattr(by, "proof", None) or getattr(by, "name", by)
@@ -250,7 +252,7 @@ class StationLedger:
         disk full), until one goes through; the session takes no new wager meanwhile."""
         return self.failed
 
-    def keep_deal(self, game: Round, deal: Any) -> None:
+    def keep_deal(self, game: Round, deal: DealState) -> None:
         """The deal as read so far, into the journal in order with the round's records (a
         restart gets every card back and asks the shoe for the rest). Cards read while a
         write of the deal still waits its turn go with it: the newest deal holds every card
@@ -269,7 +271,7 @@ class StationLedger:
                 rec.keep_deal(latest[1])
         self._write(work)
 
-    def note_eligibility(self, verdict: Any, then: Callable[[str], None]) -> None:
+    def note_eligibility(self, verdict: Eligibility, then: Callable[[str], None]) -> None:
         """The pit's check of who may bank, recorded with the round in play (or the table)."""
         def work() -> None:
             if self._rec is not None:

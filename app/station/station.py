@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.banker import BankRotation
 from app.core.round import RoundRules
@@ -54,7 +54,7 @@ class Station:
         if ledger is not None:
             ledger.start(self.jobs)
 
-    def resume(self, rec: Recording, deal: Mapping[str, Any] | None = None) -> Changes:
+    def resume(self, rec: Recording, deal: Mapping[str, object] | None = None) -> Changes:
         """The round a stopped station had in play (`Ledger.resume`), taken back: recorded
         from where it was, `deal` (the cards read so far) back in place."""
         assert self.port is not None

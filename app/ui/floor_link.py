@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -53,7 +52,7 @@ class FloorLink(QObject):
         self._answered: set[str] = set()
         self._busy = False
         self._pending: LiveState | None = None
-        self._sent: dict[str, Any] | None = None
+        self._sent: dict[str, object] | None = None
         self._sent_at = 0.0
         self._every_s = every_ms / 1000
         self._last_settled: tuple[int, datetime] | None = None

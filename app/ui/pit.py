@@ -560,7 +560,7 @@ class PitController(QObject):
         out = []
         for line in stored.data().get("positions", []):
             cards = parse_cards(line["cards"])
-            low = parse_cards(line["low"]) if line.get("low") else None
+            low = parse_cards(line["low"]) if line["low"] else None
             out.append(HandChoice(line["position"], f"{line['name']} ({line['cards']})",
                                   cards, line.get("wager_cents") or minimum, low,
                                   _how(line.get("set_by"), line.get("house_way_rule"),

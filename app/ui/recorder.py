@@ -20,7 +20,7 @@ import zipfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from app.core.round import Phase
 from app.session.events import Event, event_to_dict
@@ -58,7 +58,7 @@ class SessionFile:
         self.limit_bytes = limit_bytes
         self.written = 0  # bytes handed to this file (the worker writes them)
 
-    def start(self, head: Mapping[str, Any]) -> None:
+    def start(self, head: Mapping[str, object]) -> None:
         if not self.held:
             self._write(jsonl_line(head))
 

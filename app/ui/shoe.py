@@ -23,11 +23,14 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from app.core.cards import DECK, Card
+
+if TYPE_CHECKING:
+    from drivers.shoe.transport import ShoeConfig  # pyserial: the shoe imports it when used
 
 
 class ShoeFeed(QObject):
@@ -140,7 +143,7 @@ class SerialShoe(ShoeFeed):
     _event = Signal(object)
 
     def __init__(self, port: str, parent: QObject | None = None, *,
-                 config: Any = None,
+                 config: ShoeConfig | None = None,
                  resume: tuple[int | None, int | None] = (None, None)) -> None:
         """`resume`: after a restart mid-deal, the deal's first card's number and the last
         the station kept: the shoe is asked for everything after it."""

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 KINDS = ("none", "file", "serial", "network", "pdf")
 COLUMNS = (42, 48)
@@ -56,10 +56,10 @@ class PrinterConfig:
                 raise PrinterConfigError(f"printer.{f.name}: {why}")
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> PrinterConfig:
+    def from_mapping(cls, data: Mapping[str, object]) -> PrinterConfig:
         """From the `[printer]` table of a TOML config (dashes in keys are read as `_`)."""
         names = {f.name for f in fields(cls)}
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {}  # each checked by __post_init__, in words
         for key, value in data.items():
             name = key.replace("-", "_")
             if name not in names:
@@ -69,7 +69,7 @@ class PrinterConfig:
         return cls(**kwargs)
 
     @staticmethod
-    def check(key: str, value: Any, kind: str = "none") -> str | None:
+    def check(key: str, value: object, kind: str = "none") -> str | None:
         """Why `value` cannot be `printer.<key>` at a table whose printer is `kind`."""
         match key:
             case "kind":
@@ -137,7 +137,7 @@ class PrinterConfig:
         return "no printer"
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

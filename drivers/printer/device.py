@@ -13,7 +13,7 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .config import PrinterConfig, load_escpos
 from .layout import PrintLine, Style
@@ -171,7 +171,7 @@ def can_answer(printer: Escpos) -> bool:
 @contextmanager
 def _short_reads(printer: Escpos) -> Iterator[None]:
     """Wait at most STATUS_WAIT for an answer: a printer that never answers is not an error."""
-    dev: Any = getattr(printer, "_device", None)
+    dev: object = getattr(printer, "_device", None)
     if isinstance(dev, socket.socket):
         old = dev.gettimeout()
         dev.settimeout(STATUS_WAIT)

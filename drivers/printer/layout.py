@@ -20,7 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from app.core.settlement import ActionDict, BankDict, PositionDict, SlipDict
 
 SLIP_SCHEMA = "paigow.slip/1"
 TITLE = "PAI GOW POKER SETTLEMENT"
@@ -74,7 +77,9 @@ _TOTALS = {"wagers_cents": _INT, "players_net_cents": _INT, "commission_cents": 
 _ROLES = ("player", "dragon", "bank", "dealer", "mucked")
 
 
-def _check(obj: Mapping[str, Any], spec: Mapping[str, tuple[type, ...]], at: str) -> None:
+def _check(obj: object, spec: Mapping[str, tuple[type, ...]], at: str) -> None:
+    if not isinstance(obj, Mapping):
+        raise SlipError(at, "should be an object {...}")
     for key, kinds in spec.items():
         where = f"{at}.{key}" if at else key
         if key not in obj:
@@ -85,40 +90,45 @@ def _check(obj: Mapping[str, Any], spec: Mapping[str, tuple[type, ...]], at: str
             raise SlipError(where, f"should be {names}, not {value!r}")
 
 
-def read_slip(slip: Any) -> dict[str, Any]:
+def slip_json(slip: object) -> dict[str, object]:
+    """A `Slip`'s `to_dict()` form, or the JSON object given, unchecked (`read_slip`)."""
+    to_dict = getattr(slip, "to_dict", None)
+    if to_dict is not None:
+        slip = to_dict()
+    if not isinstance(slip, Mapping):
+        raise SlipError("", f"a slip is a JSON object {{...}} (schema {SLIP_SCHEMA}), not "
+                            f"{type(slip).__name__}")
+    return dict(slip)
+
+
+def read_slip(slip: object) -> SlipDict:
     """The slip as a checked `paigow.slip/1` dict, from a `Slip` or its `to_dict()` form.
 
     Raises `SlipError` naming the key and why; extra keys are allowed (`settled_at`, an ISO
     time the ledger may add, is read when no time is given).
     """
-    if hasattr(slip, "to_dict"):
-        slip = slip.to_dict()
-    if not isinstance(slip, Mapping):
-        raise SlipError("", f"a slip is a JSON object {{...}} (schema {SLIP_SCHEMA}), not "
-                            f"{type(slip).__name__}")
+    slip = slip_json(slip)
     if slip.get("schema") != SLIP_SCHEMA:
         raise SlipError("schema", f"this printer reads {SLIP_SCHEMA}, not "
                                   f"{slip.get('schema')!r}: give the output of "
                                   f"paigow settle --json")
     _check(slip, _TOP, "")
-    _check(slip["action"], _ACTION, "action")
-    _check(slip["bank"], _BANK, "bank")
-    _check(slip["totals"], _TOTALS, "totals")
-    if not slip["positions"]:
+    for key, spec in (("action", _ACTION), ("bank", _BANK), ("totals", _TOTALS)):
+        _check(slip[key], spec, key)
+    positions = slip["positions"]
+    if not isinstance(positions, list) or not positions:
         raise SlipError("positions", "is empty: a slip lists every position")
-    for i, p in enumerate(slip["positions"]):
-        if not isinstance(p, Mapping):
-            raise SlipError(f"positions[{i}]", "should be an object {...}")
+    for i, p in enumerate(positions):
         _check(p, _POSITION, f"positions[{i}]")
         if p["role"] not in _ROLES:
             raise SlipError(f"positions[{i}].role", f"{p['role']!r} is not one of "
                                                     + ", ".join(_ROLES))
     slip_time(slip)
-    folded: dict[str, Any] = _ascii_deep(dict(slip))
-    return folded
+    # Checked key by key above, as the JSON the slip was written as.
+    return cast("SlipDict", _ascii_deep(slip))
 
 
-def _ascii_deep(value: Any) -> Any:
+def _ascii_deep(value: object) -> object:
     if isinstance(value, str):
         return ascii_text(value)
     if isinstance(value, Mapping):
@@ -128,7 +138,7 @@ def _ascii_deep(value: Any) -> Any:
     return value
 
 
-def slip_time(slip: Mapping[str, Any]) -> datetime | None:
+def slip_time(slip: Mapping[str, object]) -> datetime | None:
     """The slip's own time (`settled_at`), if the ledger gave one."""
     value = slip.get("settled_at")
     if not isinstance(value, str):
@@ -202,7 +212,7 @@ _HOW = {"entered": "entered by the dealer", "secrets": "drawn by the station",
         "device": "sent by the shuffler / dice shaker"}
 
 
-def _action_text(a: Mapping[str, Any]) -> str:
+def _action_text(a: ActionDict) -> str:
     if a["source"] == "dice" and a["dice"]:
         return f"dice {'+'.join(str(d) for d in a['dice'])} = {a['number']}"
     return f"RNG {a['number']}"
@@ -212,7 +222,7 @@ def _place(position: int) -> str:
     return "the dealer" if position == 0 else f"seat {position}"
 
 
-def action_lines(s: Mapping[str, Any]) -> list[str]:
+def action_lines(s: SlipDict) -> list[str]:
     """Action: the number and where it landed, how it was found, where it was counted from."""
     a = s["action"]
     return [f"{_action_text(a)} -> {_place(a['position'])}",
@@ -220,14 +230,14 @@ def action_lines(s: Mapping[str, Any]) -> list[str]:
             f"counted {a['direction']} from {_place(a['counted_from'])}"]
 
 
-def bank_text(b: Mapping[str, Any]) -> str:
+def bank_text(b: BankDict) -> str:
     if b["player"] is None:
         return "the house"
     return (f"seat {b['player']} with the house (co-bank)" if b["co_bank"]
             else f"seat {b['player']} (player banker)")
 
 
-def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
+def rule_rows(s: SlipDict) -> list[tuple[str, str]]:
     """The rules a dealer or a supervisor checks the slip against."""
     rules = s["rules"]
     rows = []
@@ -247,12 +257,12 @@ def rule_rows(s: Mapping[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-def forfeits(p: Mapping[str, Any]) -> bool:
+def forfeits(p: PositionDict) -> bool:
     """A fouled hand that lost without being played (the foul forfeits)."""
     return bool(p["foul"]) and p["front"] is None and p["outcome"] == "lose"
 
 
-def set_by_text(p: Mapping[str, Any]) -> str:
+def set_by_text(p: PositionDict) -> str:
     """Who set the hand, and the House Way rule that set it."""
     rule = p["house_way_rule"]
     if rule and p.get("house_way_says"):  # the rule's id with its words, never bare
@@ -271,19 +281,19 @@ def set_by_text(p: Mapping[str, Any]) -> str:
     return ""
 
 
-def versus_text(p: Mapping[str, Any]) -> str:
+def versus_text(p: PositionDict) -> str:
     """How the low and the high hand did against the bank's: `copy | win`, or FOUL."""
     if forfeits(p):
         return "FOUL"
     return f"{p['front']} | {p['back']}" if p["front"] and p["back"] else ""
 
 
-def result_text(p: Mapping[str, Any]) -> str:
+def result_text(p: PositionDict) -> str:
     return ({"bank": "BANK", "mucked": "MUCKED"}.get(p["role"])
             or (p["outcome"] or "").upper())
 
 
-def position_notes(p: Mapping[str, Any]) -> list[str]:
+def position_notes(p: PositionDict) -> list[str]:
     """What the dealer must know beyond the outcome: a foul, the bank running out."""
     notes = []
     if p["foul"]:
@@ -296,11 +306,11 @@ def position_notes(p: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def played(p: Mapping[str, Any]) -> bool:
+def played(p: PositionDict) -> bool:
     return p["role"] != "mucked" and p["low"] is not None and p["high"] is not None
 
 
-def _position(p: Mapping[str, Any], w: int) -> list[PrintLine]:
+def _position(p: PositionDict, w: int) -> list[PrintLine]:
     out = [PrintLine(t, Style.BOLD) for t in _two(_title(p["name"]), result_text(p), w)]
     if not played(p):
         out += [PrintLine(t) for t in _wrap(p["cards"] + "  (not played)", w, INDENT)]
@@ -324,7 +334,7 @@ def _amounts(rows: Sequence[tuple[str, str]], w: int) -> list[PrintLine]:
     return out
 
 
-def styled_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
+def styled_lines(slip: object, columns: int = 42, *, time: datetime | None = None,
                  mark: str | None = None) -> list[PrintLine]:
     """The slip for paper `columns` wide, each line with its style.
 
@@ -399,12 +409,12 @@ def styled_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
     return [PrintLine(x.text.rstrip(), x.style) for x in out]
 
 
-def slip_lines(slip: Any, columns: int = 42, *, time: datetime | None = None,
+def slip_lines(slip: object, columns: int = 42, *, time: datetime | None = None,
                mark: str | None = None) -> list[str]:
     """The slip as plain text lines for paper `columns` wide (42 or 48)."""
     return [x.text for x in styled_lines(slip, columns, time=time, mark=mark)]
 
 
-def slip_text(slip: Any, columns: int = 42, *, time: datetime | None = None,
+def slip_text(slip: object, columns: int = 42, *, time: datetime | None = None,
               mark: str | None = None) -> str:
     return "\n".join(slip_lines(slip, columns, time=time, mark=mark)) + "\n"

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from fpdf import FPDF
 from fpdf.fonts import FontFace
+from fpdf.recorder import FPDFRecorder
 
 from .layout import (
     action_lines,
@@ -30,6 +31,12 @@ from .layout import (
     slip_time,
     versus_text,
 )
+
+if TYPE_CHECKING:
+    from app.core.settlement import SlipDict
+
+_Total = Literal["wagers_cents", "commission_cents", "players_net_cents", "banker_net_cents",
+                 "house_net_cents"]
 
 FONT = "Helvetica"
 HEAD = FontFace(emphasis="BOLD", fill_color=(225, 225, 225))
@@ -48,12 +55,12 @@ class _Report(FPDF):
                         f"{self.page_no()}/{{nb}}", align="C")
 
 
-def _when(s: dict[str, Any], time: datetime | None) -> str:
+def _when(s: SlipDict, time: datetime | None) -> str:
     t = time or slip_time(s)
     return t.strftime("%Y-%m-%d %H:%M:%S") if t else ""
 
 
-def _slip(pdf: Any, s: dict[str, Any], time: datetime | None) -> None:
+def _slip(pdf: FPDF | FPDFRecorder, s: SlipDict, time: datetime | None) -> None:
     width = pdf.epw
     pdf.set_font(FONT, "B", 12)
     pdf.cell(width - 40, 7, f"Table {s['table']}  -  Round {s['round']}")
@@ -84,7 +91,7 @@ def _slip(pdf: Any, s: dict[str, Any], time: datetime | None) -> None:
             money_cells = (["", "", ""] if p["role"] == "bank" else
                            [money(p["wager_cents"]), money(p["commission_cents"]),
                             money(p["net_cents"], sign=True)])
-            table.row([name, p["low"], p["high"], set_by_text(p), versus_text(p),
+            table.row([name, p["low"] or "", p["high"] or "", set_by_text(p), versus_text(p),
                        result_text(p), *money_cells])
             notes += [f"{name}: {n}" for n in position_notes(p)]
     pdf.set_font(FONT, size=8)
@@ -122,12 +129,12 @@ def _slip(pdf: Any, s: dict[str, Any], time: datetime | None) -> None:
     pdf.ln(4)
 
 
-def _summary(pdf: Any, slips: Sequence[tuple[dict[str, Any], datetime | None]]) -> None:
+def _summary(pdf: FPDF | FPDFRecorder, slips: Sequence[tuple[SlipDict, datetime | None]]) -> None:
     pdf.set_font(FONT, "B", 12)
     pdf.cell(0, 8, f"Shift totals: {len(slips)} rounds", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT, size=8.5)
-    keys = ("wagers_cents", "commission_cents", "players_net_cents", "banker_net_cents",
-            "house_net_cents")
+    keys: tuple[_Total, ...] = ("wagers_cents", "commission_cents", "players_net_cents",
+                                "banker_net_cents", "house_net_cents")
     sums = dict.fromkeys(keys, 0)
     with pdf.table(col_widths=(22, 16, 38, 24, 22, 24, 24, 24), headings_style=HEAD,
                    text_align=("LEFT", "LEFT", "LEFT", "RIGHT", "RIGHT", "RIGHT", "RIGHT",
@@ -148,7 +155,7 @@ def _summary(pdf: Any, slips: Sequence[tuple[dict[str, Any], datetime | None]]) 
                   style=FontFace(emphasis="BOLD"))
 
 
-def slips_pdf(slips: Iterable[Any], *, times: Sequence[datetime | None] | None = None,
+def slips_pdf(slips: Iterable[object], *, times: Sequence[datetime | None] | None = None,
               title: str | None = None, now: datetime | None = None) -> bytes:
     """The slips (each a `Slip` or its `to_dict()` form) as a PDF, in the order given.
 
@@ -188,14 +195,16 @@ def slips_pdf(slips: Iterable[Any], *, times: Sequence[datetime | None] | None =
     return bytes(pdf.output())
 
 
-def write_pdf(path: str | Path, slips: Iterable[Any], **kwargs: Any) -> Path:
+def write_pdf(path: str | Path, slips: Iterable[object], *,
+              times: Sequence[datetime | None] | None = None, title: str | None = None,
+              now: datetime | None = None) -> Path:
     """Write the PDF of `slips` to `path` (see `slips_pdf`)."""
     out = Path(path)
-    out.write_bytes(slips_pdf(slips, **kwargs))
+    out.write_bytes(slips_pdf(slips, times=times, title=title, now=now))
     return out
 
 
-def slip_file(folder: str | Path, slip: Any, *, time: datetime | None = None,
+def slip_file(folder: str | Path, slip: object, *, time: datetime | None = None,
               mark: str | None = None) -> Path:
     """Write one slip as its own PDF in `folder` (made if missing): Round-12.pdf, and
     Round-12-2.pdf for a second copy, never over an earlier one. `mark` (REPRINT, PRINTED

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from .config import PrinterConfig
 from .device import (
@@ -32,7 +31,7 @@ from .device import (
     no_printer,
     send,
 )
-from .layout import SlipError, read_slip, slip_time, styled_lines
+from .layout import SlipError, read_slip, slip_json, slip_time, styled_lines
 from .queue import KeptSlip, QueueError, ReprintQueue
 
 # Said to the dealer (the station's message) and at a terminal: plain words, no backticks.
@@ -122,13 +121,13 @@ class SlipPrinter:
         self._clock = clock
         self.last_file: Path | None = None  # kind = "pdf": the last slip's file
 
-    def lines(self, slip: Any, *, time: datetime | None = None, mark: str | None = None,
+    def lines(self, slip: object, *, time: datetime | None = None, mark: str | None = None,
               columns: int | None = None) -> list[str]:
         """The slip as this printer prints it, as text."""
         return [x.text for x in styled_lines(slip, columns or self.config.columns,
                                              time=time, mark=mark)]
 
-    def _send(self, slip: dict[str, Any], time: datetime, mark: str | None) -> str | None:
+    def _send(self, slip: object, time: datetime, mark: str | None) -> str | None:
         if self.config.kind == "none":
             raise no_printer()
         if self.config.kind == "pdf":
@@ -140,7 +139,7 @@ class SlipPrinter:
             return "The printer's paper is running low: change the roll soon."
         return None
 
-    def _write_pdf(self, slip: dict[str, Any], time: datetime, mark: str | None) -> None:
+    def _write_pdf(self, slip: object, time: datetime, mark: str | None) -> None:
         from .pdf import slip_file  # fpdf2 only where slips go to PDF files
 
         try:
@@ -152,7 +151,7 @@ class SlipPrinter:
                                  "check that the folder is there and the station may write "
                                  "to it") from e
 
-    def print_slip(self, slip: Any, *, duplicate: bool = False,
+    def print_slip(self, slip: object, *, duplicate: bool = False,
                    time: datetime | None = None) -> PrintResult:
         """Print a settled round's slip (a `Slip` or its `to_dict()` form).
 
@@ -161,7 +160,7 @@ class SlipPrinter:
         A bad slip raises `SlipError`; a printer problem never raises: the slip is kept.
         """
         data = read_slip(slip)
-        raw = slip.to_dict() if hasattr(slip, "to_dict") else dict(slip)
+        raw = slip_json(slip)
         now = self._clock()
         when = time or slip_time(data) or now
         mark = f"REPRINT {now:%Y-%m-%d %H:%M}" if duplicate else None
@@ -210,6 +209,6 @@ class SlipPrinter:
         return ReprintResult(tuple(done), (), None, tuple(aside))
 
 
-def print_slip(slip: Any, config: PrinterConfig, *, duplicate: bool = False) -> PrintResult:
+def print_slip(slip: object, config: PrinterConfig, *, duplicate: bool = False) -> PrintResult:
     """Print one slip (a `Slip` or its `to_dict()` JSON form) on the configured printer."""
     return SlipPrinter(config).print_slip(slip, duplicate=duplicate)

@@ -19,10 +19,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal
+
+from typing_extensions import TypedDict  # pydantic reads a TypedDict of it on Python 3.11
 
 from drivers.private import open_private, private_folder
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 try:
     import fcntl
@@ -30,6 +36,28 @@ except ImportError:  # pragma: no cover - not on the dealer station (Linux)
     fcntl = None  # type: ignore[assignment]
 
 KEPT_SCHEMA = "paigow.kept-slip/1"
+
+
+class KeptJson(TypedDict):
+    """A kept slip's file."""
+
+    schema: Literal["paigow.kept-slip/1"]  # KEPT_SCHEMA
+    slip: dict[str, object]
+    time: datetime
+    kept_at: datetime
+    problem: str
+    message: str
+    tries: int
+    duplicate: bool
+
+
+@cache
+def _kept_json() -> TypeAdapter[KeptJson]:
+    # pydantic loads with the first slip kept or read back, not with the window.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(KeptJson)
+
 LOCK_FILE = ".lock"
 UNREADABLE = ".unreadable"
 
@@ -43,7 +71,7 @@ class KeptSlip:
     """One slip waiting for the printer."""
 
     path: Path
-    slip: dict[str, Any]
+    slip: dict[str, object]
     time: datetime        # the slip's time, printed on it (the first try)
     kept_at: datetime     # when it was first kept
     problem: str          # the problem's code the last time it failed
@@ -56,20 +84,24 @@ class KeptSlip:
         return str(self.slip.get("table", "?"))
 
     @property
-    def round(self) -> Any:
-        return self.slip.get("round", "?")
+    def round(self) -> int:
+        number = self.slip.get("round")
+        return number if isinstance(number, int) else 0  # a damaged file: set aside later
 
     def describe(self) -> str:
-        return (f"table {self.table} round {self.round}, kept {self.kept_at:%Y-%m-%d %H:%M} "
-                f"({self.message.split(':')[0]}; tries {self.tries})")
+        return (f"table {self.table} round {self.slip.get('round', '?')}, kept "
+                f"{self.kept_at:%Y-%m-%d %H:%M} ({self.message.split(':')[0]}; "
+                f"tries {self.tries})")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"schema": KEPT_SCHEMA, "slip": self.slip, "time": self.time.isoformat(),
-                "kept_at": self.kept_at.isoformat(), "problem": self.problem,
-                "message": self.message, "tries": self.tries, "duplicate": self.duplicate}
+    def to_json(self) -> bytes:
+        kept: KeptJson = {"schema": "paigow.kept-slip/1", "slip": self.slip, "time": self.time,
+                          "kept_at": self.kept_at, "problem": self.problem,
+                          "message": self.message, "tries": self.tries,
+                          "duplicate": self.duplicate}
+        return _kept_json().dump_json(kept, indent=1)
 
 
-def _digest(slip: Mapping[str, Any]) -> str:
+def _digest(slip: Mapping[str, object]) -> str:
     text = json.dumps(slip, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -95,8 +127,8 @@ class ReprintQueue:
     def _write(self, kept: KeptSlip) -> None:
         tmp = kept.path.with_name(f".{kept.path.name}.tmp")
         try:
-            with open_private(tmp, "w", encoding="utf-8") as f:
-                json.dump(kept.to_dict(), f, indent=1, sort_keys=True)
+            with open_private(tmp, "wb") as f:
+                f.write(kept.to_json())
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, kept.path)
@@ -121,7 +153,7 @@ class ReprintQueue:
         finally:
             os.close(fd)
 
-    def find(self, slip: Mapping[str, Any]) -> KeptSlip | None:
+    def find(self, slip: Mapping[str, object]) -> KeptSlip | None:
         """The kept copy of this slip, if there is one."""
         for path in sorted(self.directory.glob(f"*-{_digest(slip)}.json")):
             try:
@@ -130,7 +162,7 @@ class ReprintQueue:
                 continue
         return None
 
-    def keep(self, slip: Mapping[str, Any], *, time: datetime, now: datetime, problem: str,
+    def keep(self, slip: Mapping[str, object], *, time: datetime, now: datetime, problem: str,
              message: str, duplicate: bool = False) -> KeptSlip:
         """Keep a slip for reprint, durably; a slip kept already is not kept twice."""
         self._ensure()
@@ -175,12 +207,9 @@ class ReprintQueue:
 
     @staticmethod
     def _read(path: Path) -> KeptSlip:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("schema") != KEPT_SCHEMA or not isinstance(data.get("slip"), dict):
-            raise ValueError(f"{path.name} is not a kept slip")
-        return KeptSlip(path, data["slip"], datetime.fromisoformat(data["time"]),
-                        datetime.fromisoformat(data["kept_at"]), str(data["problem"]),
-                        str(data["message"]), int(data["tries"]), bool(data["duplicate"]))
+        data = _kept_json().validate_json(path.read_bytes())  # a ValidationError is a ValueError
+        return KeptSlip(path, data["slip"], data["time"], data["kept_at"], data["problem"],
+                        data["message"], data["tries"], data["duplicate"])
 
     def failed_again(self, kept: KeptSlip, problem: str, message: str) -> KeptSlip:
         again = replace(kept, problem=problem, message=message, tries=kept.tries + 1)

@@ -96,7 +96,7 @@ class ShoeConfig:
             raise ShoeConfigError("shoe.reconnect_max must be at least shoe.reconnect_min")
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> ShoeConfig:
+    def from_mapping(cls, data: Mapping[str, object]) -> ShoeConfig:
         """From the `[shoe]` table of a TOML config (keys like `baud`, `heartbeat_timeout`)."""
         kwargs: dict[str, Any] = {}
         for key, value in data.items():

@@ -28,7 +28,7 @@ def test_each_card_read_is_kept_before_the_round_takes_it() -> None:
     for i, c in enumerate(DECK[:20]):
         s.handle(CardRead(c, 4 + i, 4))
         assert ledger.deal is not None and len(ledger.deal["cards"]) == i + 1
-    assert ledger.deal["cards"][19] == [19, str(DECK[19]), 23]
+    assert list(ledger.deal["cards"][19]) == [19, str(DECK[19]), 23]
     assert resume_point(ledger.deal) == (4, 23)
 
 

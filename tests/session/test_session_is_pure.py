@@ -1,5 +1,6 @@
-"""The dealer session imports the standard library, the core and the drivers' pure parts
-only (DESIGN.md: the session never imports Qt); the window, the tests and replay share it."""
+"""The dealer session imports the standard library, the core, the drivers' pure parts and
+pydantic only (DESIGN.md: the session never imports Qt); the window, the tests and replay
+share it. pydantic is a base dependency: it checks a recorded session's JSON."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import sys
 from pathlib import Path
 
 SESSION = Path(__file__).resolve().parents[2] / "app" / "session"
-ALLOWED = ("app.core", "app.session", "drivers.action", "drivers.shoe.protocol")
+ALLOWED = ("app.core", "app.session", "drivers.action", "drivers.shoe.protocol", "pydantic",
+           "typing_extensions", "annotated_types")
 
 
 def imported(path: Path) -> set[str]:
@@ -22,7 +24,7 @@ def imported(path: Path) -> set[str]:
     return names
 
 
-def test_the_session_imports_only_the_standard_library_the_core_and_pure_drivers():
+def test_the_session_imports_only_the_standard_library_the_core_pure_drivers_and_pydantic():
     files = sorted(SESSION.rglob("*.py"))
     assert len(files) >= 8
     for path in files:

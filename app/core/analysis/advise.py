@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
-from typing import Any
 
 from ..cards import DECK, Card, CardError, cards_text, sort_cards
 from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason, ranker
@@ -70,7 +69,7 @@ class SettingValue:
     house_way: bool = False
     best: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "low": [str(c) for c in self.setting.low],
             "high": [str(c) for c in self.setting.high],
@@ -121,7 +120,7 @@ class Advice:
     def gives_up_se(self) -> float:
         return self.best.versus_house_way_se if not self.best.house_way else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         hw = self.house_way_value
         return {
             "schema": SCHEMA,

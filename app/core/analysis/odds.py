@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any
 
 from ..cards import DECK, JOKER, parse_cards
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
@@ -50,7 +49,7 @@ class OddsRow:
     probability: float
     se: float | None  # standard error of `probability`; None when it is exact
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"hand": self.hand, "count": self.count, "probability": self.probability,
                 "se": self.se}
 
@@ -69,7 +68,7 @@ class Odds:
     def row(self, hand: str) -> OddsRow:
         return next(r for r in self.rows if r.hand == hand)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "schema": SCHEMA,
             "method": "exact" if self.exact else "simulation",

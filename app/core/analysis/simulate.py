@@ -248,7 +248,7 @@ class Simulation:
     def rounds_per_second(self) -> float:
         return self.rounds / self.seconds if self.seconds > 0 else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         t = self.tally
         low, high = self.house_edge_interval
         return {

@@ -49,10 +49,6 @@ def within(section: Cond, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
     return tuple(Rule(r.id, r.says, both(section, r.when), r.play, r.steps) for r in rules)
 
 
-def pair_ace(f: Facts) -> tuple[Card, ...]:
-    return tuple(f.natural_aces[:1])
-
-
 def flush_pair_rows(p: str, section: Cond) -> tuple[Rule, ...]:
     """'Flush and Pair' rows; the Royal Flush section repeats them word for word."""
     def has_joker(f: Facts) -> bool:

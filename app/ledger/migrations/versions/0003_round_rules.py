@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 from importlib.util import module_from_spec, spec_from_file_location
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import sqlalchemy as sa
@@ -53,7 +54,7 @@ RULES_SCHEMA = "paigow.rules/1"
 NOT_IN_SNAPSHOT = ("ledger", "supervisor")
 # The rules added after the first ledger, with the value every round before them was
 # played by.
-ADDED_DEFAULTS: tuple[tuple[tuple[str, ...], Any], ...] = (
+ADDED_DEFAULTS: tuple[tuple[tuple[str, ...], object], ...] = (
     (("table", "no_play"), False),
     (("asked_house_way",), "at-once"),
     (("dragon", "max_per_player"), 1),
@@ -131,7 +132,7 @@ def rules_from_snapshot(config: dict[str, Any]) -> dict[str, Any]:
         raise Unreadable(f"a table config without {e}") from None
 
 
-def convert_snapshot(stored: Any) -> dict[str, Any]:
+def convert_snapshot(stored: object) -> dict[str, Any]:
     """A round's stored {"rules", "config"}: complete rules, and the config without the
     ledger's place or any secret."""
     if not isinstance(stored, dict):
@@ -151,7 +152,7 @@ def convert_snapshot(stored: Any) -> dict[str, Any]:
 
 # --- the migration -------------------------------------------------------------------------
 
-def _append_only() -> Any:
+def _append_only() -> ModuleType:
     """Migration 0002, whose triggers this one lifts and puts back exactly as it made them.
     Loaded from its file beside this one, as Alembic loads it (the bundle ships the
     migrations as files, not as an importable package)."""
