@@ -53,7 +53,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[station,floor,test,bench,installer]'
-	$(BIN)/python -m app.core.house_way.tables --flush standard
+	$(BIN)/python -m app.cache standard
 	touch $(STAMP)
 
 run: $(STAMP) qt-libraries
