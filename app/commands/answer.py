@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import stat
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from itertools import product
 from typing import Any
 
@@ -170,6 +168,9 @@ class Command:
     def file(self, data: bytes) -> None:
         """A whole file of hands, in parts on every core: a part with a line that the quick
         reader does not take is answered again here, line by line, saying what is wrong."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         parts = _parts(data, cores())
         with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("fork"),
                                  initializer=_start_worker,
@@ -178,7 +179,7 @@ class Command:
                 if answered is None:
                     self.chunk(part)
                     continue
-                self.number += part.count(b"\n")
+                self.number += sum(1 for raw in part.splitlines() if raw.strip())
                 sys.stdout.write(answered)
         sys.stdout.flush()
 

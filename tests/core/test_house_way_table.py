@@ -141,7 +141,7 @@ def test_a_damaged_or_foreign_table_is_built_again_and_said(small: list[str],
     path = path_of(card, DEFAULT_RULES)
     assert path is not None
     whole = path.read_bytes()
-    tables._kept.clear()
+    tables.forget()
 
     path.write_bytes(whole[:-8])  # cut short
     with pytest.raises(BrokenTable, match="not whole"):
@@ -151,7 +151,7 @@ def test_a_damaged_or_foreign_table_is_built_again_and_said(small: list[str],
     assert path.read_bytes() == whole
     assert "cannot be used, it is not whole" in small[-1]
 
-    tables._kept.clear()
+    tables.forget()
     path.write_bytes(whole.replace(b'"card": "ours"', b'"card": "mine"'))  # another card's
     table_of(card, DEFAULT_RULES, say=small.append)
     assert "written by another version or for another card" in small[-1]

@@ -31,17 +31,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import sys
 import tempfile
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from itertools import combinations, product
 from math import prod
 from pathlib import Path
+from typing import TypeAlias
 
 from ..cards import DECK, Card, CardError
 from ..hands import DEFAULT_RULES, HandRules, Setting, ranker
@@ -82,11 +83,14 @@ def flush_places(placed: Sequence[int], suits: int) -> int:
     return sum(1 << n for n, i in enumerate(placed) if SUIT[i] & bit)
 
 
+Column: TypeAlias = "array[int] | memoryview"  # built here, or read where the file lies
+
+
 class Table:
     """One card's settings of every hand under one set of hand rules, keys sorted."""
 
-    def __init__(self, card: HouseWay, rules: HandRules, keys: array[int],
-                 entries: array[int], strengths: array[int]) -> None:
+    def __init__(self, card: HouseWay, rules: HandRules, keys: Column, entries: Column,
+                 strengths: Column) -> None:
         self.card = card
         self.rules = rules
         self.keys = keys
@@ -224,6 +228,7 @@ def build(card: HouseWay, rules: HandRules = DEFAULT_RULES, workers: int | None 
     if k > 1 and name is not None:
         # A fresh interpreter a worker (not a fork): safe from a program with threads.
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
         site = [str(f) for f in card_folders()[:-1]]
         with ProcessPoolExecutor(k, mp_context=multiprocessing.get_context("spawn"),
@@ -321,6 +326,8 @@ def save(table: Table, path: Path) -> None:
     file of their own into place, and a reader never sees half of one."""
     header = {"format": FORMAT, "name": path.name, "card": table.card.name,
               "joker": table.rules.joker, "wheel": table.rules.wheel, "size": len(table)}
+    head = json.dumps(header).encode()
+    head += b" " * (-(len(head) + 1) % 8) + b"\n"  # the columns start on 8 bytes
     path.parent.mkdir(parents=True, exist_ok=True)
     stem = path.name.rsplit("-", 1)[0]
     for old in path.parent.glob(f"{stem}-*.table"):  # the card's tables of other versions
@@ -328,17 +335,22 @@ def save(table: Table, path: Path) -> None:
             old.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".building-", suffix=".table")
     with os.fdopen(fd, "wb") as f:
-        f.write(json.dumps(header).encode() + b"\n")
-        for part in (table.keys, table.entries, table.strengths):
+        f.write(head)
+        for part in (table.keys, table.strengths, table.entries):  # 8-byte columns first
             f.write(part.tobytes())
     os.replace(tmp, path)
 
 
 def load(card: HouseWay, rules: HandRules, path: Path) -> Table:
-    """The kept table (OSError when there is none, BrokenTable when it is not whole or not
-    this card's under these rules as this version writes it)."""
-    data = path.read_bytes()
-    end = data.find(b"\n")
+    """The kept table, read where it lies in the file (a hand looked up reads a few pages
+    of it); OSError when there is none, BrokenTable when it is not whole or not this card's
+    under these rules as this version writes it."""
+    with open(path, "rb") as f:
+        try:
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except ValueError:  # an empty file
+            raise BrokenTable("it is empty") from None
+    end = data.find(b"\n") + 1
     try:
         header = json.loads(data[:end])
         n = header["size"]
@@ -346,17 +358,15 @@ def load(card: HouseWay, rules: HandRules, path: Path) -> Table:
                   "joker": rules.joker, "wheel": rules.wheel}
         if any(header.get(k) != v for k, v in wanted.items()) or not isinstance(n, int):
             raise BrokenTable("it was written by another version or for another card")
-        parts = (array("q"), array("I"), array("q"))
-        at = end + 1
-        for part in parts:
-            part.frombytes(data[at:at + n * part.itemsize])
-            at += n * part.itemsize
-        if at != len(data) or len(parts[2]) != n:
-            raise BrokenTable("it is not whole")
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise BrokenTable(str(err) if isinstance(err, BrokenTable) else
                           "its header cannot be read") from None
-    return Table(card, rules, *parts)
+    if end % 8 or len(data) != end + 20 * n:
+        raise BrokenTable("it is not whole")
+    view = memoryview(data)
+    keys, strengths, entries = end, end + 8 * n, end + 16 * n
+    return Table(card, rules, view[keys:strengths].cast("q"), view[entries:].cast("I"),
+                 view[strengths:entries].cast("q"))
 
 
 def kept(card: HouseWay, rules: HandRules = DEFAULT_RULES) -> Table | None:
@@ -377,6 +387,12 @@ def kept(card: HouseWay, rules: HandRules = DEFAULT_RULES) -> Table | None:
         return None
     _kept[id(card), rules] = found
     return found
+
+
+def forget() -> None:
+    """Drop the tables this process holds: each is read again from the cache folder."""
+    _kept.clear()
+    _broken.clear()
 
 
 def table_of(card: HouseWay, rules: HandRules = DEFAULT_RULES, say: Say | None = None
