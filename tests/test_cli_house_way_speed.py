@@ -115,7 +115,7 @@ def test_shipped_config_is_read_as_the_settings_read_it(monkeypatch: pytest.Monk
         monkeypatch.delenv(name)
     way, hands = shipped_rules() or ("", None)
     rules = load_config(None).round_rules()
-    assert way == rules.house_way.name
+    assert way is rules.house_way
     assert hands == rules.hands
 
 

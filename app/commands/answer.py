@@ -16,14 +16,27 @@ import json
 import os
 import stat
 import sys
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import product
+from math import prod
 from typing import Any
 
 from app.core.cards import DECK, Card, CardError, parse_cards
 from app.core.hands import HandRules
 from app.core.house_way import HouseWay, HouseWayError, HouseWaySetting
-from app.core.house_way.table import NO_RULE, PLACE, Table, cores, house_way_setting
+from app.core.house_way.table import (
+    FIVE_OF_A_SUIT,
+    NO_RULE,
+    PLACE,
+    PLUS_THREE,
+    PRIME,
+    SUIT,
+    Table,
+    cores,
+    flush_places,
+    house_way_setting,
+)
 
 from .common import InputError
 
@@ -82,33 +95,44 @@ class Answers:
 
     def line(self, text: str) -> str | None:
         """The table's answer to seven plainly typed different cards, else None."""
-        words = text.split()
-        if len(words) != 7 or self.table is None:
-            return None
-        try:
-            hand = [TOKENS[w] for w in words]
-        except KeyError:
-            return None
-        if len(set(hand)) != 7:
-            return None
-        placed, e = self.table.entry(hand)
-        if e == NO_RULE:
-            return None  # the card's own error says so
-        a, b = placed[e & 7], placed[e >> 3 & 7]
-        if PLACE[a] < PLACE[b]:
-            a, b = b, a
-        return (self._cards((a, b), [i for i in reversed(placed) if i != a and i != b])
-                + self.tails[e >> 6])
+        return self.part(text.encode()) or None
 
     def part(self, data: bytes) -> str | None:
-        """The answers to whole lines, or None when one is not read by `line`."""
+        """The table's answers to whole lines of seven plainly typed different cards, or
+        None when a line is anything else (blank lines are passed over)."""
+        if self.table is None:
+            return None
+        # The table's lookup written out here: this loop is the command's speed.
+        tokens, tails, cards = TOKENS, self.tails, self._cards
+        keys, entries, find = self.table.keys, self.table.entries, bisect_left
+        prime, suit, place = PRIME.__getitem__, SUIT.__getitem__, PLACE.__getitem__
         out = []
-        for raw in data.decode("utf-8", "replace").splitlines():
-            if raw.strip():
-                found = self.line(raw)
-                if found is None:
+        try:
+            for raw in data.decode("utf-8", "replace").splitlines():
+                words = raw.split()
+                if not words:
+                    continue
+                hand = list(map(tokens.__getitem__, words))
+                if len(hand) != 7 or len(set(hand)) != 7:
                     return None
-                out.append(found)
+                placed = sorted(hand, key=place)
+                key = prod(map(prime, hand)) << 7
+                suits = sum(map(suit, hand))
+                if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
+                    key |= flush_places(placed, suits)
+                e = entries[find(keys, key)]
+                if e == NO_RULE:
+                    return None  # the card's own error says so
+                a, b = placed[e & 7], placed[e >> 3 & 7]
+                if place(a) < place(b):
+                    a, b = b, a
+                placed.reverse()  # the back highest first
+                placed.remove(a)
+                placed.remove(b)
+                out.append(cards((a, b), placed))
+                out.append(tails[e >> 6])
+        except KeyError:  # a word that is not a plainly typed card
+            return None
         return "".join(out)
 
 
