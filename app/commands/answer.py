@@ -45,15 +45,23 @@ PARALLEL_FROM = 50_000  # hands in a file from which it is answered on every cor
 
 
 def _tokens() -> dict[str, int]:
-    """Every way a card is typed that the quick reader takes: its text in any case."""
+    """Every way a card is typed that the quick reader takes (its text in any case) -> the
+    card's place (table.PLACE: rank, then deck order; its index in the low six bits), so a
+    hand's cards sort into place order by themselves."""
     out: dict[str, int] = {}
     for c in DECK:
         for chars in product(*((ch.upper(), ch.lower()) for ch in str(c))):
-            out["".join(chars)] = c.index
+            out["".join(chars)] = PLACE[c.index]
     return out
 
 
 TOKENS = _tokens()
+# By place: the card's rank prime, its suit count and its text (the table's, by index).
+BY_PLACE = max(PLACE) + 1
+PRIME_AT = [0] * BY_PLACE
+SUIT_AT = [0] * BY_PLACE
+for _i, _p in enumerate(PLACE):
+    PRIME_AT[_p], SUIT_AT[_p] = PRIME[_i], SUIT[_i]
 
 
 class Answers:
@@ -65,6 +73,9 @@ class Answers:
         self.card, self.rules, self.table, self.as_json = card, rules, table, as_json
         names = [str(c) for c in DECK]
         self.names = [json.dumps(n) for n in names] if as_json else names
+        self.by_place = [""] * BY_PLACE  # a card's text by its place
+        for i, p in enumerate(PLACE):
+            self.by_place[p] = self.names[i]
         # What follows the cards, by `row | step << 8` (as a table's entry holds them).
         self.tails = {n | k << 8: self._tail(rule, step)
                       for n, rule in enumerate(card.rules)
@@ -102,34 +113,38 @@ class Answers:
         None when a line is anything else (blank lines are passed over)."""
         if self.table is None:
             return None
-        # The table's lookup written out here: this loop is the command's speed.
-        tokens, tails, cards = TOKENS, self.tails, self._cards
-        keys, entries, find = self.table.keys, self.table.entries, bisect_left
-        prime, suit, place = PRIME.__getitem__, SUIT.__getitem__, PLACE.__getitem__
+        # The table's lookup written out here, over cards' places: this loop is the
+        # command's speed.
+        tokens, tails, names, as_json = TOKENS, self.tails, self.by_place, self.as_json
+        prime, suit = PRIME_AT.__getitem__, SUIT_AT.__getitem__
+        keys, column, find = self.table.keys, self.table.entries, bisect_left
         out = []
         try:
             for raw in data.decode("utf-8", "replace").splitlines():
                 words = raw.split()
                 if not words:
                     continue
-                hand = list(map(tokens.__getitem__, words))
-                if len(hand) != 7 or len(set(hand)) != 7:
+                placed = sorted(map(tokens.__getitem__, words))
+                if len(placed) != 7 or len(set(placed)) != 7:
                     return None
-                placed = sorted(hand, key=place)
-                key = prod(map(prime, hand)) << 7
-                suits = sum(map(suit, hand))
+                key = prod(map(prime, placed)) << 7
+                suits = sum(map(suit, placed))
                 if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-                    key |= flush_places(placed, suits)
-                e = entries[find(keys, key)]
+                    key |= flush_places([p & 63 for p in placed], suits)
+                e = column[find(keys, key)]
                 if e == NO_RULE:
                     return None  # the card's own error says so
                 a, b = placed[e & 7], placed[e >> 3 & 7]
-                if place(a) < place(b):
+                if a < b:
                     a, b = b, a
                 placed.reverse()  # the back highest first
                 placed.remove(a)
                 placed.remove(b)
-                out.append(cards((a, b), placed))
+                back = (", " if as_json else " ").join(map(names.__getitem__, placed))
+                if as_json:
+                    out.append(f'{{"low": [{names[a]}, {names[b]}], "high": [{back}]')
+                else:
+                    out.append(f"{names[a]} {names[b]} | {back}")
                 out.append(tails[e >> 6])
         except KeyError:  # a word that is not a plainly typed card
             return None
