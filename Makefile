@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench soak bundle lint clean postgres-server qt-libraries xvfb screenshots floor \
+.PHONY: run test bench soak bundle lock lint clean postgres-server qt-libraries xvfb screenshots floor \
 	floor-screenshots chromium
 
 # System packages: installed with apt-get when missing and we may (root); otherwise say which.
@@ -52,8 +52,8 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[station,floor,test,bench,installer]'
-	$(BIN)/python -m app.cache standard
+	$(BIN)/python -m pip install --quiet -e '.[station,floor,analysis,test,bench,installer]'
+	$(BIN)/python -m app.cache
 	touch $(STAMP)
 
 run: $(STAMP) qt-libraries
@@ -69,12 +69,20 @@ floor-screenshots: $(STAMP) postgres-server chromium
 	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
-# them say so); `make run` stops on them.
+# them say so); `make run` stops on them. lint-imports checks the import contracts of
+# pyproject.toml (the layers, no circle: docs/session.md). One test process a core
+# (pytest-xdist), given whole files (a module's fixtures are made once; xdist's loadgroup
+# groups nothing under pytest 9.2, pytest-xdist issue 1386), in the order tests/conftest.py puts them in: the files with
+# slow tests first. Python keeps its compiled modules (PYTHONDONTWRITEBYTECODE unset): each
+# worker and each station process the tests start would otherwise compile every module, and
+# pytest rewrite every test, again.
 test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q
+	$(BIN)/lint-imports
+	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \
+	  --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
@@ -92,5 +100,13 @@ lint: $(STAMP)
 bundle: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH installer/build.sh
 
+# The station bundle's exact versions, with their hashes (pip-tools): the bundle is built
+# from installer/station.lock; run this after a dependency changes in pyproject.toml.
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --extra station --extra installer --generate-hashes \
+		--strip-extras --allow-unsafe --no-emit-index-url --no-emit-find-links \
+		-o installer/station.lock pyproject.toml
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -8,8 +8,6 @@ import os
 import sys
 from pathlib import Path
 
-import platformdirs
-
 from app.core.house_way import WAYS, hand_rules_for, house_way
 from app.core.house_way.table import path_of, table_of, use_cache_folder
 
@@ -19,12 +17,17 @@ APP_NAME = "paigow-station"  # as the ledger's data folder (app/ledger/paths.py)
 def cache_dir() -> Path:
     """$PAIGOW_CACHE_DIR when set (a test, a bundle), else the user's cache folder."""
     given = os.environ.get("PAIGOW_CACHE_DIR")
-    return Path(given) if given else platformdirs.user_cache_path(APP_NAME, appauthor=False)
+    if given:
+        return Path(given)
+    import platformdirs  # here: only once a table is wanted (one hand set never asks)
+
+    return platformdirs.user_cache_path(APP_NAME, appauthor=False)
 
 
 def use_cache() -> None:
-    """Keep the House Way tables in the cache folder (each program calls this at start)."""
-    use_cache_folder(cache_dir())
+    """Keep the House Way tables in the cache folder (each program calls this at start;
+    the folder is looked up when a table is first wanted)."""
+    use_cache_folder(cache_dir)
 
 
 def main(names: list[str]) -> int:

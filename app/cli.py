@@ -70,6 +70,17 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except KeyboardInterrupt:
         return 130
+    except RuntimeError as err:
+        # A card (a card file) that leaves some hand unset cannot be played over many
+        # hands (simulate, edge); a command that sets hands one by one says so per line.
+        # (Imported here: a command that runs well never loads the engine for this.)
+        from app.core.house_way import HouseWayError
+
+        if not isinstance(err, HouseWayError):
+            raise
+        print(f"paigow: {err}: the rule card sets no such hand; check it with paigow "
+              f"house-way --check CARD and add a row for it", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader went away (`paigow ... | head`): stop quietly, as a shell tool does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -33,7 +33,14 @@ from pydantic import (
 
 from app.core.banker import BankingRules, DealerWager
 from app.core.hands import HandRules, JokerRule, WheelRule
-from app.core.house_way import CardFileError, HouseWay, card_names, house_way, use_site_cards
+from app.core.house_way import (
+    CardFileError,
+    HouseWay,
+    card_names,
+    house_way,
+    joker_misfit,
+    use_site_cards,
+)
 from app.core.round import (
     MAX_DRAGONS_PER_ROUND,
     AskedHouseWay,
@@ -272,10 +279,14 @@ class RulesSection(_Section):
 
     @model_validator(mode="after")
     def _card_fits_the_joker(self) -> RulesSection:
-        if self.house_way.name == "fully-wild" and self.joker != "fully-wild":
-            raise ValueError('the "fully-wild" House Way plays the joker as any card: set '
-                             'joker = "fully-wild", or choose another house_way for a bug')
-        return self
+        misfit = joker_misfit(self.house_way, self.joker)
+        if misfit is None:
+            return self
+        if self.joker == "fully-wild":
+            raise ValueError(f"{misfit}: name one as house_way (or leave house_way out), "
+                             f'or set joker = "bug"')
+        raise ValueError(f'{misfit}: set joker = "fully-wild", or choose another house_way '
+                         f"for a bug")
 
 
 class DragonSection(_Section):
@@ -429,6 +440,17 @@ class SupervisorSection(_Section):
         return self.pin == DEFAULT_PIN
 
 
+class FilesSection(_Section):
+    """How long the station's own files stay in their folders (drivers/archive.py): a
+    session file is closed and a new one begun at the next round once it passes
+    `session_file_mb`; session files and slip PDFs last changed more than
+    `archive_after_days` ago are packed into a monthly ZIP in their folder's `archive/`
+    at the station's start (0: never)."""
+
+    session_file_mb: int = Field(default=20, ge=1, le=10_000)
+    archive_after_days: int = Field(default=30, ge=0, le=3_650)
+
+
 class TableConfig(_Section):
     """The whole table configuration, as config/default.toml lays it out."""
 
@@ -443,6 +465,7 @@ class TableConfig(_Section):
     ledger: LedgerSection = LedgerSection()
     station: StationSection = StationSection()
     supervisor: SupervisorSection = SupervisorSection()
+    files: FilesSection = FilesSection()
 
     def shoe_config(self) -> ShoeConfig | None:
         """The shoe driver's settings, or None when no shoe is set up (cards by hand)."""
@@ -484,8 +507,9 @@ class TableConfig(_Section):
         return data
 
 
-# Sections a round's config snapshot leaves out: where the ledger is, and secrets.
-NOT_IN_SNAPSHOT = ("ledger", "supervisor")
+# Sections a round's config snapshot leaves out: where the ledger is, secrets, and the
+# station's own housekeeping (no rule of the round).
+NOT_IN_SNAPSHOT = ("ledger", "supervisor", "files")
 
 
 SECTIONS = tuple(TableConfig.model_fields)

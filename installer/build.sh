@@ -5,6 +5,9 @@
 #   installer/build.sh --tarball        -> also dist/paigow-station-<version>-linux-<arch>.tar.gz,
 #                                          the bundle with install.sh and its files, for a station
 #   installer/build.sh --dist DIR --work DIR   build elsewhere (the tests build in a temp dir)
+#   installer/build.sh --locked         build from installer/station.lock: a venv of its own in
+#                                       the work folder with exactly the locked versions, each
+#                                       checked by its hash (a release build; `make lock` renews it)
 #
 # Uses the project's .venv (make test or make run creates it; `pip install -e '.[station,installer]'`
 # otherwise), or the Python named by $PYTHON. Build on the same Linux release as the stations:
@@ -16,20 +19,30 @@ root=$(dirname "$here")
 dist="$root/dist"
 work="$root/build/pyinstaller"
 tarball=0
+locked=0
 
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --dist) dist=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --tarball) tarball=1; shift ;;
+    --locked) locked=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 
 python=${PYTHON:-$root/.venv/bin/python}
+if [ "$locked" = 1 ]; then
+  venv="$work/venv"
+  rm -rf "$venv"
+  python3.11 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --require-hashes -r "$here/station.lock"
+  "$venv/bin/python" -m pip install --quiet --no-deps "$root"
+  python="$venv/bin/python"
+fi
 if ! "$python" -c 'import PyInstaller, PySide6' 2>/dev/null; then
   echo "build.sh: $python has no PyInstaller or PySide6: run 'make test' (or" \
        "pip install -e '.[station,installer]') first, or set PYTHON" >&2

@@ -1,6 +1,61 @@
-"""The House Way tables are kept in the user's cache (or $PAIGOW_CACHE_DIR) for the whole
-run, as the programs keep them: a table is built once, not once a test process."""
+"""Fixtures for every directory: one PostgreSQL server per test process, and the long tests
+first.
+
+Under pytest-xdist (`make test`: `-n auto --dist loadfile`) each worker is a test process of
+its own: its own server in its own /tmp folder on its own unix socket, started on first use.
+A worker is given whole files, so a module's fixtures are made once. The House Way tables
+are kept in the user's cache (or $PAIGOW_CACHE_DIR) for the whole run, as the programs keep
+them: a table is built once, not once a test process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
 
 from app.cache import use_cache
 
+if TYPE_CHECKING:  # the server's module imports psycopg: only the tests that use it
+    from .ledger.pg import PgServer
+
 use_cache()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked `slow` first (in their order): xdist starts them at once, and the
+    short ones fill the workers around them instead of a long one coming last."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PgServer]:
+    """A real PostgreSQL server for the test process (never skipped: without the server
+    binaries the tests fail saying which package to install)."""
+    from .ledger.pg import running_server
+
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture()
+def pg_up(pg: PgServer) -> PgServer:
+    """The server, running (a test that stops it has it started again)."""
+    if not pg.running:
+        pg.start()
+    return pg
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg: PgServer) -> str:
+    """A database migrated to head, copied for each test that needs one."""
+    from app.ledger.database import make_engine, migrate
+
+    if not pg.running:
+        pg.start()
+    name = pg.create_database()
+    engine = make_engine(pg.url(name))
+    migrate(engine)
+    engine.dispose()
+    return name

@@ -22,8 +22,15 @@ def paigow(*args, env=None):
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     path = tmp_path / "site.toml"
-    path.write_text('[rules]\nhouse_way = "delaware-park"\njoker = "fully-wild"\n\n'
-                    '[commission]\nrate = "4%"\n')
+    path.write_text('[rules]\nhouse_way = "delaware-park"\n\n[commission]\nrate = "4%"\n')
+    return path
+
+
+@pytest.fixture
+def wild_site(tmp_path: Path) -> Path:
+    """A fully wild joker (seed 004), its card left unnamed: the card written for it."""
+    path = tmp_path / "wild.toml"
+    path.write_text('[rules]\njoker = "fully-wild"\n\n[commission]\nrate = "4%"\n')
     return path
 
 
@@ -33,12 +40,13 @@ def _set(*args, env=None):
     return json.loads(proc.stdout)
 
 
-def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site):
-    table = _set("--config", str(site))
-    assert table["rule"].startswith("DP-")  # Delaware Park's card, not the standard one
-    fully_wild = _set("--way", "delaware-park", "--joker", "fully-wild")
+def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site, wild_site):
+    assert _set("--config", str(site))["rule"].startswith("DP-")  # not the standard card
+    table = _set("--config", str(wild_site))
+    assert table["rule"].startswith("FW-")  # the card of the table's fully wild joker
+    fully_wild = _set("--way", "fully-wild", "--joker", "fully-wild")
     assert (table["low"], table["high"]) == (fully_wild["low"], fully_wild["high"])
-    assert _set("--way", "delaware-park", "--joker", "bug")["low"] != table["low"]
+    assert _set("--way", "standard", "--joker", "bug")["low"] != table["low"]
 
 
 def test_house_way_reads_the_table_from_paigow_config_too(site):
@@ -48,9 +56,25 @@ def test_house_way_reads_the_table_from_paigow_config_too(site):
 def test_house_way_options_name_what_differs_from_the_table(site):
     standard = _set("--config", str(site), "--way", "standard")
     assert not standard["rule"].startswith("DP-")
-    assert standard == _set("--way", "standard", "--joker", "fully-wild")  # the table's joker
-    bug = _set("--config", str(site), "--joker", "bug")
-    assert bug == _set("--way", "delaware-park", "--joker", "bug")
+    assert standard == _set("--way", "standard", "--joker", "bug")  # the table's joker
+    lowest = _set("--config", str(site), "--wheel", "lowest")
+    assert lowest == _set("--way", "delaware-park", "--joker", "bug", "--wheel", "lowest")
+
+
+@pytest.mark.parametrize("args", [
+    ("--way", "standard", "--joker", "fully-wild"),
+    ("--joker", "fully-wild"),  # the shipped table's card is the standard one
+    ("--config", "SITE", "--joker", "fully-wild"),  # the site's is Delaware Park's
+])
+def test_house_way_refuses_a_card_that_reads_the_joker_as_a_bug_under_a_fully_wild_joker(
+        site, args):
+    # Seed 004: "In Joker's Wild, the Joker can be used as ANY card. In Non-Joker's Wild a
+    # Joker can be used to complete a flush or straight, or as an Ace."
+    args = tuple(str(site) if a == "SITE" else a for a in args)
+    proc = paigow("house-way", *args, "9S", "9H", "JK", "KC", "7H", "4S", "2D")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "House Way reads the joker as an ace" in proc.stderr
+    assert "give --way fully-wild" in proc.stderr
 
 
 def test_house_way_without_a_config_is_the_shipped_tables_standard_card():
@@ -78,12 +102,12 @@ def test_house_way_refuses_an_unknown_card_listing_the_cards():
     assert "no House Way called 'caesars': the cards are standard" in proc.stderr
 
 
-def test_advise_uses_the_tables_card_joker_and_commission(site):
-    proc = paigow("advise", "--json", "--samples", "200", "--config", str(site),
+def test_advise_uses_the_tables_card_joker_and_commission(wild_site):
+    proc = paigow("advise", "--json", "--samples", "200", "--config", str(wild_site),
                   *HAND.split())
     assert proc.returncode == 0, proc.stderr
     advice = json.loads(proc.stdout)
-    assert advice["way"] == advice["dealer_way"] == "delaware-park"
+    assert advice["way"] == advice["dealer_way"] == "fully-wild"
     assert advice["rules"]["joker"] == "fully-wild"
     assert advice["commission"]["policy"].startswith("4%")
 
@@ -93,8 +117,17 @@ def test_simulate_uses_the_tables_card_and_commission(site):
                   str(site))
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert result["way"] == "delaware-park" and result["rules"]["joker"] == "fully-wild"
+    assert result["way"] == "delaware-park" and result["rules"]["joker"] == "bug"
     assert result["commission"]["policy"].startswith("4%")
+
+
+def test_simulate_refuses_a_card_that_reads_the_joker_as_a_bug_at_a_fully_wild_table(
+        wild_site):
+    proc = paigow("simulate", "--json", "--hands", "200", "--workers", "1", "--config",
+                  str(wild_site), "--way", "standard")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert 'the "standard" House Way reads the joker as an ace' in proc.stderr
+    assert "give --way fully-wild" in proc.stderr
 
 
 def test_house_way_reads_no_config_when_the_options_say_everything():

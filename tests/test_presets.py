@@ -14,7 +14,8 @@ from app.core.banker import BankRotation
 from app.core.cards import parse_cards
 from app.core.hands import Category, HandRules, category_of, rank5
 from app.core.house_way import set_house_way
-from app.core.round import Round, RoundError, RoundRules
+from app.core.round import FoulPenalty, HandReturned, HandSet, Round, RoundError, RoundRules
+from app.core.round_rules import AskedHouseWay
 from app.core.settlement import Outcome, Slip
 from app.core.table import DEALER, NO_PLAY, Action
 from app.settings import DEFAULT_FILE, load_config
@@ -54,7 +55,12 @@ def _play(rules: RoundRules, wagers: dict[int, int], action: Action,
                           parse_cards([LEFTOVERS]))
     for seat in wagers:
         front = (fronts or {}).get(seat)
-        game.set_hand(seat, parse_cards([front]) if front else None)
+        if front:
+            game.set_hand(seat, parse_cards([front]))
+        elif rules.asked_house_way is AskedHouseWay.AFTER_BANK:
+            game.ask_house_way(seat)  # one pile, set after the bank (seed 004)
+        else:
+            game.house_way(seat)
     if bank is not None:
         game.house_way(bank[0])
     return game.settle()
@@ -125,6 +131,25 @@ def test_atlantic_city_ranks_a_to_5_as_the_lowest_straight() -> None:
     wheel, six_high = parse_cards(["AS 2H 3D 4C 5S"]), parse_cards(["2S 3H 4D 5C 6S"])
     assert rank5(wheel, hands) < rank5(six_high, hands)
     assert rank5(wheel, HandRules()) > rank5(six_high, HandRules())  # the shipped table
+
+
+def test_atlantic_city_sends_a_fouled_hand_back_to_be_re_split() -> None:
+    # Seed 002: "the rank of the five-card high hand must be higher than the rank of the
+    # two-card low hand. If this is not true a messagebox will be displayed asking you to
+    # re-split your hand."
+    rules = _rules("atlantic-city")
+    assert rules.foul_penalty is FoulPenalty.RESPLIT
+    game = Round(rules)
+    game.place_wager(4, 1500)
+    game.set_action(Action.from_rng(3))
+    game.deal_by_position({p: parse_cards([h]) for p, h in HANDS.items()},
+                          parse_cards([LEFTOVERS]))
+    returned = game.set_hand(4, parse_cards(["QD QC"]))  # queens in front of eights
+    assert isinstance(returned, HandReturned) and game.pending()[0] == 4
+    again = game.set_hand(4, parse_cards(["8C 8H"]))  # re-split: eights in front
+    assert isinstance(again, HandSet) and again.hand.foul is None
+    line = game.settle().line(4)
+    assert line.foul is None and line.outcome is not None
 
 
 # --- Delaware Park (seed 003) --------------------------------------------------------------
@@ -218,6 +243,16 @@ def test_cordova_sets_the_house_way_with_the_fully_wild_card() -> None:
     rules = _rules("cordova")
     result = set_house_way(parse_cards("9S 9H JK KC 7H 4S 2D"), rules.house_way, rules.hands)
     assert set(result.low) == set(parse_cards("KC 7H")) and result.rule.id == "FW-3K"
+
+
+def test_cordova_sets_a_hand_asked_for_the_house_way_after_the_bank_is_opened() -> None:
+    # Seed 004: "players have the option of setting their hands themselves or having the
+    # dealer set it House Way after the bank hand is opened. When a hand is played House
+    # Way, all seven cards are left in one pile on the table."
+    assert _rules("cordova").asked_house_way is AskedHouseWay.AFTER_BANK
+    # The seeds that do not say so keep the shipped table's: set when asked.
+    for name in ("atlantic-city", "delaware-park"):
+        assert _rules(name).asked_house_way is AskedHouseWay.AT_ONCE
 
 
 def test_a_preset_is_a_site_file_over_the_shipped_table() -> None:

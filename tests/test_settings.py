@@ -186,7 +186,7 @@ def test_an_unknown_house_way_is_refused_with_the_cards_there_are(tmp_path: Path
     assert err.key == "rules.house_way" and "standard" in err.why and "delaware-park" in err.why
 
 
-def test_a_fully_wild_joker_plays_the_fully_wild_card_unless_the_table_names_one(
+def test_a_fully_wild_joker_plays_the_fully_wild_card_when_the_table_names_none(
         tmp_path: Path) -> None:
     # Seed 004: "the Joker is FULLY WILD and can be played in place of any card": the other
     # cards read the joker as an ace, so a wild table that names no card plays its own.
@@ -195,9 +195,31 @@ def test_a_fully_wild_joker_plays_the_fully_wild_card_unless_the_table_names_one
     by_env = load_config(env={"PAIGOW_RULES__JOKER": "fully-wild"})
     assert by_env.round_rules().house_way.name == "fully-wild"
     named = load_config(_site(tmp_path, '[rules]\njoker = "fully-wild"\n'
-                                        'house_way = "standard"\n', "named.toml"), env={})
-    assert named.round_rules().house_way.name == "standard"
+                                        'house_way = "fully-wild"\n', "named.toml"), env={})
+    assert named.round_rules().house_way.name == "fully-wild"
     assert load_config(env={}).round_rules().house_way.name == "standard"  # the bug's default
+
+
+@pytest.mark.parametrize("card", ["standard", "delaware-park", "trump-plaza",
+                                  "trump-plaza.toml"])
+def test_a_card_that_reads_the_joker_as_a_bug_at_a_fully_wild_table_is_refused(
+        tmp_path: Path, card: str) -> None:
+    # Seed 004: "In Joker's Wild, the Joker can be used as ANY card. In Non-Joker's Wild a
+    # Joker can be used to complete a flush or straight, or as an Ace." A card written for
+    # the second would split 9S 9H JK KC 7H 4S 2D, where the wild joker makes three nines.
+    err = _refused(tmp_path, f'[rules]\njoker = "fully-wild"\nhouse_way = "{card}"\n')
+
+    assert err.key == "rules" and err.file.endswith("site.toml")
+    assert f'the "{card}" House Way reads the joker as an ace' in err.why
+    assert 'the House Way cards for a fully wild joker are: "fully-wild"' in err.why
+
+
+def test_a_fully_wild_joker_from_the_environment_under_a_named_bug_card_is_refused(
+        tmp_path: Path) -> None:
+    err = _refused(tmp_path, '[rules]\nhouse_way = "delaware-park"\n',
+                   env={"PAIGOW_RULES__JOKER": "fully-wild"})
+
+    assert 'the House Way cards for a fully wild joker are: "fully-wild"' in err.why
 
 
 def test_the_fully_wild_card_at_a_table_whose_joker_is_a_bug_is_refused(

@@ -27,7 +27,6 @@ from app.core.hands import HandRules
 from app.core.house_way import HouseWay, HouseWayError, HouseWaySetting
 from app.core.house_way.table import (
     FIVE_OF_A_SUIT,
-    NO_RULE,
     PLACE,
     PLUS_THREE,
     PRIME,
@@ -35,13 +34,13 @@ from app.core.house_way.table import (
     Table,
     cores,
     flush_places,
-    house_way_setting,
 )
 
 from .common import InputError
 
 CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds (64 KiB at most)
 PARALLEL_FROM = 50_000  # hands in a file from which it is answered on every core
+DICT_FROM = 25_000 * 21  # bytes of hands (21 a line) from which the table's dict pays
 
 
 def _tokens() -> dict[str, int]:
@@ -117,7 +116,11 @@ class Answers:
         # command's speed.
         tokens, tails, names, as_json = TOKENS, self.tails, self.by_place, self.as_json
         prime, suit = PRIME_AT.__getitem__, SUIT_AT.__getitem__
-        keys, column, find = self.table.keys, self.table.entries, bisect_left
+        if len(data) >= DICT_FROM:
+            entry = self.table.entry_of().__getitem__
+        else:
+            keys, column = self.table.keys, self.table.entries
+            entry = lambda key: column[bisect_left(keys, key)]  # noqa: E731
         out = []
         try:
             for raw in data.decode("utf-8", "replace").splitlines():
@@ -131,9 +134,7 @@ class Answers:
                 suits = sum(map(suit, placed))
                 if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
                     key |= flush_places([p & 63 for p in placed], suits)
-                e = column[find(keys, key)]
-                if e == NO_RULE:
-                    return None  # the card's own error says so
+                e = entry(key)
                 a, b = placed[e & 7], placed[e >> 3 & 7]
                 if a < b:
                     a, b = b, a
@@ -178,8 +179,10 @@ class Command:
         answers = self.answers
         try:
             cards: Sequence[Card] = parse_cards(text, count=7)
+            # Without a table (a hand given as arguments) the card sets it: the same
+            # setting, without looking for the kept table.
             result = (answers.table.set(cards) if answers.table is not None else
-                      house_way_setting(answers.card, cards, answers.rules))
+                      answers.card.set(cards, answers.rules))
         except HouseWayError as err:
             self._said(out, f"paigow: {err}: set this hand by hand and report it as a "
                             "defect of the rule card")
@@ -211,6 +214,8 @@ class Command:
         from concurrent.futures import ProcessPoolExecutor
 
         parts = _parts(data, cores())
+        if self.answers.table is not None:
+            self.answers.table.entry_of()  # once, before the workers fork: they share it
         with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("fork"),
                                  initializer=_start_worker,
                                  initargs=(self.answers,)) as pool:

@@ -10,7 +10,7 @@ import math
 import sys
 
 from app.core.analysis.simulate import Simulation, SimulationError, simulate
-from app.core.house_way import WAYS, HouseWay, hand_rules_for, house_way
+from app.core.house_way import WAYS, HouseWay, house_way, joker_misfit
 from app.core.house_way.table import cores
 from app.settings import ConfigError
 
@@ -18,6 +18,7 @@ from .simulate import vector_player
 from .table_options import (
     OptionError,
     add_config_argument,
+    fit_the_joker,
     on_a_terminal,
     positive_int,
     report_error,
@@ -74,18 +75,14 @@ def rounds_for(precision: float) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         base = table_choice(argparse.Namespace(config=args.config, wager=args.wager))
-        names = args.way or [n for n in WAYS
-                             if hand_rules_for(n, base.rules) == base.rules]
+        names = args.way or [n for n in WAYS if joker_misfit(n, base.rules.joker) is None]
         cards: list[HouseWay] = []
         for name in names:
             try:
                 card = house_way(name)
             except KeyError as e:
                 raise OptionError(str(e.args[0])) from None
-            if hand_rules_for(card, base.rules) != base.rules:
-                raise OptionError(f"the {name!r} House Way plays the joker fully wild and the "
-                                  f"table's joker is a {base.rules.joker}: use a config with "
-                                  'joker = "fully-wild" (such as config/cordova.toml)')
+            fit_the_joker(card, base.rules)
             cards.append(card)
     except (ConfigError, OptionError) as err:
         return report_error(NAME, err)

@@ -74,17 +74,17 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         sys.stdout.write(card_text(card))
         return 0
-    from app.core.house_way.table import kept, table_of
+    from app.core.house_way.table import kept
 
     from .answer import answer_hands
 
-    # One hand given as arguments does not wait for a table to be built: the card sets it.
-    table = kept(card, rules) if args.cards else table_of(card, rules, say=_say)
+    # A stream of hands is looked up in the card's table when it is kept (the shipped
+    # cards' are built at install: python -m app.cache); else, and for a hand given as
+    # arguments, the card sets each hand: the same settings. A build pays only over
+    # hundreds of thousands of hands, so a command never waits for one.
+    table = None if args.cards else kept(card, rules)
     return answer_hands(args, card, rules, table)
 
-
-def _say(text: str) -> None:
-    print(f"paigow house-way: {text}", file=sys.stderr, flush=True)
 
 
 def card_and_rules(args: argparse.Namespace) -> tuple[HouseWay, HandRules] | int:
@@ -115,6 +115,17 @@ def card_and_rules(args: argparse.Namespace) -> tuple[HouseWay, HandRules] | int
             table_way, table_hands = table.house_way, table.hands
         way = way or table_way
         rules = hand_rules(args, table_hands)
+    if rules.joker == "fully-wild":
+        # A card that reads the joker as a bug would waste a wild one (the card written for
+        # the wild joker plays it whatever --joker says, so only this way round is refused).
+        from app.core.house_way import cards_for, joker_misfit
+
+        misfit = joker_misfit(way, rules.joker)
+        if misfit is not None:
+            print(f"paigow house-way: {misfit}: give "
+                  + " or ".join(f"--way {n}" for n in cards_for("fully-wild"))
+                  + " (or --joker bug)", file=sys.stderr)
+            return 2
     return way, rules
 
 
@@ -162,7 +173,7 @@ def card_text(card: HouseWay) -> str:
 def check(name: str, same_as: str | None, rules: HandRules) -> int:
     """The full check of a card over every hand: 0 when nothing is wrong, 1 with each
     problem named by its row, 2 when the card (or --same-as) cannot even be read."""
-    from app.core.analysis.classes import ALL_HANDS
+    from app.core.classes import ALL_HANDS
     from app.core.house_way.card_file import check_card
 
     card = find(name)
@@ -186,8 +197,8 @@ def check(name: str, same_as: str | None, rules: HandRules) -> int:
 
 def audit(way: str, rules: HandRules, as_json: bool) -> int:
     """Every row of the card that gives up strength on some hands, most hands first."""
-    from app.core.analysis.classes import ALL_HANDS
     from app.core.cards import cards_text
+    from app.core.classes import ALL_HANDS
     from app.core.house_way.audit import share, survey
 
     found = survey([way], rules, audit=True)[way]
@@ -216,7 +227,7 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
 
 
 def _row_json(d: Dominated, fired: int) -> dict[str, Any]:
-    from app.core.analysis.classes import ALL_HANDS
+    from app.core.classes import ALL_HANDS
 
     assert d.played is not None and d.better is not None
     return {"row": d.row, "says": d.says, "hands": d.hands, "share": d.hands / ALL_HANDS,

@@ -13,7 +13,8 @@ import argparse
 import json
 import sys
 
-from app.session.record import RecordError, read_session, replay, utf8_lines
+from app.session.record import RecordError, read_session, utf8_lines
+from app.session.replay import replay
 from drivers.printer.layout import slip_text
 
 NAME = "replay"

@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 
 from app.core.hands import HandRules
-from app.core.house_way import HouseWay, hand_rules_for
+from app.core.house_way import HouseWay, cards_for, joker_misfit
 from app.core.round_rules import RoundRules
 from app.core.settlement import CommissionPolicy, MoneyError, parse_money
 from app.settings import ConfigError, TableConfig, load_config
@@ -58,11 +58,7 @@ def table_choice(args: argparse.Namespace) -> TableChoice:
     way = getattr(args, "way", None) or rules.house_way
     dealer_way = getattr(args, "dealer_way", None) or way
     for card in (way, dealer_way):
-        # A card written for one joker (fully-wild) cannot be judged under another.
-        if hand_rules_for(card, rules.hands) != rules.hands:
-            raise OptionError(f"the {card.name!r} House Way plays the joker fully wild and the "
-                              f"table's joker is a {rules.hands.joker}: use a config with "
-                              f'joker = "fully-wild" (such as config/cordova.toml)')
+        fit_the_joker(card, rules.hands)
     wager = rules.limits.minimum
     if getattr(args, "wager", None) is not None:
         try:
@@ -72,6 +68,19 @@ def table_choice(args: argparse.Namespace) -> TableChoice:
         if wager <= 0:
             raise OptionError(f"--wager: {args.wager!r} is not above zero")
     return TableChoice(way, dealer_way, rules.hands, rules.commission, wager)
+
+
+def fit_the_joker(card: HouseWay, hands: HandRules) -> None:
+    """Refuse a card written for another joker than the table's: it plays another game."""
+    misfit = joker_misfit(card, hands.joker)
+    if misfit is None:
+        return
+    if hands.joker == "fully-wild":
+        raise OptionError(f"{misfit}: give " + " or ".join(
+            f"--way {n}" for n in cards_for("fully-wild")) + ", or use a config whose joker "
+            "is a bug")
+    raise OptionError(f"{misfit}: use a config with joker = \"fully-wild\" (such as "
+                      "config/cordova.toml)")
 
 
 def table_config(args: argparse.Namespace) -> TableConfig:

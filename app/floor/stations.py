@@ -36,7 +36,7 @@ from app.session import (
     SupervisorCommand,
 )
 from app.session.ports import PortError
-from app.session.steps import to_set
+from app.session.procedure import to_set
 
 
 class StoreLedger:
@@ -215,7 +215,7 @@ class HeadlessStation:
             dollars = self.rng.randrange(lim.minimum, min(lim.maximum, 20_000) + 1, 500)
             self.key(str(seat))
             self.cmd("wager", str(dollars // 100))
-            if s.asking is not None:  # far above the seat's last wager: the demo player
+            if s.keyboard.asking is not None:  # far above the seat's last wager: the demo player
                 self.cmd("confirm")  # means it, and the session holds it until confirmed
 
     def _action(self) -> None:

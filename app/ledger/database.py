@@ -3,7 +3,6 @@ directory, a PostgreSQL URL for a casino, the engine, and the migrations run on 
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from io import StringIO
@@ -214,9 +213,3 @@ def migration_sql(url: str, revision: str = "head") -> str:
     command.upgrade(alembic_config(url, out), revision, sql=True)
     return out.getvalue()
 
-
-def ensure_dir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    if os.name == "posix":
-        path.chmod(path.stat().st_mode | 0o700)
-    return path

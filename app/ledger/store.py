@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
+from app.session.ports import PortError, Supervisor
 from drivers.private import open_private
 
 from . import anchors, chain, enrollment, keys, people, reads, roles
@@ -1147,8 +1148,7 @@ class StoreSupervisors:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def authorise(self, name: str, secret: str, action: str) -> Any:
-        from app.session.ports import PortError, Supervisor
+    def authorise(self, name: str, secret: str, action: str) -> Supervisor:
         try:
             person = self.store.authorise(name, secret, action)
         except LedgerError as e:  # NotAuthorised is one: wrong secret, locked, role

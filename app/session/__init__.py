@@ -5,7 +5,8 @@ command), each is checked with the round (`app.core.round`) and applied, and `Ch
 out (which seats, the centre, the slip, the devices, the message, what was recorded and
 printed). The ledger and the printer sit behind small ports (`ports.py`); every dealer
 command is declared once in `commands.py`. The window, the tests and `paigow replay` drive
-the same `DealerSession`.
+the same `DealerSession`, which composes its parts (`parts.py`: the round in play, the deal
+coming in, the keyboard, the devices, the outbox); docs/session.md draws the whole.
 """
 
 from .changes import Changes
@@ -29,6 +30,7 @@ from .events import (
     event_from_dict,
     event_to_dict,
 )
+from .parts import Parts
 from .ports import (
     LedgerPort,
     MemoryLedger,
@@ -44,8 +46,8 @@ from .session import DealerSession
 __all__ = [
     "COMMANDS", "CardPicked", "CardRead", "Changes", "Command", "DealerCommand",
     "DealerSession", "DeviceAction", "Event", "FrontTyped", "KeyPressed", "LedgerPort",
-    "LeftoversRead", "MemoryLedger", "MemoryPrinter", "PortError", "PrintJob", "PrintOutcome",
-    "Printed", "PrinterPort", "ShoeFault", "ShoeStatus", "Shuffled", "Supervisor",
+    "LeftoversRead", "MemoryLedger", "MemoryPrinter", "Parts", "PortError", "PrintJob",
+    "PrintOutcome", "Printed", "PrinterPort", "ShoeFault", "ShoeStatus", "Shuffled", "Supervisor",
     "SupervisorCommand", "SupervisorPort", "MemorySupervisors",
     "event_from_dict", "event_to_dict", "help_rows", "keymap", "next_line",
 ]

@@ -42,8 +42,8 @@ class LedgerPort(Protocol):
         """The round in play is void: who and why."""
 
     def keep_deal(self, game: Round, deal: Mapping[str, Any]) -> None:
-        """The deal coming in as the station holds it (feed.deal_state), on disk before
-        the round is given it: a station restarted mid-deal gets it back (feed.restore)."""
+        """The deal coming in as the station holds it (Deal.state), on disk before
+        the round is given it: a station restarted mid-deal gets it back (Deal.restore)."""
 
 
     def misdeal(self, game: Round, reason: str, by: object) -> None:
@@ -207,6 +207,10 @@ class AnsweredPrinter:
 
     def reprint_kept(self) -> None:
         self.sent.append((PrintJob("kept"), None))
+
+    def answered(self, outcome: PrintOutcome) -> None:
+        """The recorded answer: the slips it keeps from now on."""
+        self.kept = outcome.left if outcome.job.kind == "kept" else self.kept + int(outcome.kept)
 
 
 @dataclass

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import IO, Any
 
 from app.core.banker import BankRotation
 from app.core.round import Phase, RoundRules
@@ -29,13 +29,9 @@ from app.core.rules_data import (
     rules_from_data,
     rules_to_data,
 )
-from app.core.settlement import Slip
 
-from .events import Event, EventError, Printed, event_from_dict, event_to_dict
-from .ports import AnsweredPrinter, MemoryLedger
-
-if TYPE_CHECKING:
-    from .session import DealerSession
+from .events import Event, EventError, event_from_dict, event_to_dict
+from .parts import Parts
 
 SESSION_SCHEMA = "paigow.session/1"
 
@@ -72,20 +68,20 @@ def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
 
 # --- writing -------------------------------------------------------------------------------
 
-def header(s: DealerSession) -> Json:
+def header(p: Parts) -> Json:
     """What a session was started with: the rules, the rotation, the ports it had. Written
     between rounds: after a settled round, the rotation the next round opens with."""
-    rnd = s.round
+    rnd, ledger = p.round, p.play.ledger
     rotation = rnd.next_rotation() if rnd is not None and rnd.phase is Phase.SETTLED \
-        else s.rotation
+        else p.play.rotation
     return {
         "schema": SESSION_SCHEMA,
-        "rules": encode_rules(s.rules),
+        "rules": encode_rules(p.rules),
         "rotation": encode_rotation(rotation),
-        "ledger": s.ledger is not None,
-        "dealer": s.ledger.dealer if s.ledger is not None else None,
-        "printer": s.printer is not None and s.printer.attached,
-        "kept": s.printer.kept_count if s.printer is not None else 0,
+        "ledger": ledger is not None,
+        "dealer": ledger.dealer if ledger is not None else None,
+        "printer": p.devices.printer_attached,
+        "kept": p.devices.kept_count,
     }
 
 
@@ -204,36 +200,3 @@ def read_session(lines: Iterable[str]) -> Recorded:
                           f"(schema {SESSION_SCHEMA})")
     return Recorded(head, decode_rules(head["rules"]), decode_rotation(head["rotation"]),
                     events)
-
-
-@dataclass
-class Replayed:
-    session: DealerSession
-    slips: list[Slip] = field(default_factory=list)
-    ledger: MemoryLedger | None = None
-    refused: list[tuple[int, str]] = field(default_factory=list)  # (event number, why)
-
-
-def replay(recorded: Recorded) -> Replayed:
-    """Play the events through a new session, headless: the slips it settles, in order."""
-    from .session import DealerSession
-    head = recorded.head
-    ledger = MemoryLedger(shift=head.get("dealer")) if head.get("ledger") else None
-    printer = AnsweredPrinter(kept=int(head.get("kept", 0))) if head.get("printer") else None
-    s = DealerSession(recorded.rules, ledger=ledger, printer=printer,
-                      rotation=recorded.rotation, randbelow=_no_rng)
-    out = Replayed(s, ledger=ledger)
-    for number, event in enumerate(recorded.events, 1):
-        if isinstance(event, Printed) and printer is not None:
-            o = event.outcome
-            printer.kept = o.left if o.job.kind == "kept" else printer.kept + int(o.kept)
-        changes = s.handle(event)
-        if not changes.done:
-            out.refused.append((number, changes.message))
-        if changes.slip is not None:
-            out.slips.append(changes.slip)
-    return out
-
-
-def _no_rng(_n: int) -> int:
-    raise RecordError("the recorded session asks for an RNG draw it did not record")

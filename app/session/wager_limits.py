@@ -18,14 +18,12 @@ headless runner, `paigow replay`, the tests) is held to them the same way.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from app.core.round import Round
 from app.core.settlement import money
 from app.core.table import TableError
-
-if TYPE_CHECKING:
-    from .session import DealerSession
 
 JUMP_TIMES = 5  # more than five times the previous wager ...
 JUMP_AT_LEAST = 10_000  # ... and at least $100.00 more: a jump to confirm
@@ -44,12 +42,11 @@ class Asking:
                 f"{money(self.previous)}. Enter again (or Y) sets it; Esc cancels it.")
 
 
-def previous_wager(s: DealerSession, seat: int) -> int | None:
+def previous_wager(rnd: Round | None, last_wagers: Mapping[int, int], seat: int) -> int | None:
     """The seat's wager on the table now, else its last main wager at this station."""
-    rnd = s.round
     if rnd is not None and seat in rnd.wagers:
         return rnd.wagers[seat]
-    return s.last_wagers.get(seat)
+    return last_wagers.get(seat)
 
 
 def far_above(previous: int | None, cents: int) -> bool:
@@ -60,9 +57,8 @@ def far_above(previous: int | None, cents: int) -> bool:
     return cents > JUMP_TIMES * previous and cents - previous >= JUMP_AT_LEAST
 
 
-def verify_wager(s: DealerSession, seat: int, cents: int) -> None:
+def verify_wager(rnd: Round, seat: int, cents: int) -> None:
     """Raise why `cents` may not be seat's wager now (the limit named); else nothing."""
-    rnd = s.need_round()
     limits = rnd.rules.limits
     if cents > limits.maximum:
         raise TableError(f"Seat {seat}: {money(cents)} is over the table maximum of "
@@ -75,9 +71,10 @@ def verify_wager(s: DealerSession, seat: int, cents: int) -> None:
     rnd.verify_place_wager(seat, cents)  # the rest of the core's rules (a banker, a bank)
 
 
-def asking_for(s: DealerSession, seat: int, cents: int) -> Asking | None:
+def asking_for(rnd: Round | None, last_wagers: Mapping[int, int], seat: int,
+               cents: int) -> Asking | None:
     """The question to ask before setting this wager, or None to set it at once."""
-    previous = previous_wager(s, seat)
+    previous = previous_wager(rnd, last_wagers, seat)
     if previous is None or not far_above(previous, cents):
         return None
     return Asking(seat, cents, previous)

@@ -40,7 +40,7 @@ class CloseGuard:
         return False
 
     def ask(self) -> CloseDialog:
-        from .supervisor import CloseDialog
+        from .supervisor import CloseDialog  # heavy: SQLAlchemy (app.ledger), when asked
 
         if self.dialog is None or not self.dialog.isVisible():
             self.dialog = CloseDialog(self.pit, self._closed, self.window)

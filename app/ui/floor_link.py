@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -26,10 +26,8 @@ from app.core.round import Phase
 from app.ledger.floor_status import Device, FloorStatus, LiveState, Request, live_state
 
 from . import view
+from .station import Station
 from .worker import Worker
-
-if TYPE_CHECKING:
-    from .window import MainWindow
 
 BEAT_EVERY_MS = 3000  # the heartbeat when nothing changes (the floor's offline is longer)
 
@@ -40,14 +38,14 @@ def _device(label: str, state: str) -> Device:
 
 
 class FloorLink(QObject):
-    """The heartbeat writer and the floor's requests of one station window."""
+    """The heartbeat writer and the floor's requests of one station."""
 
     requested = Signal()  # the open requests changed (the pit view shows them)
 
-    def __init__(self, window: MainWindow, status: FloorStatus,
-                 every_ms: int = BEAT_EVERY_MS) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, station: Station, status: FloorStatus,
+                 every_ms: int = BEAT_EVERY_MS, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.station = station
         self.status = status
         self.worker = Worker(self, name="floor-heartbeat")
         self.requests: list[Request] = []  # asked and not yet answered, oldest first
@@ -64,7 +62,7 @@ class FloorLink(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(every_ms)
         self._timer.timeout.connect(lambda: self.beat(force=True))
-        window.changed.connect(self.beat)
+        station.changed.connect(self.beat)
         self._timer.start()
         self.beat(force=True)
 
@@ -72,7 +70,7 @@ class FloorLink(QObject):
 
     def live(self) -> LiveState:
         """The table as it stands now (GUI thread: the session is read where it lives)."""
-        w = self.window
+        w = self.station
         s = w.session
         assert s is not None
         rnd = s.round
@@ -99,7 +97,7 @@ class FloorLink(QObject):
         """Write the live state on the worker when it changed (or `force`: the heartbeat).
         One beat at a time: a change while one is on its way is written after it. False:
         nothing to write."""
-        if self.worker.closed or self.window.session is None:
+        if self.worker.closed or self.station.session is None:
             return False
         live = self.live()
         content = live.content()
@@ -143,11 +141,10 @@ class FloorLink(QObject):
                 self.answer(r, "not voided: that round is no longer in play here (a settled "
                                "round is corrected, not voided)")
             else:
-                no = self.window.session.round.rotation.round_no  # type: ignore[union-attr]
+                no = self.station.session.round.rotation.round_no  # type: ignore[union-attr]
                 text = (f"The pit floor asks to void round {no} ({r.by}: {r.reason}): a "
                         f"supervisor does it here, F2.")
-                self.window.panel.show_message(text, "warn")
-                self.window.panel.add_log((f"Floor: {text}",))
+                self.station.tell(text, "warn", f"Floor: {text}")
         still = [r for r in open_ if r.id not in self._answered]
         if [r.id for r in still] != [r.id for r in self.requests]:
             self.requests = still
@@ -155,8 +152,8 @@ class FloorLink(QObject):
 
     def in_play(self, request: Request) -> bool:
         """Whether the request is for the round in play here (the only one a void can)."""
-        s = self.window.session
-        port = self.window.ledger
+        s = self.station.session
+        port = self.station.ledger
         rec = port.recording if port is not None else None
         return (request.kind == "void" and s is not None and s.round is not None
                 and s.round.phase is not Phase.SETTLED and rec is not None

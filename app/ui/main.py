@@ -40,13 +40,14 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -56,11 +57,11 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
 from app.session import DealerSession
-from app.session.feed import resume_point
+from app.session.deal import resume_point
 
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
-from .recorder import SessionFile, session_path
+from .recorder import SessionFile, pack_old_files, session_path
 from .services import Ledger, Printer, StationLedger, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -123,7 +124,7 @@ def window_size(text: str) -> tuple[int, int]:
 
 def make_shoe(args: argparse.Namespace, config: Any = None,
               resume: tuple[int | None, int | None] = (None, None)) -> ShoeFeed:
-    """`resume`: the deal a restarted station was reading (feed.resume_point)."""
+    """`resume`: the deal a restarted station was reading (deal.resume_point)."""
     if args.shoe:
         return SerialShoe(args.shoe, resume=resume)
     if args.demo:
@@ -142,8 +143,6 @@ def make_shoe(args: argparse.Namespace, config: Any = None,
 def make_printer(config: TableConfig, data_dir: str | None, demo: bool = False) -> Printer:
     """The configured slip printer; its kept slips in the data directory given, if any. A
     demo with no printer set up saves its slips as PDF files in the data directory."""
-    from dataclasses import replace
-
     printer_config = config.printer_config()
     if data_dir and not config.printer.queue_dir:
         printer_config = replace(printer_config,
@@ -225,6 +224,7 @@ def house_way_table(rules: RoundRules) -> None:
 def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -> None:
     """The quick half, on the window's thread: the printer, the shoe and the dealer session,
     bound to the window. Raises CardError (a bad --deck); the ledger is closed then."""
+    # heavy: SQLAlchemy (app.ledger), loaded once the window has painted
     from app.ledger.floor_status import FloorStatus
 
     from .floor_link import FloorLink
@@ -242,7 +242,9 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
     if resumed is not None:
         port.adopt(resumed)
     recorder = SessionFile(session_path(ledger.store.data_dir), worker,
-                           resumed=resumed is not None)
+                           resumed=resumed is not None,
+                           limit_bytes=config.files.session_file_mb * 2**20)
+    worker.submit(lambda: pack_old_files(config, ledger.store.data_dir))
     session = DealerSession(config.round_rules(), ledger=port,
                             printer=StationPrinter(printer, ledger.store.head_code),
                             rotation=opened.rotation, recorder=recorder,
@@ -255,9 +257,10 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
     store = ledger.store
     window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
                                                      station=store.station,
-                                                     identity=store.station_id))
+                                                     identity=store.station_id),
+                                 parent=window)
+    recorder.session = session
     if resumed is not None:
-        recorder.session = session
         window.apply(session.resume(resumed.game, opened.deal))
 
 
@@ -386,8 +389,6 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
     """While in the block, SIGTERM, SIGINT and SIGHUP run `stop` on the Qt thread (Qt's loop
     does not return to Python by itself: the signal's byte on a socket wakes it). The
     handlers before are put back after. Outside the main thread: nothing to do."""
-    import socket
-
     try:
         receive, send = socket.socketpair()
         receive.setblocking(False)

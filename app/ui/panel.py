@@ -36,6 +36,7 @@ ROWS: tuple[tuple[str, ...], ...] = (
     ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
     ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
     ("field", "front"), ("withdraw", "house_way"), ("show_house_way",), ("settle", "print"))
+LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
 PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
 # Each button is a command of the registry (app/session/commands.py): its text, key and
 # tooltip are the command's own.
@@ -286,19 +287,18 @@ class ControlPanel(QWidget):
                 restyle(field, "open", name == open_field)
 
     def show_log(self, lines: tuple[str, ...]) -> None:
-        if self.log.count() > len(lines):
-            self.log.clear()
-        added = lines[self.log.count():]
-        for line in added:
-            self.log.addItem(line)
-        if added:  # once the wrapped lines are laid out
-            QTimer.singleShot(0, self.log.scrollToBottom)
+        """The whole log anew (the window bound, a round taken back)."""
+        self.log.clear()
+        self.add_log(lines)
 
     def add_log(self, lines: tuple[str, ...]) -> None:
-        """New lines of the log, as an event made them."""
+        """New lines of the log, as an event made them; the oldest go past LOG_ITEMS (a
+        list that grew all shift slowed every round: 18,000 items by round 781)."""
         self.log.addItems(list(lines))
+        for _ in range(self.log.count() - LOG_ITEMS):
+            self.log.takeItem(0)
         if lines:  # once the wrapped lines are laid out
-            QTimer.singleShot(0, self.log.scrollToBottom)
+            QTimer.singleShot(0, self.log, self.log.scrollToBottom)  # not once it is gone
 
     def show_slip(self, slip: SlipState | None, printed: str = "") -> None:
         if slip is None:

@@ -41,6 +41,7 @@ from app.session.words import bank_standing, rotation_lines
 
 from . import present
 from .services import Ledger, PrintJob
+from .station import Station
 from .worker import Worker
 
 if TYPE_CHECKING:
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
     from app.ledger.recall import Recall
 
     from .floor_link import FloorLink
-    from .window import MainWindow
 
 T = TypeVar("T")
 ADVICE_ERROR = 0.01  # the standard error the advice is drawn to (per unit wagered)
@@ -110,9 +110,9 @@ class RoundInPlay:
 class PitController(QObject):
     changed = Signal()
 
-    def __init__(self, station: MainWindow, parent: QObject | None = None) -> None:
+    def __init__(self, station: Station, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.station = station  # the dealer's window: its session, ledger and printer
+        self.station = station  # the dealer's station: its session, ledger and printer
         self.message = ""
         self.level = "info"
         self._reads: Worker | None = None  # the pit's reads, on a thread of their own
@@ -134,7 +134,7 @@ class PitController(QObject):
 
     @property
     def dealer_name(self) -> str | None:
-        ledger = self.session.ledger
+        ledger = self.session.play.ledger
         return ledger.dealer if ledger is not None else None
 
     def _say(self, text: str, level: str = "info") -> None:
@@ -212,7 +212,7 @@ class PitController(QObject):
         rnd = s.round
         if rnd is not None and rnd.phase is not Phase.SETTLED:
             return rnd, True
-        rotation = rnd.next_rotation() if rnd is not None else s.rotation
+        rotation = rnd.next_rotation() if rnd is not None else s.play.rotation
         return Round(s.rules, rotation), False
 
     def round_in_play(self) -> RoundInPlay:
@@ -244,10 +244,10 @@ class PitController(QObject):
     def _typing_blocked(self, game: Round | None) -> str | None:
         if game is None or game.phase is not Phase.DEALING:
             return "typing cards is allowed for a deal under way"
-        if not self.session.shoe_online:
+        if not self.session.devices.shoe_online:
             return "the shoe is offline: the dealer types the cards without a supervisor"
-        if self.session.typing_allowed is not None:
-            return f"{self.session.typing_allowed} has allowed typing this deal's cards"
+        if self.session.play.typing_allowed is not None:
+            return f"{self.session.play.typing_allowed} has allowed typing this deal's cards"
         return None
 
     @staticmethod
@@ -396,7 +396,7 @@ class PitController(QObject):
         def authorised(person: Person | None) -> None:
             done = False
             if person is not None and self.session.round is rnd:
-                vouch = getattr(self.session.supervisors, "vouch", None)
+                vouch = getattr(self.session.play.supervisors, "vouch", None)
                 if vouch is not None:
                     vouch(person, action)
                 changes = self.station.handle(SupervisorCommand(what, person.name, reason))
@@ -527,7 +527,7 @@ class PitController(QObject):
     def reprint(self, stored: StoredSlip) -> bool:
         """Print a past round's slip again from the ledger, marked REPRINT."""
         printer = self.station.printer
-        port = self.session.printer
+        port = self.session.devices.printer
         why = ("no slip printer is set up at this station ([printer] kind = \"none\"): read "
                "the slip on screen; the ledger keeps it" if printer is None or port is None
                or not port.attached else port.problem())

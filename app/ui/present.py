@@ -9,7 +9,7 @@ standing for the bank) are the session's own (app/session/words.py), not a copy.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.core.cards import Card, cards_text, sort_cards
 from app.core.hands import HandRules, describe, ranker
@@ -352,7 +352,6 @@ def _preview(record: HandSet | HandReturned, rules: HandRules) -> dict[str, obje
 
 
 def _replace(state: SeatState, values: Mapping[str, object]) -> SeatState:
-    from dataclasses import replace
     return replace(state, **values)  # type: ignore[arg-type]
 
 

@@ -38,7 +38,7 @@ from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
 from app.ledger import Store
 from app.session import DealerCommand, DealerSession
-from app.session.steps import dragon_suggestion
+from app.session.procedure import dragon_suggestion
 
 from . import screencheck, theme
 from .pit import PitController
@@ -337,7 +337,7 @@ def _round_one(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     shoot("02-wagers")
 
     c.key("R")
-    pump(lambda: len(c.s.stream) >= 24)
+    pump(lambda: len(c.s.deal.stream) >= 24)
     shoot("03-dealing")
     pump(lambda: c.phase_is(Phase.SETTING))
     shoot("04-dealt-dragon-offered")
@@ -370,7 +370,7 @@ def _round_one(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     c.key("S")
     shoot("10-settled-slip")
     c.key("P")
-    pump(lambda: c.s.slip_printed == "printed")
+    pump(lambda: c.s.devices.slip_printed == "printed")
     shoot("11-slip-printed")
 
 
@@ -401,7 +401,7 @@ def _round_two(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     c.key("S")
     shoot("16-player-bank-ran-out-slip")
     c.key("P")
-    pump(lambda: c.s.slip_printed == "printed")
+    pump(lambda: c.s.devices.slip_printed == "printed")
 
 
 def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera) -> None:
@@ -419,7 +419,7 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera
         c.key("H")
     c.key("S")
     c.key("P")
-    pump(lambda: c.s.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
+    pump(lambda: c.s.devices.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
     shoot("17-printer-unplugged-database-away")
     devices.back()
     pump(lambda: devices.ledger.status().online and not devices.ledger.status().pending
@@ -427,7 +427,7 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera
     window.poll_devices()
     pump(lambda: not window._polling)
     c.key("Shift+P")
-    pump(lambda: c.s.slip_printed == "printed")
+    pump(lambda: c.s.devices.slip_printed == "printed")
     shoot("18-back-kept-slip-printed")
 
 

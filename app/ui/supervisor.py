@@ -541,7 +541,7 @@ class SupervisorWindow(QDialog):
         self.pit.check_bank(int(self.check_seat.currentData()), self.check_chips.text())
 
     def _advise_live(self) -> None:
-        self.open_advice(self._live_hands, None, self.pit.session.selected)
+        self.open_advice(self._live_hands, None, self.pit.session.keyboard.selected)
 
     def _round_no(self) -> int | str:
         rnd = self.pit.session.round

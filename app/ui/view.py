@@ -29,15 +29,15 @@ def house_way_name(rules: RoundRules) -> str:
 
 def seat(s: DealerSession, position: int, dealing: Mapping[int, Sequence[Card]],
          hide_bank: bool = True) -> SeatState:
-    return present.seat_state(s.round, position, dealing=dealing, selected=s.selected,
-                              picked=s.picks, preview=s.preview,
-                              preview_error=s.preview_error, hide_bank=hide_bank,
+    return present.seat_state(s.round, position, dealing=dealing, selected=s.keyboard.selected,
+                              picked=s.keyboard.picks, preview=s.keyboard.preview,
+                              preview_error=s.keyboard.preview_error, hide_bank=hide_bank,
                               bank_offer=s.bank_offered(), dragon_offer=s.dragon_offered(),
-                              passed_over=s.passed_over)
+                              passed_over=s.play.passed_over)
 
 
 def centre(s: DealerSession) -> CenterState:
-    return present.center_state(s.round, s.table, s.action_input, s.device_action,
+    return present.center_state(s.round, s.table, s.deal.action_input, s.deal.device_action,
                                 s.bank_offered())
 
 
@@ -58,14 +58,14 @@ def panel(s: DealerSession) -> PanelLines:
     rnd = s.round
     phase = present.PHASE_WORDS[rnd.phase if rnd else None]
     title = f"Round {rnd.rotation.round_no}: {phase}" if rnd else phase
-    selected = (f"Selected: {position_name(s.selected)}" if s.selected is not None
+    selected = (f"Selected: {position_name(s.keyboard.selected)}" if s.keyboard.selected is not None
                 else "Selected: none (1-6 seats, 7 dealer)")
-    target = f"seat {s.selected}:" if s.selected not in (None, DEALER) else (
-        "dealer:" if s.selected == DEALER else "e.g.")
+    target = f"seat {s.keyboard.selected}:" if s.keyboard.selected not in (None, DEALER) else (
+        "dealer:" if s.keyboard.selected == DEALER else "e.g.")
     labels: dict[str, str] = {}
-    if s.device_action is not None:
-        labels["rng"] = f"{s.device_name().capitalize()}'s action"
-    if s.co_bank:
+    if s.deal.device_action is not None:
+        labels["rng"] = f"{s.deal.device_name().capitalize()}'s action"
+    if s.play.co_bank:
         labels["co_bank"] = "Co-bank: ON"
     bank_offer, dragon_offer = s.bank_offered(), s.dragon_offered()
     # The hints fit the fields of a 1024x768 screen: the field's label says what it takes.
@@ -91,14 +91,15 @@ def slip_printed(s: DealerSession, printer_attached: bool, printing: bool) -> st
         return ""
     if printing:
         return "printing..."
-    return {"printed": "printed", "kept": "KEPT, P prints it"}.get(s.slip_printed or "",
+    return {"printed": "printed", "kept": "KEPT, P prints it"}.get(s.devices.slip_printed or "",
                                                                    "NOT PRINTED (P)")
 
 
 def shoe_device(s: DealerSession) -> Device:
-    state = "ok" if s.shoe_online else ("warn" if s.shoe_demo or s.shoe_short == "none"
+    d = s.devices
+    state = "ok" if d.shoe_online else ("warn" if d.shoe_demo or d.shoe_short == "none"
                                         else "off")
-    return Device(f"Shoe: {s.shoe_short}", state, f"Shoe {s.shoe_status}")
+    return Device(f"Shoe: {d.shoe_short}", state, f"Shoe {d.shoe_status}")
 
 
 NO_PRINTER = Device("Printer: none", "warn",
@@ -132,8 +133,8 @@ def table_info(s: DealerSession) -> str:
     dragon = (f"dragon {r.dragon.wager.value}, {r.dragon.setting.value}"
               if r.dragon.enabled else "no dragon")
     dealer = ""
-    if s.ledger is not None:
-        dealer = f"Dealer {s.ledger.dealer or '(none: F3)'} - "
+    if s.play.ledger is not None:
+        dealer = f"Dealer {s.play.ledger.dealer or '(none: F3)'} - "
     # Two lines: the status bar of a 1024x768 screen holds each whole.
     return (f"{dealer}Table {r.table.name} - House Way {house_way_name(r)} - foul "
             f"{r.foul_penalty.value} - {r.commission}\n{money(r.limits.minimum)} to "

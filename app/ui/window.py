@@ -234,13 +234,14 @@ class MainWindow(QMainWindow):
         self.session, self.shoe, self.printer = session, shoe, printer
         self.hide_bank = hide_bank
         self.worker = worker or Worker(self)
-        self.ledger = session.ledger if isinstance(session.ledger, StationLedger) else None
+        port = session.play.ledger
+        self.ledger = port if isinstance(port, StationLedger) else None
         if self.ledger is not None:
             self.ledger.on_written = self._written
             self.ledger_shown = LedgerView(Device("Database: recording", "ok",
                                                   "Asking the ledger..."), None)
         if pit is None:
-            from .pit import PitController
+            from .pit import PitController  # heavy: SQLAlchemy (app.ledger), after the paint
 
             pit = PitController(self)
         self.pit = pit
@@ -263,7 +264,7 @@ class MainWindow(QMainWindow):
         if self.felt.direction is not session.table.direction:
             self.felt.direction = session.table.direction  # the ring's arrows
             self.felt.update()
-        if session.shoe_status != shoe.status or session.shoe_online != shoe.online:
+        if session.devices.shoe_status != shoe.status or session.devices.shoe_online != shoe.online:
             session.handle(ShoeStatus(shoe.online, shoe.status, shoe.short, shoe.demo))
         self.paint(None)
         if printer is not None or self.ledger is not None:
@@ -329,9 +330,9 @@ class MainWindow(QMainWindow):
         command = COMMANDS_BY_ID[name]
         if command.field is None:
             return self.handle(DealerCommand(name))
-        if s.entry is not None and s.entry.command == name:
+        if s.keyboard.entry is not None and s.keyboard.entry.command == name:
             return self.press("Enter")
-        if s.entry is not None:
+        if s.keyboard.entry is not None:
             self.handle(DealerCommand("escape"))
         if command.direct is not None and command.direct(s):
             return self.handle(DealerCommand(name))
@@ -396,12 +397,13 @@ class MainWindow(QMainWindow):
         p.show_message(s.message, s.level)
         p.selected.setText(lines.selected)
         p.show_availability(availability(s), lines.labels)
-        p.buttons["co_bank"].setChecked(s.co_bank)
+        p.buttons["co_bank"].setChecked(s.play.co_bank)
         p.fields["cards"].setPlaceholderText(lines.cards_hint)
         p.fields["bank"].setPlaceholderText(lines.bank_hint)
         p.fields["dragon"].setPlaceholderText(lines.dragon_hint)
-        p.show_entry(s.entry.field.name if s.entry is not None else None,
-                     s.entry.text if s.entry is not None else "", s.front_text)
+        entry = s.keyboard.entry
+        p.show_entry(entry.field.name if entry is not None else None,
+                     entry.text if entry is not None else "", s.keyboard.front_text)
         if changes is None:
             p.show_log(tuple(s.log))
         elif changes.log:
@@ -425,6 +427,12 @@ class MainWindow(QMainWindow):
             return
         self._shown_slip = shown
         self.panel.show_slip(view.slip(s), shown[1])
+
+    def tell(self, text: str, level: str, log: str) -> None:
+        """A line for the dealer from outside the session (the pit floor), and one for the
+        round's log."""
+        self.panel.show_message(text, level)
+        self.panel.add_log((log,))
 
     def paint_devices(self) -> None:
         s = self.session
@@ -566,6 +574,7 @@ class MainWindow(QMainWindow):
             self.felt.setFocus()
             return self.supervisor
         if self.supervisor is None:
+            # heavy: SQLAlchemy (app.ledger, through the pit), loaded when first asked for
             from .supervisor import SupervisorWindow
 
             self.supervisor = SupervisorWindow(self.pit, self)
@@ -584,7 +593,7 @@ class MainWindow(QMainWindow):
         d.setLabelText("The dealer's name (the ledger records every round under the "
                        "dealer's shift):")
         d.setTextEchoMode(QLineEdit.EchoMode.Normal)
-        ledger = self.session.ledger if self.session is not None else None
+        ledger = self.session.play.ledger if self.session is not None else None
         if ledger is not None and ledger.dealer:
             d.setTextValue(ledger.dealer)
         d.setStyleSheet(STYLE + "QLineEdit { min-width: 360px; }")

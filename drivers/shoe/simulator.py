@@ -158,6 +158,12 @@ class PtyLink:
         self.name = self.link or self.path
 
     def close(self) -> None:
+        # The symlink goes with the port, as /dev/serial/by-id's does: left pointing at a
+        # freed /dev/pts/N, a station reconnecting could open the next program's terminal
+        # of that number (seen with tests in parallel: another simulator's BEAT,0).
+        if self.link and self.path and os.path.islink(self.link) \
+                and os.readlink(self.link) == self.path:
+            os.unlink(self.link)
         for fd in (self._master, self._slave):
             if fd is not None:
                 os.close(fd)

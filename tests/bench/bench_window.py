@@ -93,7 +93,7 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
     from app.core.round import Phase, RoundRules
     from app.ledger import Store
     from app.session import DealerCommand, DealerSession
-    from app.session.steps import to_set
+    from app.session.procedure import to_set
     from app.ui import cards as card_widgets
     from app.ui.services import Ledger, StationLedger
     from app.ui.shoe import SerialShoe
@@ -187,7 +187,7 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
             deck = list(DECK)
             rng.shuffle(deck)
             send("SHUFFLE", "START")
-            wait(lambda: not session.stream)
+            wait(lambda: not session.deal.stream)
             settled()
             for c in deck[:49]:
                 wanted[0] = c

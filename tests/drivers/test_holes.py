@@ -236,7 +236,7 @@ def test_a_lost_message_that_was_not_a_card_ends_in_a_misdeal_never_a_shifted_de
     send(shoe, r, "BEAT", None)
     assert r.holes() == [0] and r.placed[1] == deck[0]     # the cards show one place on
     s = DealerSession(ledger=MemoryLedger(), randbelow=lambda n: 0)
-    s.ledger.open_shift("Ann")  # type: ignore[union-attr]
+    s.play.ledger.open_shift("Ann")  # type: ignore[union-attr]
     s.handle(ShoeStatus(True, "online", "online"))
     s.handle(DealerCommand("new"))
     s.handle(DealerCommand("select", "1"))

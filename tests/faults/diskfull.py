@@ -21,7 +21,7 @@ from app.core.cards import DECK
 from app.core.round import Phase, RoundRules
 from app.ledger import Store
 from app.session import CardRead, DealerCommand, DealerSession, MemoryPrinter, ShoeStatus
-from app.session.steps import to_set
+from app.session.procedure import to_set
 
 from .station import StorePort
 
@@ -76,10 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(400):
         ok, message = _round(s, rng)
         if "-v" in sys.argv:
-            print(ok, message, s.ledger_problem(), file=sys.stderr)
+            print(ok, message, s.play.ledger_problem(), file=sys.stderr)
         if ok and port.recording is not None:
             settled.append(port.recording.round_id)
-        if s.ledger_problem() is not None:
+        if s.play.ledger_problem() is not None:
             refused = message if "ledger" in message else (
                 s.handle(DealerCommand("wager", "25")).message)
             # once refused, try more wagers: none may be taken

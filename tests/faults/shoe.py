@@ -65,13 +65,18 @@ def start(*args: str) -> subprocess.Popen[str]:
 
 
 def until(proc: subprocess.Popen[str], key: str) -> dict[str, Any]:
+    """The station's next line that says `key`; the station's own deadline bounds the wait
+    (tests/faults/station.py --timeout), and if it ends first, all it said is told."""
     assert proc.stdout is not None
+    said: list[str] = []
     for line in proc.stdout:
+        said.append(line.rstrip())
         obj = json.loads(line)
         if key in obj:
             return obj
-    _, err = proc.communicate(timeout=5)
-    raise AssertionError(f"the station ended before {key!r}: {err}")
+    _, err = proc.communicate(timeout=60)
+    raise AssertionError(f"the station ended (exit {proc.returncode}) before {key!r}; it "
+                         f"said:\n" + "\n".join(said[-30:]) + f"\nstderr: {err[-3000:]!r}")
 
 
 def expected_deal(deck: list[Card], action: int) -> dict[str, list[str]]:
@@ -100,11 +105,12 @@ def kill_and_resume(tmp_path: Path, seed: int, stop_after: int) -> dict[str, Any
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         assert first.returncode == -signal.SIGKILL
-        assert shoe.dealt.wait(30)  # the rest of the deck is dealt while it is dead
+        # the rest of the deck is dealt while it is dead
+        assert shoe.dealt.wait(300), "the shoe did not finish dealing in 300 s"
         again = start("resume", url, data, shoe.link.link or "", str(seed))
         resumed = until(again, "resumed")
         dealt = until(again, "dealt")
-        again.communicate(timeout=20)
+        again.communicate(timeout=120)
         return {"deck": deck, "action": action, "stopped": stopped, "resumed": resumed,
                 "dealt": dealt}
     finally:

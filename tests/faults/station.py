@@ -35,7 +35,7 @@ from app.session import (
     ShoeStatus,
     Shuffled,
 )
-from app.session.feed import resume_point
+from app.session.deal import resume_point
 from app.session.ports import PortError
 from drivers.shoe import protocol as p
 from drivers.shoe.deal_order import DealStart
@@ -182,7 +182,7 @@ class ShoeStation:
 
     def holes(self) -> list[int]:
         """Places of the deal the shoe lost (the dealer was told to type those cards)."""
-        return [i for i, c in enumerate(self.session.stream[:49]) if c is None]
+        return [i for i, c in enumerate(self.session.deal.stream[:49]) if c is None]
 
     def type_card(self, index: int, c: Card) -> bool:
         """The dealer types the card at that place of the deal for its position."""
@@ -197,10 +197,10 @@ class ShoeStation:
         """The deal as the station holds it so far, dealt or not: each position's cards."""
         return {"hands": {str(pos): [str(c) for c in cards]
                           for pos, cards in self.session.dealing().items()},
-                "leftovers": [str(c) for c in self.session.leftovers or ()]}
+                "leftovers": [str(c) for c in self.session.deal.leftovers or ()]}
 
     def read_cards(self) -> int:
-        return sum(c is not None for c in self.session.stream)
+        return sum(c is not None for c in self.session.deal.stream)
 
     def dealt(self) -> dict[str, Any] | None:
         rnd = self.session.round
@@ -230,15 +230,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("port")
     ap.add_argument("seed", type=int)
     ap.add_argument("--stop-after", type=int, default=0)
-    ap.add_argument("--timeout", type=float, default=60.0)
+    # generous: a loaded machine must not end a deal the shoe is still dealing
+    ap.add_argument("--timeout", type=float, default=300.0)
     args = ap.parse_args(argv)
+    deadline = time.monotonic() + args.timeout
     st = ShoeStation(args.url, args.data_dir, args.port, seed=args.seed)
     if args.mode == "deal":
+        # Action (and so the deal) only once the reader reads the line: pyserial empties a
+        # port's input when it opens it, so cards dealt before would be gone unseen.
+        while not st.heard and time.monotonic() < deadline:
+            st.pump()
+        if not st.heard:
+            _say(timeout=0, message="the shoe was never heard (no HELLO or BEAT)",
+                 faults=st.faults)
+            st.close()
+            return 1
         _say(action=st.open_and_take_action())
     else:
         _say(resumed=st.resumed.round_id if st.resumed else None,
              kept=st.read_cards(), message=st.session.message)
-    deadline = time.monotonic() + args.timeout
     said = st.read_cards()
     while time.monotonic() < deadline:
         st.pump(most=1 if args.stop_after else 0)  # one by one: it stops at that card

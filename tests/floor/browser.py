@@ -8,43 +8,60 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 
 from app.floor.app import FloorSettings, create_app
 
+T = TypeVar("T")
+WAIT_S = 60.0  # generous: a loaded machine must not fail a test by being slow
 CHROMIUM = ("the floor's browser tests need Debian's Chromium and its driver: install the "
             "'chromium' and 'chromium-driver' packages (`make test` does it)")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
 def floor_server(settings: FloorSettings) -> Iterator[str]:
-    """The floor server on a thread; yields its address."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, name="floor-server", daemon=True)
+    """The floor server on a thread, on a port of its own; yields its address."""
+    # The socket is bound here and handed to the server: a port chosen and then bound later
+    # could be taken in between by a test running beside this one.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = int(sock.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning",
+                                           timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
+                              name="floor-server", daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT_S
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the floor server did not start")
+            sock.close()
+            raise RuntimeError(f"the floor server did not start on port {port} "
+                               f"(its thread {'ended' if not thread.is_alive() else 'runs'})")
         time.sleep(0.05)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        sock.close()
+
+
+def until(look: Callable[[], T], ok: Callable[[T], bool], what: str,
+          timeout: float = WAIT_S, every: float = 0.05) -> T:
+    """What `look` sees, once `ok` holds; past the deadline, fails saying what it last saw."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen = look()
+        if ok(seen):
+            return seen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}; saw {seen!r}")
+        time.sleep(every)
 
 
 def chromium(downloads: Path) -> Any:

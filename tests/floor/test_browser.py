@@ -1,8 +1,9 @@
 """The floor as a pit supervisor uses it (issue 16, "Tested as users would use it"): a
 throwaway PostgreSQL, four headless stations writing rounds concurrently, the floor server,
-and a real headless Chromium: log in, watch a settled round appear on the floor within 2 s,
-open a table and read who may bank, acknowledge an alert, download the shift report; a
-wrong password, a missing role, an expired session and a forged form are refused.
+and a real headless Chromium: log in, watch a settled round appear on the floor without a
+reload, open a table and read who may bank, acknowledge an alert, download the shift report;
+a wrong password, a missing role, an expired session and a forged form are refused. (How
+soon a round appears, under 2 s, is measured by `make bench`: tests/bench/bench_floor.py.)
 
 Screenshots of each page go to the folder in PAIGOW_FLOOR_SCREENSHOTS (`docs/floor` for the
 docs), else to the test's own folder.
@@ -33,9 +34,9 @@ from app.floor.app import FloorSettings
 from app.floor.stations import DemoFloor
 from app.ledger import people
 from app.ledger.database import make_engine, migrate
-from tests.ledger.pg import running_server
+from tests.ledger.pg import PgServer
 
-from .browser import chromium, floor_server, shrink_png
+from .browser import WAIT_S, chromium, floor_server, shrink_png, until
 
 PASSWORD = "correct horse battery"
 SECRET = "browser-test-secret"
@@ -51,11 +52,13 @@ class Live:
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Live]:
     folder = tmp_path_factory.mktemp("browser")
     shots = Path(os.environ.get("PAIGOW_FLOOR_SCREENSHOTS") or folder / "shots")
     shots.mkdir(parents=True, exist_ok=True)
-    with pytest.MonkeyPatch.context() as mp, running_server() as pg:
+    if not pg.running:  # the test process's server (tests/conftest.py), stopped by a test
+        pg.start()
+    with pytest.MonkeyPatch.context() as mp:
         mp.setattr(auth, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024,
                                                    parallelism=1))
         mp.setattr(people, "_dummy", None)  # made again, light, for a name nobody has
@@ -100,8 +103,9 @@ def log_in(live: Live, name: str, password: str) -> None:
     d.find_element(By.ID, "password").send_keys(password)
     d.find_element(By.ID, "login").click()
     # the answer has come: the floor (logged in) or the login page with its error
-    WebDriverWait(d, 10).until(lambda d: d.find_elements(By.ID, "who")
-                               or d.find_elements(By.ID, "login-error"))
+    until(lambda: d.find_elements(By.ID, "who") or d.find_elements(By.ID, "login-error")
+          or f"neither, at {d.current_url}", lambda seen: isinstance(seen, list),
+          f"the answer to {name}'s login")
 
 
 def submit_form(live: Live, action: str, fields: dict[str, str]) -> None:
@@ -121,28 +125,27 @@ def test_1_a_wrong_password_is_refused(live: Live) -> None:
     shot(live, "login-refused")
 
 
-def test_2_a_settled_round_appears_on_the_floor_within_two_seconds(live: Live) -> None:
+def test_2_a_settled_round_appears_on_the_floor_without_a_reload(live: Live) -> None:
     log_in(live, "Pat", PASSWORD)
     d = live.driver
-    WebDriverWait(d, 10).until(
-        lambda d: d.execute_script("return document.querySelectorAll('.tile').length") == 4)
+    until(lambda: d.execute_script("return document.querySelectorAll('.tile').length"),
+          lambda tiles: tiles == 4, "the floor's four tiles")
     assert "Pat - pit supervisor" in d.find_element(By.ID, "who").text
+    d.execute_script("window.paigowPage = 'the page as loaded';")  # gone if it reloads
     st = live.demo.stations[0]
     seen = len(st.settled)
-    deadline = time.monotonic() + 30
-    while len(st.settled) == seen and time.monotonic() < deadline:
-        time.sleep(0.01)
-    settled_at = time.monotonic()
+    until(lambda: len(st.settled), lambda n: n > seen,
+          f"a round settled at {st.table} (errors: {live.demo.errors})")
     assert st.last_settled is not None
     when = st.last_settled.isoformat()
-    tile = f"tile-{st.table}"
     # The tile the server pushes carries the moment of the table's last settlement.
     # (read in one script: the live tile may be swapped between two WebDriver calls)
-    WebDriverWait(d, 2.0, poll_frequency=0.05).until(lambda d: (d.execute_script(
+    until(lambda: d.execute_script(
         "const t = document.getElementById(arguments[0]);"
-        "return t ? t.querySelector('.since').getAttribute('data-since') : '';", tile)
-        or "") >= when)
-    assert time.monotonic() - settled_at < 2.0
+        "return t ? t.querySelector('.since').getAttribute('data-since') : '';",
+        f"tile-{st.table}") or "", lambda since: since >= when,
+        f"{st.table}'s tile saying the round settled at {when}")
+    assert d.execute_script("return window.paigowPage;") == "the page as loaded"
     shot(live, "floor")
 
 
@@ -150,11 +153,12 @@ def test_3_a_table_s_page_says_who_may_bank_seat_by_seat_and_why(live: Live) -> 
     d = live.driver
     d.get(f"{live.url}/")
     # The tile links to the table's page (the live tile may be swapped while it is read).
-    href = WebDriverWait(d, 5, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: d.find_element(By.ID, "tile-PG-2").get_attribute("href"))
+    href = WebDriverWait(d, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: d.find_element(By.ID, "tile-PG-2").get_attribute("href"), "PG-2's tile")
     assert href == f"{live.url}/tables/PG-2"
     d.get(href)
-    WebDriverWait(d, 5).until(lambda d: d.find_elements(By.ID, "bank"))
+    until(lambda: d.find_elements(By.ID, "bank") or d.current_url,
+          lambda seen: isinstance(seen, list), "the table page's bank rotation")
     rows = d.find_elements(By.CSS_SELECTOR, "#bank tr")[1:]
     assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows] == \
         [f"seat {n}" for n in range(1, 7)]
@@ -171,14 +175,14 @@ def test_3_a_table_s_page_says_who_may_bank_seat_by_seat_and_why(live: Live) -> 
 
 def test_4_a_supervisor_acknowledges_an_alert_with_a_note(live: Live) -> None:
     d = live.driver
-    WebDriverWait(d, 30, poll_frequency=0.2).until(
-        lambda d: d.get(f"{live.url}/alerts") or d.find_elements(By.CSS_SELECTOR, ".ack-form"))
+    until(lambda: d.get(f"{live.url}/alerts") or d.find_elements(By.CSS_SELECTOR, ".ack-form"),
+          bool, "an alert to acknowledge", every=0.2)
     form = d.find_elements(By.CSS_SELECTOR, ".ack-form")[0]
     item = form.find_element(By.XPATH, "..")
     alert_id = item.get_attribute("id")
     form.find_element(By.NAME, "note").send_keys("seen at the table, dealer told")
     form.find_element(By.TAG_NAME, "button").click()
-    WebDriverWait(d, 5).until(lambda d: "acknowledged" in d.current_url)
+    until(lambda: d.current_url, lambda url: "acknowledged" in url, "the acknowledgement")
     done = d.find_element(By.ID, alert_id).text
     assert "Acknowledged by Pat at" in done and "seen at the table, dealer told" in done
     shot(live, "alerts")
@@ -191,7 +195,8 @@ def test_5_the_shift_report_downloads_as_csv(live: Live) -> None:
     d.find_element(By.ID, "csv").click()
     day = datetime.now(UTC).date().isoformat()
     path = live.downloads / f"shift-report-{day}.csv"
-    WebDriverWait(d, 10, poll_frequency=0.1).until(lambda _d: path.exists())
+    until(lambda: sorted(p.name for p in live.downloads.glob("*")),
+          lambda names: path.name in names, f"{path.name} downloaded")
     rows = list(csv.DictReader(path.open()))
     tables = {r["name"] for r in rows if r["by"] == "table"}
     assert tables == {"PG-1", "PG-2", "PG-3", "PG-4"}

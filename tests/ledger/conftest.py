@@ -1,6 +1,5 @@
-"""Fixtures: a real PostgreSQL server started for the session (never skipped: without the
-server binaries the tests fail saying which package to install), a database per test copied
-from a migrated template, and the store over SQLite or PostgreSQL."""
+"""Fixtures: a database per test on the test process's PostgreSQL server (tests/conftest.py),
+copied from a migrated template, and the store over SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -11,36 +10,11 @@ from pathlib import Path
 import pytest
 
 from app.ledger import Store
-from app.ledger.database import make_engine, migrate
 
 from .enrolled import enrolled_key
-from .pg import PgServer, running_server
+from .pg import PgServer
 
 TABLE = "PG-1"
-
-
-@pytest.fixture(scope="session")
-def pg() -> Iterator[PgServer]:
-    with running_server() as server:
-        yield server
-
-
-@pytest.fixture()
-def pg_up(pg: PgServer) -> PgServer:
-    """The server, running (a test that stops it has it started again)."""
-    if not pg.running:
-        pg.start()
-    return pg
-
-
-@pytest.fixture(scope="session")
-def pg_template(pg: PgServer) -> str:
-    """A database migrated to head, copied for each test."""
-    name = pg.create_database()
-    engine = make_engine(pg.url(name))
-    migrate(engine)
-    engine.dispose()
-    return name
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

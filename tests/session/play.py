@@ -16,7 +16,7 @@ from app.session import (
     LeftoversRead,
     ShoeStatus,
 )
-from app.session.steps import to_set
+from app.session.procedure import to_set
 
 # Hands by strength, none a straight or a flush, no joker: who wins is plain.
 STRONG = "AS AH AD KS KH QS QH"  # aces full: both hands beat a high-card bank

@@ -1,13 +1,13 @@
 """Every card is kept (the ledger port's `keep_deal`) as it is read, before the round is
 given it, and a session rebuilt after a restart puts each back at its place; the shoe is
-asked for what followed the last number kept (feed.resume_point)."""
+asked for what followed the last number kept (deal.resume_point)."""
 
 from __future__ import annotations
 
 from app.core.cards import DECK
 from app.core.round import Phase
 from app.session import CardRead, DealerCommand, DealerSession, MemoryLedger, ShoeStatus
-from app.session.feed import resume_point
+from app.session.deal import resume_point
 
 
 def _dealing(ledger: MemoryLedger) -> DealerSession:
@@ -42,7 +42,7 @@ def test_a_session_rebuilt_mid_deal_has_every_card_in_its_place_and_takes_the_re
     again = DealerSession(ledger=ledger)
     again.handle(ShoeStatus(True, "online", "online"))
     again.resume(s.round, kept)
-    assert again.stream == list(DECK[:20])
+    assert again.deal.stream == list(DECK[:20])
     assert "20 card(s) read before it stopped are back in their places" in again.message
     assert "after its message 23" in again.message
     for i, c in enumerate(DECK[20:], start=20):  # the shoe's answer to RESEND 24..
@@ -61,7 +61,7 @@ def test_a_card_the_ledger_refuses_to_keep_is_said_and_the_deal_goes_on() -> Non
     ledger.refuse = "the disk is full"
     changes = s.handle(CardRead(DECK[0], 4, 4))
     assert "The ledger did not take this change (the disk is full)" in changes.message
-    assert s.stream == [DECK[0]]
+    assert s.deal.stream == [DECK[0]]
 
 
 def test_once_the_ledger_refuses_a_write_no_new_wager_is_taken_and_the_station_says_why(

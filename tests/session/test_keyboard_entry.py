@@ -11,7 +11,8 @@ import pytest
 from app.core.round import RoundRules, WagerLimits
 from app.core.table import DEALER
 from app.session import DealerCommand, DealerSession, KeyPressed, MemoryLedger
-from app.session.record import JsonlRecorder, read_session, replay
+from app.session.record import JsonlRecorder, read_session
+from app.session.replay import replay
 from app.session.wager_limits import JUMP_AT_LEAST, JUMP_TIMES, far_above
 
 from .play import BANK_WEAK, STRONG, WEAKER, Play, stacked
@@ -32,7 +33,7 @@ def typed(s: DealerSession, keys: str) -> None:
 
 def opened(limits: WagerLimits | None = None) -> DealerSession:
     s = DealerSession(RoundRules(limits=limits or WagerLimits()), ledger=MemoryLedger())
-    s.ledger.open_shift("Kim")  # type: ignore[union-attr]
+    s.play.ledger.open_shift("Kim")  # type: ignore[union-attr]
     s.handle(KeyPressed("N"))
     return s
 
@@ -49,7 +50,7 @@ def test_after_enter_the_field_is_closed_so_4_selects_seat_4_and_15_goes_to_its_
     seat 3. After Enter no field is open: 4 selects seat 4, W opens seat 4's wager."""
     s = opened()
     typed(s, "2W20<Enter>")
-    assert s.selected == 3 and s.entry is None
+    assert s.keyboard.selected == 3 and s.keyboard.entry is None
     typed(s, "4W15<Enter>")
     assert wagers(s) == {2: 2000, 4: 1500}
 
@@ -63,7 +64,7 @@ def test_every_money_entry_shows_the_seat_and_amount_it_will_set_before_enter():
         "table minimum of $5.00. Backspace corrects it, Esc leaves it."
     typed(s, "5")
     assert s.message == "Seat 3: $15.00 wager. Enter sets it, Esc leaves it."
-    assert s.entry is not None and s.entry.text == "15"
+    assert s.keyboard.entry is not None and s.keyboard.entry.text == "15"
     assert wagers(s) == {}  # nothing is set before Enter
 
 
@@ -78,7 +79,7 @@ def test_a_wager_over_the_tables_maximum_is_refused_and_the_message_says_the_max
     assert wagers(s) == {}
     assert s.message.startswith("Seat 3: $415.00 is over the table maximum of $300.00: "
                                 "nothing is set")
-    assert s.entry is None  # the field is closed: the next key is a command again
+    assert s.keyboard.entry is None  # the field is closed: the next key is a command again
 
 
 def test_a_headless_wager_command_is_held_to_the_maximum_too():
@@ -113,7 +114,7 @@ def test_a_changed_wager_far_above_asks_and_enter_again_sets_it():
                          "(or Y) sets it; Esc cancels it.")
     typed(s, "<Enter>")
     assert wagers(s) == {3: 15_000}
-    assert s.asking is None
+    assert s.keyboard.asking is None
 
 
 def test_a_jump_is_cancelled_by_esc_and_the_old_wager_stays():
@@ -129,7 +130,7 @@ def test_y_confirms_and_other_keys_do_nothing_while_the_station_asks():
     s = opened()
     typed(s, "3W20<Enter>3W150<Enter>")
     typed(s, "4S")  # neither selects nor settles: the question is answered first
-    assert s.selected == 3 and s.asking is not None
+    assert s.keyboard.selected == 3 and s.keyboard.asking is not None
     assert "(S does nothing until then.)" in s.message
     typed(s, "Y")
     assert wagers(s) == {3: 15_000}
@@ -170,7 +171,7 @@ def test_a_headless_runner_confirms_by_sending_the_same_wager_again():
 def test_letters_in_a_money_field_are_not_typed_and_run_no_command():
     s = opened()
     typed(s, "3W2S5")  # S would settle at the table; here it is refused
-    assert s.entry is not None and s.entry.text == "25"
+    assert s.keyboard.entry is not None and s.keyboard.entry.text == "25"
     typed(s, "<Enter>")
     assert wagers(s) == {3: 2500}
 
@@ -192,15 +193,16 @@ def test_backspace_takes_back_the_last_digit():
 def test_esc_halfway_sets_nothing_and_closes_the_field():
     s = opened()
     typed(s, "3W25<Esc>")
-    assert s.entry is None and wagers(s) == {}
+    assert s.keyboard.entry is None and wagers(s) == {}
     typed(s, "5")  # a seat key again
-    assert s.selected == 5
+    assert s.keyboard.selected == 5
 
 
 def test_digits_in_a_money_field_are_the_amount_and_left_right_move_it_to_another_seat():
     s = opened()
     typed(s, "3W4")  # 4 is a digit of the amount here, not seat 4
-    assert s.selected == 3 and s.entry is not None and s.entry.text == "4"
+    entry = s.keyboard.entry
+    assert s.keyboard.selected == 3 and entry is not None and entry.text == "4"
     typed(s, "0<Right>")
     assert s.message == "Seat 4: $40.00 wager. Enter sets it, Esc leaves it."
     typed(s, "<Enter>")
@@ -221,7 +223,7 @@ def test_double_enter_sets_the_wager_once_and_the_second_does_nothing():
     typed(s, "3W25<Enter>")
     said = s.message
     typed(s, "<Enter>")
-    assert wagers(s) == {3: 2500} and s.selected == 4
+    assert wagers(s) == {3: 2500} and s.keyboard.selected == 4
     assert s.message == said
 
 

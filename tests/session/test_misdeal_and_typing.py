@@ -44,7 +44,7 @@ def test_the_misdeal_is_a_registry_command_with_a_key_words_and_why_not_now() ->
     s = DealerSession(ledger=MemoryLedger())
     row = next(r for r in help_rows(s) if r.key == "Shift+M")
     assert "misdeal" in row.words and row.why_not is not None and "no round" in row.why_not
-    s.ledger.open_shift("Ann")  # type: ignore[union-attr]
+    s.play.ledger.open_shift("Ann")  # type: ignore[union-attr]
     s.handle(DealerCommand("new"))
     assert "before action" in (COMMANDS_BY_ID["misdeal"].available(s) or "")
 
@@ -65,7 +65,7 @@ def test_a_supervisor_s_misdeal_ends_the_deal_returns_the_wagers_and_is_recorded
     changes = s.handle(SupervisorCommand("misdeal", "Pat Lee", "card 12 shown face up",
                                          secret="tiger-lily-42"))
     assert changes.done, changes.message
-    assert s.round is None and s.stream == []
+    assert s.round is None and s.deal.stream == []
     assert "misdeal" in changes.message and "Every wager goes back" in changes.message
     assert ledger.voids == [(no, "misdeal: card 12 shown face up", "Pat Lee")]
     assert any("MISDEAL called by Pat Lee" in line for line in changes.log)
@@ -101,7 +101,7 @@ def test_typing_is_refused_while_the_shoe_is_online_unless_a_supervisor_allows_i
     assert not wrong.done
     allowed = s.handle(SupervisorCommand("allow_typing", "Pat Lee", "the shoe misreads",
                                          secret="tiger-lily-42"))
-    assert allowed.done and s.typing_allowed == "Pat Lee"
+    assert allowed.done and s.play.typing_allowed == "Pat Lee"
     assert any("Typing cards allowed by Pat Lee" in line for line in allowed.log)
     s.handle(DealerCommand("select", "1"))
     typed = s.handle(DealerCommand("cards", "AS KD QH JC TS 9D 8C"))

@@ -29,7 +29,8 @@ from app.session import (
     event_from_dict,
     event_to_dict,
 )
-from app.session.record import read_session, replay
+from app.session.record import read_session
+from app.session.replay import replay
 from drivers.printer.layout import slip_text
 
 from .make_recorded import play_shift, printed_slips

@@ -92,5 +92,5 @@ def test_a_card_lost_on_the_line_leaves_a_hole_at_its_own_place():
             assert "The shoe lost card 4 of the deal (seat 1's hand)" in changes.message
     rnd = p.s.round
     assert rnd is not None and rnd.phase is Phase.DEALING  # the deal waits for the hole
-    assert p.s.stream[3] is None and p.s.stream[4] is cards[4]
+    assert p.s.deal.stream[3] is None and p.s.deal.stream[4] is cards[4]
     assert p.key("E").message.startswith("the shoe lost 1 card(s) of this deal")

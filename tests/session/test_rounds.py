@@ -136,7 +136,8 @@ def test_a_player_s_foul_forfeits_the_hand():
     p.key("Shift+Q")
     p.seat(1)
     p.s.handle(FrontTyped("AC KD"))
-    assert p.s.preview is not None and p.s.preview.hand.foul  # shown before it is set
+    preview = p.s.keyboard.preview
+    assert preview is not None and preview.hand.foul  # shown before it is set
     fouled = p.key("F")
     assert fouled.level == "error" and fouled.message.startswith("Seat 1: FOUL")
     p.house_way_all()
@@ -185,7 +186,7 @@ def test_cards_by_hand_while_the_shoe_is_offline():
     rnd = p.s.round
     assert rnd is not None
     for i, position in enumerate(p.s.table.around(1)):
-        assert p.s.selected == position
+        assert p.s.keyboard.selected == position
         typed = p.cmd("cards", " ".join(str(c) for c in cards[i * 7:i * 7 + 7]))
         assert typed.done, typed.message
     assert rnd.phase is Phase.SETTING
@@ -222,7 +223,7 @@ def test_the_ledger_keeps_every_record_the_round_made():
     p = session()
     house_bank_round(p)
     p.key("S")
-    ledger = p.s.ledger
+    ledger = p.s.play.ledger
     assert isinstance(ledger, MemoryLedger)
     rnd = p.s.round
     assert rnd is not None and ledger.records() == rnd.log
@@ -242,7 +243,7 @@ def test_a_dealer_mistake_is_a_message_never_an_exception():
 @pytest.mark.parametrize("refuse", ["the database is away"])
 def test_a_ledger_refusal_is_shown_and_the_round_goes_on(refuse: str):
     p = session()
-    ledger = p.s.ledger
+    ledger = p.s.play.ledger
     assert isinstance(ledger, MemoryLedger)
     p.key("N")
     ledger.refuse = refuse

@@ -16,7 +16,8 @@ from app.core import records
 from app.core.house_way import card_names, house_way
 from app.session import next_line
 from app.session.commands import COMMANDS
-from app.session.record import read_session, replay
+from app.session.record import read_session
+from app.session.replay import replay
 from app.ui.screencheck import developer_words
 from drivers.printer.layout import slip_text
 

@@ -96,7 +96,7 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
     s.key("Q")
     assert s.session.bank_offered() == 3
     s.key("B")
-    assert s.session.entry.field.name == "bank"  # open; the keyboard stays on the table
+    assert s.session.keyboard.entry.field.name == "bank"  # open; the keyboard stays on the table
     assert s.window.focusWidget() is s.window.felt
     s.type("100")
     assert rnd.bank.player == 3 and rnd.bank.stake == 10000

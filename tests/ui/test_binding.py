@@ -23,7 +23,7 @@ def test_a_card_read_repaints_only_the_seat_it_is_dealt_to(make_station, monkeyp
     s = make_station(online=False)  # no shoe dealing: the test sends the cards itself
     open_and_wager(s)
     s.key("R")  # action on seat 3; the shoe is offline, so nothing is dealt yet
-    s.session.shoe_online = True
+    s.session.devices.shoe_online = True
     painted: list[object] = []
     for position, seat in s.window.felt.seats.items():
         monkeypatch.setattr(seat, "show_state",
@@ -95,4 +95,4 @@ def test_f1_lists_every_command_of_the_registry_and_why_not_now(make_station, qt
     s.key(Qt.Key.Key_F1)  # kept up to date: with a round open, wagers may be placed
     assert table.item([c.label for c in COMMANDS].index("W"), 2).text() == "yes"
     assert s.session.round is not None and s.session.round.phase is Phase.BETTING
-    assert s.session.selected != DEALER
+    assert s.session.keyboard.selected != DEALER

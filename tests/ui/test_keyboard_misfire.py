@@ -65,7 +65,7 @@ def test_4_then_15_enter_as_the_issue_typed_it_puts_no_money_on_seat_3(make_stat
     typed(s, "415")
     enter(s)
     assert s.session.round.wagers == {2: 2000}
-    assert s.session.selected == 5
+    assert s.session.keyboard.selected == 5
     s.key("R")
     s.wait_phase(Phase.SETTING)
     assert recorded_wagers(s) == {2: 2000}

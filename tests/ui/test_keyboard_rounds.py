@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.core.round import Phase
 from app.ledger.models import SettlementRow, WagerRow
-from app.session.steps import to_set
+from app.session.procedure import to_set
 
 from .conftest import Station
 from .test_station import delivered, make_ledger
@@ -78,12 +78,12 @@ def test_a_round_typed_with_esc_halfway_backspace_a_letter_and_double_enter(make
     keys(s, "N")
     keys(s, "1W25<Enter>")
     keys(s, "2W10<Esc>")  # Esc halfway: nothing set, the field closed
-    assert s.session.round.wagers == {1: 2500} and s.session.entry is None
+    assert s.session.round.wagers == {1: 2500} and s.session.keyboard.entry is None
     keys(s, "2W155<Backspace><Enter>")  # 155, Backspace: 15
     keys(s, "3W5S0<Enter>")  # S is not typed into the amount, and does not settle
     assert s.session.round.phase is Phase.BETTING
     keys(s, "5W100<Enter><Enter>")  # the second Enter does nothing
-    assert s.session.selected == 6
+    assert s.session.keyboard.selected == 6
     keys(s, "6W15<Enter>")
     assert s.window.panel.fields["wager"].text() == ""  # every field empty after Enter
     deal_and_settle(s)
@@ -99,7 +99,7 @@ def test_a_seat_key_while_a_field_is_open_is_a_digit_and_left_right_or_a_click_m
         make_station, tmp_path):
     s = make_station(ledger=make_ledger(tmp_path))
     keys(s, "N3W4")  # 4 is the amount's first digit here, not seat 4
-    assert s.session.selected == 3
+    assert s.session.keyboard.selected == 3
     assert s.message == "Seat 3: $4.00 wager - Enter will refuse it: $4.00 is under the " \
         "table minimum of $5.00. Backspace corrects it, Esc leaves it."
     keys(s, "0<Right>")  # Right moves the field (and its $40) to seat 4
@@ -137,7 +137,7 @@ def test_over_the_maximum_is_refused_a_big_jump_confirmed_and_one_cancelled(make
     keys(s, "<Enter>")  # yes
     keys(s, "2W200<Enter>")
     keys(s, "S3")  # no other key acts while the station asks
-    assert s.session.selected == 2 and s.session.round.phase is Phase.BETTING
+    assert s.session.keyboard.selected == 2 and s.session.round.phase is Phase.BETTING
     keys(s, "<Esc>")  # no: seat 2's $200 is not set
     keys(s, "2W25<Enter>")
     deal_and_settle(s)

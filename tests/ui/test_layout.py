@@ -180,7 +180,7 @@ def test_the_dealers_keys_do_nothing_in_the_pit_view(make_station, qtbot):
     pit.windowHandle().requestActivate()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is pit, timeout=3000)
     qtbot.keyClicks(pit.check_chips, "N1234")  # typed into the pit's field, not keys
-    assert s.session.round is None and s.session.selected is None
+    assert s.session.round is None and s.session.keyboard.selected is None
     assert pit.check_chips.text() == "N1234"
     qtbot.keyClick(pit.check_chips, Qt.Key.Key_Escape)
     assert not pit.isVisible()

@@ -37,7 +37,7 @@ def station(qtbot, data: Path) -> MainWindow:
     qtbot.addWidget(window)
     window.show()
     assert window.session is not None
-    window.session.randbelow = lambda n: 3
+    window.session.deal.randbelow = lambda n: 3
     qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
     return window
 
@@ -59,7 +59,7 @@ def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
     dealt_and_settled(qtbot, window)  # round 1, settled and its slip printed (a PDF)
     printer = window.printer
     assert printer is not None and window.press("P").done, c.message
-    qtbot.waitUntil(lambda: printer.busy is None and c.slip_printed == "printed",
+    qtbot.waitUntil(lambda: printer.busy is None and c.devices.slip_printed == "printed",
                     timeout=10000)
 
     wagered(window)  # round 2: voided, a wrong secret first

@@ -49,7 +49,7 @@ def ready_to_deal(make_station):  # noqa: ANN001, ANN201
     s = make_station(online=False)
     open_and_wager(s)
     s.key("R")  # action on seat 3; the shoe is offline, so nothing is dealt yet
-    s.session.shoe_online = True
+    s.session.devices.shoe_online = True
     settle()
     return s
 

@@ -3,13 +3,16 @@ the slips the table settled, byte for byte (the ledger's slips are the reference
 
 from __future__ import annotations
 
+import os
+import zipfile
 from pathlib import Path
 
 from app.cli import main as paigow
 from app.core.cards import cards_text, parse_cards
 from app.core.round import Phase
 from app.session import DealerCommand
-from app.session.record import read_session, replay
+from app.session.record import read_session
+from app.session.replay import replay
 from app.ui.main import build, parse_args
 from app.ui.screenshots import SHOWCASE, stacked_deck
 from app.ui.window import MainWindow
@@ -26,7 +29,7 @@ def station(qtbot, data: Path) -> MainWindow:
     qtbot.addWidget(window)
     window.show()
     assert window.session is not None
-    window.session.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
+    window.session.deal.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
     qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
     return window
 
@@ -116,6 +119,46 @@ def test_a_station_that_took_a_round_back_starts_its_file_when_that_round_is_ove
     result = replay(read_session(files[-1].read_text(encoding="utf-8").splitlines()))
     assert result.refused == []
     assert [(s.round, s.text()) for s in result.slips] == [(2, settled[1])]
+
+
+def test_a_session_file_past_its_limit_is_closed_after_a_settled_round_and_each_replays_whole(
+        qtbot, tmp_path):
+    """[files] session_file_mb: a station running for weeks writes files that each begin
+    with a header and hold whole rounds, so each replays on its own."""
+    data = tmp_path / "station"
+    window = station(qtbot, data)
+    recorder = window.session.recorder if window.session is not None else None
+    assert recorder is not None
+    recorder.limit_bytes = 1  # every settled round closes its file
+    for _ in range(3):
+        wagered(window)
+        dealt_and_settled(qtbot, window)
+    window.close_station()
+    settled = stored_slips(window)
+    files = session_files(data)
+    assert len(settled) == 3 and len(files) == 4  # the last holds the header only
+    slips = []
+    for path in files:
+        result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+        assert result.refused == []
+        slips += [(s.round, s.text()) for s in result.slips]
+    assert slips == [(n, text) for n, text in enumerate(settled, start=1)]
+
+
+def test_a_station_packs_session_files_older_than_the_policy_at_start(qtbot, tmp_path):
+    """[files] archive_after_days (30 as shipped): last month's session file is in
+    sessions/archive/ once the station has started, byte for byte; today's file stays."""
+    data = tmp_path / "station"
+    (data / "sessions").mkdir(parents=True)
+    old = data / "sessions" / "2026-09-01T08-00-00.000000Z.jsonl"
+    old.write_text('{"schema": "old"}\n', encoding="utf-8")
+    os.utime(old, (1756713600, 1756713600))  # 2025-09-01
+    window = station(qtbot, data)
+    window.close_station()  # runs what the worker has queued
+    assert not old.exists()
+    with zipfile.ZipFile(data / "sessions" / "archive" / "2025-09.zip") as z:
+        assert z.read(old.name) == b'{"schema": "old"}\n'
+    assert len(session_files(data)) == 1  # this start's own
 
 
 def test_a_session_file_that_cannot_be_written_leaves_the_round_going(qtbot, tmp_path):

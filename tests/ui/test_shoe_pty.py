@@ -102,8 +102,8 @@ def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty
     deck = stacked_deck(SHOWCASE, 3)
     pty.deal(deck=deck, action="none")
     # The shoe deals before action is taken: the cards wait for action.
-    qtbot.waitUntil(lambda: s.session.leftovers is not None, timeout=10000)
-    assert s.session.stream == list(deck[:49])
+    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=10000)
+    assert s.session.deal.stream == list(deck[:49])
     assert s.session.round.phase is Phase.BETTING
     assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link} (PAIGOW-SIM)"
     s.key("R")
@@ -131,8 +131,8 @@ def test_action_sent_by_the_shuffler_is_the_rounds_action_with_its_source(
     rnd, c = s.session.round, s.session
     assert rnd.action.action == Action(number, ActionSource.RNG, drawn_by="device")
     assert rnd.action.position == position
-    assert c.action_input.origin is Origin.DEVICE
-    assert c.action_input.device == "PAIGOW-SIM" and c.action_input.seq == 3
+    assert c.deal.action_input.origin is Origin.DEVICE
+    assert c.deal.action_input.device == "PAIGOW-SIM" and c.deal.action_input.seq == 3
     assert s.window.felt.center.action.text() == (
         f"Action: RNG {number} (sent by the shuffler PAIGOW-SIM) -> "
         f"{'dealer' if position == DEALER else f'seat {position}'}")
@@ -154,9 +154,9 @@ def test_action_sent_before_the_wagers_waits_and_r_takes_it(make_station, qtbot,
     qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
     s.key("N")
     pty.deal(deck=deck, action="rng", seed=seed)
-    qtbot.waitUntil(lambda: s.session.leftovers is not None, timeout=10000)
+    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=10000)
     c = s.session
-    assert c.device_action is not None and c.round.action is None
+    assert c.deal.device_action is not None and c.round.action is None
     assert s.window.felt.center.action.text() == (
         f"Action: RNG {number} (sent by the shuffler PAIGOW-SIM) - R takes it")
     assert s.window.panel.buttons["rng"].text() == "Shuffler's action  [R]"
@@ -164,7 +164,7 @@ def test_action_sent_before_the_wagers_waits_and_r_takes_it(make_station, qtbot,
     assert "R (the shuffler's RNG" in s.window.panel.next.text()
     s.key("R")
     s.wait_phase(Phase.SETTING)
-    assert c.round.action.action.number == number and c.action_input.origin is Origin.DEVICE
+    assert c.round.action.action.number == number and c.deal.action_input.origin is Origin.DEVICE
     assert s.window.panel.buttons["rng"].text() == "RNG action  [R]"
 
 
@@ -177,7 +177,7 @@ def test_action_from_the_shuffler_after_the_dealers_is_not_used_and_said_so(
     wagers(s, {1: "25"})
     s.key("R")
     c = s.session
-    assert c.round.action.position == 3 and c.action_input.origin is Origin.STATION_RNG
+    assert c.round.action.position == 3 and c.deal.action_input.origin is Origin.STATION_RNG
     seen: list[str] = []
     s.window.changed.connect(lambda: seen.append(c.message))
     pty.deal(deck=deck, action="rng", seed=1)
@@ -187,7 +187,7 @@ def test_action_from_the_shuffler_after_the_dealers_is_not_used_and_said_so(
             f"the dealer: the shuffler's number is not used.")
     assert said in seen
     assert any(line.endswith("not used, action already taken") for line in c.log)
-    assert c.round.action.position == 3 and c.action_input.origin is Origin.STATION_RNG
+    assert c.round.action.position == 3 and c.deal.action_input.origin is Origin.STATION_RNG
     assert {cw.card for cw in s.seat(3).cards} == set(parse_cards(SHOWCASE[3]))
 
 
@@ -207,7 +207,7 @@ def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, q
     lines.append(encode_line("BEAT", 50))
     pty.link.write(b"".join(lines))
     c = s.session
-    qtbot.waitUntil(lambda: len(c.stream) == 49, timeout=5000)
+    qtbot.waitUntil(lambda: len(c.deal.stream) == 49, timeout=5000)
     assert c.round.phase is Phase.DEALING
     assert s.window.panel.next.text() == ("Next: the 49 cards dealt are read; waiting for the "
                                           "4 left over (BURN) - E if this shoe does not read "
@@ -253,8 +253,8 @@ def test_a_card_only_shoe_that_loses_the_deals_first_card_leaves_a_hole_at_card_
     s, deck, told = card_only_deal(make_station, qtbot, pty, device=ShoeDevice(seq=500),
                                    inject=(Injection("lose", 1),))
     c = s.session
-    qtbot.waitUntil(lambda: c.leftovers is not None, timeout=10000)
-    assert c.stream == [None, *deck[1:49]]
+    qtbot.waitUntil(lambda: c.deal.leftovers is not None, timeout=10000)
+    assert c.deal.stream == [None, *deck[1:49]]
     assert ("The shoe lost card 1 of the deal (seat 3's hand): the later cards are in their "
             "places. Type the missing card for its position (C), or call a misdeal.") in told
     s.key("3")
@@ -300,7 +300,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         rnd = session.round
         action = rnd.action
         # The cards arrive one by one over the pseudo-terminal and go to their seats.
-        qtbot.waitUntil(lambda: 7 <= len(session.stream) < 49, timeout=5000)
+        qtbot.waitUntil(lambda: 7 <= len(session.deal.stream) < 49, timeout=5000)
         first = s.seat(action.position)
         assert all(cw.card is not None for cw in first.cards)
         s.wait_phase(Phase.SETTING)
@@ -333,7 +333,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         assert "The shoe is offline: press C" in s.message
         for _ in range(7):
             s.key("C")
-            s.type(SHOWCASE[session.selected])
+            s.type(SHOWCASE[session.keyboard.selected])
         assert session.round.phase is Phase.SETTING
         assert session.round.deal.mode == "by-position"
         assert shoe.deals == 1

@@ -14,10 +14,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt, QTimer
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -120,7 +119,7 @@ def test_a_whole_round_from_open_to_printed_slip_over_the_pty_shoe_and_in_the_le
     assert s.window.panel.stack_title.text() == "Settlement slip: NOT PRINTED (P)"
 
     s.key("P")
-    qtbot.waitUntil(lambda: printer.busy is None and s.session.slip_printed == "printed",
+    qtbot.waitUntil(lambda: printer.busy is None and s.session.devices.slip_printed == "printed",
                     timeout=10000)
     assert s.message == f"Round {slip.round}'s slip printed."
     assert s.window.panel.stack_title.text() == "Settlement slip: printed"
@@ -189,7 +188,7 @@ app = QApplication(sys.argv[:1])
 window = build(parse_args(sys.argv[1:]))
 window.show()
 c = window.session
-c.randbelow = lambda n: 3        # RNG 4: action on seat 3, as the deck is stacked
+c.deal.randbelow = lambda n: 3        # RNG 4: action on seat 3, as the deck is stacked
 pump(lambda: window.shoe.online)
 window.press("N")
 for seat, dollars in ((1, "25"), (2, "10"), (3, "50"), (5, "100"), (6, "15")):
@@ -293,7 +292,7 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     slip = s.session.round.slip
 
     s.key("P")
-    qtbot.waitUntil(lambda: printer.busy is None and s.session.slip_printed == "kept",
+    qtbot.waitUntil(lambda: printer.busy is None and s.session.devices.slip_printed == "kept",
                     timeout=10000)
     assert s.message == (f"The slip printer is not connected (no {printer_dir / 'lp0'}): check "
                          f"that it is switched on and its USB cable is in, then reprint. The "
@@ -310,7 +309,7 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     assert s.window.devices[1].text() == "Printer: 1 kept"
     s.key("P", shift=True)  # Reprint: the kept slip, once
     qtbot.waitUntil(lambda: printer.busy is None and printer.kept_count == 0, timeout=10000)
-    assert s.session.slip_printed == "printed"
+    assert s.session.devices.slip_printed == "printed"
     assert s.message == "Reprinted 1 kept slip."
     assert opened == [str(printer_dir / "lp0")]
     text = printed_text(printer_dir / "lp0")
@@ -355,16 +354,9 @@ def test_a_station_saving_its_slips_as_pdf_files_shows_it_in_green(tmp_path):
 
 # --- the ledger's database away --------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def pg() -> Iterator[object]:
-    from tests.ledger.pg import running_server
-
-    with running_server() as server:
-        yield server
-
-
 def test_the_ledger_away_shows_the_banner_play_goes_on_and_nothing_is_lost(
-        make_station, qtbot, tmp_path, pg):
+        make_station, qtbot, tmp_path, pg_up):
+    pg = pg_up  # the test process's server (tests/conftest.py)
     url = pg.url(pg.create_database())  # type: ignore[attr-defined]
     ledger = make_ledger(tmp_path, url)
     s = make_station(ledger=ledger)
@@ -417,7 +409,7 @@ def test_the_bank_and_the_dragon_rounds_are_recorded_as_played(make_station, qtb
     decks = [DECK, stacked_deck(BANK_SHOWCASE, 1)]
     numbers = iter([SHOWCASE_RNG, 5])
     s = make_station(decks=decks, ledger=ledger)
-    s.session.randbelow = lambda n: next(numbers)
+    s.session.deal.randbelow = lambda n: next(numbers)
     c = s.session
     open_and_wager(s)
     s.key("R")
@@ -579,7 +571,7 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
     c = again.session
     again.window.apply(c.resume(taken.game))
     assert c.round.phase is Phase.DEALING and c.round.wagers == {1: 2500, 5: 10000}
-    assert c.round.action.position == SHOWCASE_ACTION and c.selected == SHOWCASE_ACTION
+    assert c.round.action.position == SHOWCASE_ACTION and c.keyboard.selected == SHOWCASE_ACTION
     assert again.message.startswith("Round 1 is taken back as it was when the station "
                                     "stopped") and "type each position's seven cards (C)" \
         in again.message
@@ -587,7 +579,7 @@ def test_a_rebuilt_station_takes_back_a_round_mid_deal_and_the_cards_are_typed(
     assert again.seat(3).action_badge.isVisible()
     for _ in range(7):
         again.key("C")
-        again.type(SHOWCASE[c.selected])
+        again.type(SHOWCASE[c.keyboard.selected])
     assert c.round.phase is Phase.SETTING
     assert again.recording is taken
     assert second.dealer == "Kim"

@@ -7,7 +7,6 @@ or password stored only as a hash ... Every supervisor action records who did it
 from __future__ import annotations
 
 import json
-import time
 import uuid
 
 import pytest
@@ -443,12 +442,15 @@ def test_the_pits_reads_say_at_once_that_a_database_known_away_is_away(make_stat
     ledger.store.drain()
     assert not ledger.store.status().online
     pit = PitController(s.window)
-    started = time.monotonic()
+    asked: list[object] = []
+    ledger.store.history = lambda **kw: asked.append(kw)
     found: list[object] = []
     pit.history(None, None, None, found.append)
-    s.qtbot.waitUntil(lambda: bool(found), timeout=5000)
+    s.qtbot.waitUntil(lambda: bool(found), timeout=30_000)
     assert found == [[]]
-    assert time.monotonic() - started < 1.0
+    # At once: from what the store already knows, without asking the database (a connect
+    # that would wait out its timeout on a database that does not answer).
+    assert asked == []
     assert pit.message.startswith("History: the ledger's database is away (since ")
     assert pit.level == "error"
 
@@ -551,7 +553,7 @@ def test_a_supervisor_allows_typing_a_deals_cards_while_the_shoe_is_online(
     dialog.form.secret.setText(SUPERVISOR_SECRET)
     ask(s, dialog)
     assert not dialog.isVisible()
-    assert s.session.typing_allowed == SUPERVISOR
+    assert s.session.play.typing_allowed == SUPERVISOR
     assert any(f"Typing cards allowed by {SUPERVISOR}: the shoe misreads" in line
                for line in s.session.log)
     assert not pit.allow_typing.isEnabled()  # allowed once for the deal

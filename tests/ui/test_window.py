@@ -167,7 +167,7 @@ def test_typing_the_front_with_the_keyboard_sets_it(make_station):
     deal(s)
     s.key("1")
     s.key("F")
-    assert s.session.entry.field.name == "front"  # open; the keyboard stays on the table
+    assert s.session.keyboard.entry.field.name == "front"  # open; the keyboard stays on the table
     s.type("7s 6c")
     hand = s.session.round.hands[1]
     assert hand.setting.low == tuple(parse_cards("7S 6C")) and hand.foul is None
@@ -179,7 +179,7 @@ def test_a_bad_card_typed_by_hand_shows_the_core_message(make_station):
     open_and_wager(s, {1: "25"})
     s.key("R")
     assert s.session.round.phase is Phase.DEALING
-    assert s.session.selected == 3
+    assert s.session.keyboard.selected == 3
     s.key("C")
     s.type("AS ZZ")
     with pytest.raises(CardError) as bad:
@@ -200,7 +200,7 @@ def test_the_deal_typed_by_hand_with_the_shoe_offline(make_station):
     open_and_wager(s, {1: "25"})
     s.key("R")
     for position in (3, 4, 5, 6, 0, 1, 2):
-        assert s.session.selected == position
+        assert s.session.keyboard.selected == position
         s.key("C")  # each position's cards: C, the seven, Enter
         s.type(SHOWCASE[position])
     assert s.session.round.phase is Phase.SETTING

@@ -24,8 +24,8 @@ from itertools import combinations
 from typing import Any
 
 from ..cards import DECK, JOKER, parse_cards
+from ..classes import class_key, multisets, spread
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
-from .classes import class_key, multisets, spread
 
 SCHEMA = "paigow.odds/1"
 ROWS = ("five aces", "royal flush", "straight flush", "four of a kind", "full house",

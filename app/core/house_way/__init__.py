@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import cast
 
 from ..cards import Card
-from ..hands import DEFAULT_RULES, HandRules
+from ..hands import DEFAULT_RULES, HandRules, JokerRule
 from .engine import CardFileError, HouseWay, HouseWayError, HouseWaySetting, Rule, Section
 
 # Adding a casino's House Way adds a module here and one line below.
@@ -96,6 +96,37 @@ def hand_rules_for(way: str | HouseWay, rules: HandRules = DEFAULT_RULES) -> Han
     return rules if played_under is None else cast(HandRules, played_under(rules))
 
 
+def written_for(way: str | HouseWay) -> JokerRule:
+    """The joker a card reads: "fully-wild" for a card written for a fully wild joker,
+    else "bug" (the other built-in cards and every card file read it as an ace that
+    completes straights and flushes)."""
+    return hand_rules_for(way, HandRules(joker="bug")).joker
+
+
+def cards_for(joker: JokerRule) -> list[str]:
+    """The built-in cards written for this joker (card files all read a bug)."""
+    return [name for name in WAYS if written_for(name) == joker]
+
+
+def joker_misfit(way: str | HouseWay, joker: JokerRule) -> str | None:
+    """Why a table whose joker is `joker` cannot play this card, or None when it fits.
+
+    A card read under a joker it was not written for plays a different game: the standard
+    card at a fully wild table sets 9S 9H JK KC 7H 4S 2D as king-nine high in front, where
+    the joker makes three nines. A round's rules as stored are not checked (a past round
+    replays as it was played); the config and the commands refuse a table like that."""
+    card = house_way(way) if isinstance(way, str) else way
+    if written_for(card) == joker:
+        return None
+    if joker == "fully-wild":
+        fits = ", ".join(f'"{n}"' for n in cards_for("fully-wild"))
+        return (f'the "{card.name}" House Way reads the joker as an ace that only completes '
+                f"straights and flushes, so it wastes a fully wild joker (it splits the nines "
+                f"of 9S 9H JK KC 7H 4S 2D, which the joker makes three of); the House Way "
+                f"cards for a fully wild joker are: {fits}")
+    return f'the "{card.name}" House Way plays the joker as any card, not as a bug'
+
+
 def set_house_way(cards: Iterable[Card], way: str | HouseWay = "standard",
                   rules: HandRules = DEFAULT_RULES) -> HouseWaySetting:
     card = house_way(way) if isinstance(way, str) else way
@@ -103,5 +134,6 @@ def set_house_way(cards: Iterable[Card], way: str | HouseWay = "standard",
 
 
 __all__ = ["SHIPPED_CARDS", "WAYS", "CardFileError", "HouseWay", "HouseWayError",
-           "HouseWaySetting", "Rule", "Section", "card_files", "card_names", "hand_rules_for",
-           "house_way", "set_house_way", "use_site_cards"]
+           "HouseWaySetting", "Rule", "Section", "card_files", "card_names", "cards_for",
+           "hand_rules_for", "house_way", "joker_misfit", "set_house_way", "use_site_cards",
+           "written_for"]

@@ -4,6 +4,8 @@ Groups (pairs, trips, quads, singletons) count the joker as an ace, as the cards
 ("One Pair composed of Ace and Joker", "2 Aces and 1 Joker"). Straights and flushes may
 use the joker to fill them. A rule card may use the joker both ways when it asks what a
 hand *contains* ("Straight and Full House"): each is a five-card hand the seven make.
+`beside_straight_flush` is the other reading, for a card's rows that ask which pair lies
+beside a straight flush: a joker the straight flush needs is that card, not an ace.
 """
 
 from __future__ import annotations
@@ -89,10 +91,12 @@ def longest_run(cards: Iterable[Card], joker: Card | None) -> Run | None:
 class Facts:
     """What a rule card asks about one seven-card hand; every answer computed once."""
 
-    def __init__(self, cards: Sequence[Card], rules: HandRules) -> None:
+    def __init__(self, cards: Sequence[Card], rules: HandRules, joker_as_ace: bool = True
+                 ) -> None:
         self.cards = tuple(cards)
         self.rules = rules
         self.joker: Card | None = next((c for c in cards if c.is_joker), None)
+        self.joker_as_ace = joker_as_ace
 
     # --- groups, the joker counted as an ace -----------------------------------------
     @cached_property
@@ -100,6 +104,8 @@ class Facts:
         """Cards by rank, highest first; the joker last among the aces."""
         out: dict[int, list[Card]] = {}
         for c in sort_cards(self.cards):
+            if c.is_joker and not self.joker_as_ace:
+                continue
             out.setdefault(value(c), []).append(c)
         for cs in out.values():
             cs.sort(key=lambda c: c.is_joker)
@@ -136,7 +142,8 @@ class Facts:
 
     @property
     def pair_uses_joker(self) -> bool:
-        return self.joker is not None and len(self.of_rank(ACE)) == 2
+        aces = self.of_rank(ACE)
+        return self.joker is not None and self.joker in aces and len(aces) == 2
 
     @property
     def natural_aces(self) -> list[Card]:
@@ -176,6 +183,30 @@ class Facts:
         return self.suited_run is not None
 
     @cached_property
+    def joker_completes_straight_flush(self) -> bool:
+        """Seed 000: "The Joker can be used to complete a five-card flush, straight, or
+        straight flush. Otherwise, the Joker is counted as an Ace." The joker completes the
+        straight flush when the seven make one but their natural cards make none that
+        leaves a natural ace beside it for the joker to pair with: in 2S 3S 4S 5S AS 2H JK
+        the A-5 of spades needs the ace of spades, so the joker is the straight flush's card
+        and the pair is the 2s; in 5S 6S 7S 8S 9S AH JK it pairs the ace of hearts."""
+        if self.joker is None or not self.straight_flush:
+            return False
+        naturals = [c for c in self.cards if not c.is_joker]
+        spare: list[Card | None] = [*self.natural_aces] or [None]
+        return not any(_natural_straight_flush([c for c in naturals if c is not ace])
+                       for ace in spare)
+
+    @cached_property
+    def beside_straight_flush(self) -> Facts:
+        """The hand as the rows "Straight Flush and One Pair" read it: the joker in no
+        group when it completes the straight flush (it cannot be that card and an ace at
+        once), else this same reading."""
+        if not self.joker_completes_straight_flush:
+            return self
+        return Facts(self.cards, self.rules, joker_as_ace=False)
+
+    @cached_property
     def royal(self) -> bool:
         return _has_royal(self.flush_cards, self.joker)
 
@@ -194,6 +225,11 @@ def flush_in(cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def straight_in(cards: Sequence[Card]) -> bool:
     return longest_run(cards, next((c for c in cards if c.is_joker), None)) is not None
+
+
+def _natural_straight_flush(cards: Sequence[Card]) -> bool:
+    return any(len(cs) >= 5 and longest_run(cs, None) is not None
+               for cs in _by_suit(cards).values())
 
 
 def _by_suit(cards: Iterable[Card]) -> dict[object, list[Card]]:

@@ -184,12 +184,18 @@ STRAIGHT_FLUSH = Section(
     Rule("SF-3K", "Straight Flush and 3-of-a-kind: The two cards will be two from the "
          "3-of-a-kind", when=lambda f: f.straight_flush and bool(f.trips),
          play=lambda f: two_from_trips(f, avoid=_suited_run(f))),
+    # READING (docs/rules.md): "One Pair" beside a straight flush is read as the seed's
+    # joker sentence says: a joker that completes the straight flush is not also an Ace.
+    # 2S 3S 4S 5S AS 2H JK is a Straight Flush and One Pair (the 2s, in front; A-5 of
+    # spades behind), not two pairs for "Straight Flush Alone". The Full House rows above
+    # keep the joker both ways: seven cards hold a straight flush and a full house only so.
     Rule("SF-P1", "Straight Flush and One Pair that uses Joker: The two cards will be the "
-         "Joker and the Ace", when=not_seven_sf(lambda f: f.straight_flush and one_pair(f)
-         and f.pair_uses_joker), play=joker_and_ace),
+         "Joker and the Ace", when=not_seven_sf(lambda f: f.straight_flush
+         and one_pair(f.beside_straight_flush) and f.beside_straight_flush.pair_uses_joker),
+         play=joker_and_ace),
     Rule("SF-P2", "Straight Flush and One Pair: The two cards will be the Pair",
-         when=not_seven_sf(lambda f: f.straight_flush and one_pair(f)),
-         play=lambda f: pair_of(f, f.pairs[0], avoid=_suited_run(f))),
+         when=not_seven_sf(lambda f: f.straight_flush and one_pair(f.beside_straight_flush)),
+         play=lambda f: pair_of(f, f.beside_straight_flush.pairs[0], avoid=_suited_run(f))),
     # READING: "Straight Flush Alone" also takes a straight flush with two pairs, which no
     # row above names: keeping the straight flush is what the rows above all do.
     *within(straight_flush, run_steps("SF", "Straight Flush", lambda f: f.suited_run)),
@@ -401,6 +407,8 @@ CARD = HouseWay(
               STRAIGHT, THREE_OF_A_KIND, PAIRS, HIGH_CARD),
     notes=(
         "Pairs, trips and quads count the joker as an ace; straights and flushes may use it.",
+        "Beside a straight flush ('Straight Flush and Pair'), a joker that completes the "
+        "straight flush is that card, not also an ace: 2S 3S 4S 5S AS 2H JK is one pair.",
         "A hand is in the first section whose row fits: a full house with a flush or a "
         "straight is played by the Flush or Straight rows that name it.",
         "Straights are read low to high: 'first' is the lowest card, 'last' the highest; "

@@ -16,25 +16,23 @@ shapes; `hands_of` makes one real hand of each). Each is set once by the card an
 as an entry and the setting's strengths:
 
     entry:     place of one front card | the other's << 3 | row << 6 | step << 14
-               (step 0: the row played itself, else 1 + the step's place); NO_RULE when
-               no row of the card fits (the card's own error is raised for it)
+               (step 0: the row played itself, else 1 + the step's place)
     strengths: the front's strength << SHIFT | the back's, on the ranker's scale
 
 A table is kept in the cache folder the program names (`use_cache_folder`: the user's cache,
 app/cache.py), under a name that holds a sha256 of what a setting depends on: this
 package's code, the hand ranking's, the card's own file and the hand rules. A changed card
 is a new name; a file whose header does not match its name (damaged, or written by another
-version) is built again, and said so.
+version) is built again, and said so. A card that leaves some hand unset has no table: its
+build stops at the first such hand (HouseWayError names it), and the card sets hands itself.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
 import sys
-import tempfile
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
@@ -52,8 +50,8 @@ from .engine import HouseWay, HouseWayError, HouseWaySetting, Rule
 FORMAT = "paigow-house-way-table/2"
 JOKER_INDEX = 52
 SHIFT = 24  # every strength is below 1 << 24
-NO_RULE = 0xFFFFFFFF
 HERE = Path(__file__).resolve().parent
+NOT_SETTING = ("table.py", "audit.py")  # modules of this package that set no hand
 
 # Per card index: its place key (rank, the joker as 15, then deck order), its rank prime
 # and its suit as a count in a nibble (the joker counts in all four).
@@ -96,6 +94,15 @@ class Table:
         self.keys = keys
         self.entries = entries
         self.strengths = strengths
+        self._entry_of: dict[int, int] | None = None
+
+    def entry_of(self) -> dict[int, int]:
+        """Every key's entry in a dict, made on first use (a tenth of a second): a lookup
+        in it is about five times quicker than a search of the sorted keys, which pays
+        from some 25,000 hands on (a file of hands; one hand searches)."""
+        if self._entry_of is None:
+            self._entry_of = dict(zip(self.keys, self.entries, strict=True))
+        return self._entry_of
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -121,9 +128,6 @@ class Table:
         if len(seven) != 7 or len(set(seven)) != 7:
             raise CardError(f"the House Way sets 7 different cards, not {len(set(seven))}")
         placed, e = self.entry([c.index for c in seven])
-        if e == NO_RULE:
-            raise HouseWayError(f"no rule of {self.card.name} fits "
-                                f"{' '.join(map(str, seven))}")
         rule, step = self.row(e)
         front = (DECK[placed[e & 7]], DECK[placed[e >> 3 & 7]])
         return HouseWaySetting(Setting.from_front(seven, front), rule, self.card.name, step)
@@ -139,7 +143,7 @@ class Table:
 def patterns() -> list[tuple[int, tuple[int, ...]]]:
     """Every multiset of seven ranks, the joker its own: (jokers, the natural ranks'
     counts), each the start of one rank pattern and of its flush shapes."""
-    from ..analysis.classes import multisets
+    from ..classes import multisets
 
     return [(jokers, ranks) for jokers in (0, 1) for ranks in multisets(7 - jokers)]
 
@@ -149,7 +153,7 @@ def hands_of(jokers: int, ranks: Sequence[int]) -> Iterator[tuple[int, ...]]:
     flush shape of it: every set of its ranks the flush suit may hold (five with the
     joker), and for each rank the flush suit shares with other cards, the flush card's
     place among them in deck order."""
-    from ..analysis.classes import spread
+    from ..classes import spread
 
     yield (*(c.index for c in spread(ranks)), *(JOKER_INDEX,) * jokers)
     present = [r for r, c in enumerate(ranks) if c]
@@ -180,11 +184,9 @@ def _shape_hand(ranks: Sequence[int], chosen: Sequence[int], at: dict[int, int],
 
 
 def encode(card: HouseWay, rules: HandRules, hand: Sequence[int]) -> tuple[int, int]:
-    """The card's setting of one hand as (entry, strengths)."""
-    try:
-        result = card.set([DECK[i] for i in hand], rules)
-    except HouseWayError:
-        return NO_RULE, -1
+    """The card's setting of one hand as (entry, strengths); HouseWayError names a hand
+    the card leaves unset (such a card has no table: it sets hands one by one)."""
+    result = card.set([DECK[i] for i in hand], rules)
     placed = sorted(hand, key=PLACE.__getitem__)
     a, b = (placed.index(c.index) for c in result.low)
     row = card.rules.index(result.rule)
@@ -231,10 +233,12 @@ def build(card: HouseWay, rules: HandRules = DEFAULT_RULES, workers: int | None 
         from concurrent.futures import ProcessPoolExecutor
 
         site = [str(f) for f in card_folders()[:-1]]
-        with ProcessPoolExecutor(k, mp_context=multiprocessing.get_context("spawn"),
-                                 initializer=_start_worker,
-                                 initargs=(name, rules, site)) as pool:
+        pool = ProcessPoolExecutor(k, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(name, rules, site))
+        try:
             parts = list(pool.map(_set_patterns, chunks))
+        finally:  # a hand left unset stops the build: the other chunks are not set
+            pool.shutdown(cancel_futures=True)
     else:
         parts = [_set_patterns(chunk, card, rules) for chunk in chunks]
     done = sorted(x for part in parts for x in part)
@@ -264,27 +268,36 @@ def cores() -> int:
 
 # --- keeping ------------------------------------------------------------------------------
 
-_folder: list[Path] = []
+_folder: list[Path | Callable[[], Path]] = []
 _kept: dict[tuple[int, HandRules], Table] = {}
 _broken: set[Path] = set()
 
 
-def use_cache_folder(folder: str | Path | None) -> None:
-    """Keep tables in this folder (the program's cache: app/cache.py), or nowhere (None:
+def use_cache_folder(folder: str | Path | Callable[[], Path] | None) -> None:
+    """Keep tables in this folder (the program's cache: app/cache.py, which gives a
+    function: the folder is looked up when a table is first wanted), or nowhere (None:
     built tables live in this process only)."""
-    _folder[:] = [] if folder is None else [Path(folder)]
+    _folder[:] = [] if folder is None else [folder if callable(folder) else Path(folder)]
 
 
 def cache_folder() -> Path | None:
     """The folder tables are kept in (None: nowhere)."""
-    return _folder[0] if _folder else None
+    if not _folder:
+        return None
+    folder = _folder[0]
+    return folder() if callable(folder) else folder
 
 
 @cache
 def _code() -> bytes:
-    """This package's code and the hand ranking's, which every setting depends on."""
+    """This package's code and the hand ranking's, which every setting depends on. This
+    module and the audit are left out: they set no hand (FORMAT names how a table is
+    written: change it with `encode`)."""
+    import hashlib  # as in path_of
+
     h = hashlib.sha256(FORMAT.encode())
-    for path in sorted(HERE.glob("*.py")) + [HERE.parent / "hands.py", HERE.parent / "cards.py"]:
+    for path in ([p for p in sorted(HERE.glob("*.py")) if p.name not in NOT_SETTING]
+                 + [HERE.parent / n for n in ("hands.py", "cards.py", "classes.py")]):
         try:
             h.update(path.name.encode() + path.read_bytes())
         except OSError:  # a bundle without sources: its version stands for the code
@@ -310,11 +323,14 @@ def _source(card: HouseWay) -> bytes | None:
 def path_of(card: HouseWay, rules: HandRules) -> Path | None:
     """Where the card's table under these rules is kept, or None (not kept on disk)."""
     source = _source(card)
-    if source is None or not _folder:
+    folder = cache_folder()
+    if source is None or folder is None:
         return None
+    import hashlib  # here: a command that sets one hand never loads OpenSSL for it
+
     h = hashlib.sha256(_code() + source + f"/{rules.joker}/{rules.wheel}".encode())
     safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in card.name)[:40]
-    return _folder[0] / f"{safe}-{rules.joker}-{rules.wheel}-{h.hexdigest()[:24]}.table"
+    return folder / f"{safe}-{rules.joker}-{rules.wheel}-{h.hexdigest()[:24]}.table"
 
 
 class BrokenTable(ValueError):
@@ -333,6 +349,8 @@ def save(table: Table, path: Path) -> None:
     for old in path.parent.glob(f"{stem}-*.table"):  # the card's tables of other versions
         if old != path:
             old.unlink(missing_ok=True)
+    import tempfile  # here: only a build writes (its import costs a cold command time)
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".building-", suffix=".table")
     with os.fdopen(fd, "wb") as f:
         f.write(head)

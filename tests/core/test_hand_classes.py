@@ -4,8 +4,8 @@ import math
 import random
 from collections import Counter
 
-from app.core.analysis.classes import ALL_HANDS, class_key, hand_classes
 from app.core.cards import DECK
+from app.core.classes import ALL_HANDS, class_key, hand_classes
 
 
 def _key(hand: tuple) -> int:

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from ..cards import DECK, JOKER, Card
+from .cards import DECK, JOKER, Card
 
 ALL_HANDS = math.comb(53, 7)  # 154,143,080
 # Per card index: its rank prime (the joker's too) and its suit as one count in a nibble
