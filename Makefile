@@ -53,7 +53,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[station,floor,analysis,test,bench,installer]'
-	$(BIN)/python -m app.core.house_way.tables --flush standard
+	$(BIN)/python -m app.cache
 	touch $(STAMP)
 
 run: $(STAMP) qt-libraries
@@ -82,7 +82,7 @@ test: $(STAMP) postgres-server chromium
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \
-	  --dist loadfile --no-loadscope-reorder
+	  --dist loadfile --no-loadscope-reorder --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

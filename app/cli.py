@@ -61,15 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     only = chosen(argv)
-    try:
-        if only == "house_way":
-            # A stream of hands from the card's pack, before argparse or any of the core
-            # is imported (app/commands/house_way_fast.py); None: the full command runs.
-            from app.commands.house_way_fast import main as from_pack
+    from app.cache import use_cache
 
-            found = from_pack(argv)
-            if found is not None:
-                return found
+    use_cache()  # the House Way tables are kept in the user's cache
+    try:
         args = build_parser(only).parse_args(argv)
         code: int = args.run(args)
         sys.stdout.flush()

@@ -3,7 +3,9 @@ first.
 
 Under pytest-xdist (`make test`: `-n auto --dist loadfile`) each worker is a test process of
 its own: its own server in its own /tmp folder on its own unix socket, started on first use.
-A worker is given whole files, so a module's fixtures are made once.
+A worker is given whole files, so a module's fixtures are made once. The House Way tables
+are kept in the user's cache (or $PAIGOW_CACHE_DIR) for the whole run, as the programs keep
+them: a table is built once, not once a test process.
 """
 
 from __future__ import annotations
@@ -13,8 +15,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from app.cache import use_cache
+
 if TYPE_CHECKING:  # the server's module imports psycopg: only the tests that use it
     from .ledger.pg import PgServer
+
+use_cache()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

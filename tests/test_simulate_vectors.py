@@ -1,5 +1,6 @@
 """The numpy simulation (app/commands/vectors.py) plays the same game as the card: each
-hand's strengths are those of the card's own setting (flush hands too), a deal is fourteen
+hand's strengths are those of the card's own setting (flush hands too, looked up in the
+card's table as the standard library's simulator looks them up), a deal is fourteen
 different cards of the 53, a round is settled as the settlement reads it (copies to the
 banker), a seed gives the same tally every time, and its rates agree with the standard
 library's simulator within their standard errors. `paigow edge` prints each card's edge
@@ -17,8 +18,11 @@ import numpy as np
 import pytest
 
 from app.commands import vectors
-from app.core.analysis.fast import WaySetter
 from app.core.analysis.simulate import Outcome, play, simulate, versus
+from app.core.cards import DECK
+from app.core.hands import DEFAULT_RULES, ranker
+from app.core.house_way import house_way
+from app.core.house_way.table import table_of
 
 WAY = "standard"
 
@@ -29,9 +33,14 @@ def test_strengths_by_table_are_the_cards_setting_strengths_flush_hands_too() ->
     for n in range(4000):
         pool = list(range(53)) if n % 2 else [*range(13), *range(26, 39), 52]
         hands.append(rng.sample(pool, 7))  # every other hand from two suits: flushes
-    found = vectors.Strengths.of(WAY).of_hands(np.array(hands, dtype=np.int16))
-    setter = WaySetter(WAY)
-    assert [int(x) for x in found] == [setter.setting_strengths(h) for h in hands]
+    card = house_way(WAY)
+    table = table_of(card, DEFAULT_RULES)
+    found = vectors.Strengths.of(table).of_hands(np.array(hands, dtype=np.int16))
+    assert [int(x) for x in found] == [table.strength(h) for h in hands]
+    r = ranker(DEFAULT_RULES)
+    for h, packed in list(zip(hands, found, strict=True))[:300]:  # and the card's own
+        result = card.set([DECK[i] for i in h])
+        assert packed == r.rank2(result.low) << 24 | r.rank5(result.high)
 
 
 def test_a_deal_is_fourteen_different_cards_of_the_53() -> None:

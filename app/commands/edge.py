@@ -9,8 +9,9 @@ import json
 import math
 import sys
 
-from app.core.analysis.simulate import Simulation, SimulationError, cores, simulate
+from app.core.analysis.simulate import Simulation, SimulationError, simulate
 from app.core.house_way import WAYS, HouseWay, house_way, joker_misfit
+from app.core.house_way.table import cores
 from app.settings import ConfigError
 
 from .simulate import numpy_installed, numpy_missing, vector_player
@@ -44,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="half the width of the 95%% interval of each edge (default: "
                              "0.01%%; 0.1%% takes a hundredth of the time)")
     parser.add_argument("--seed", type=int, default=0,
-                        help="the same seed and --workers give the same figures (default: 0)")
+                        help="the same seed gives the same figures (default: 0)")
     parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
                         help=f"processes to play in (default: every core, {cores()} here)")
     parser.add_argument("--wager", metavar="DOLLARS",

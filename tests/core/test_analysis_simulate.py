@@ -1,4 +1,4 @@
-"""The house edge simulation: reproducible for a seed and a worker count, settled as the
+"""The house edge simulation: reproducible for a seed whatever the workers, settled as the
 table settles (copies to the banker, the settlement's commission), and Trump Plaza against
 itself gives the published figures."""
 
@@ -15,8 +15,8 @@ from app.core.analysis.simulate import (
     SimulationError,
     Tally,
     deals,
+    pieces,
     play,
-    share,
     simulate,
     versus,
     worker_seed,
@@ -28,36 +28,34 @@ from app.core.settlement import CommissionPolicy, Hand, Outcome, Role, Rounding,
 
 # --- reproducible ------------------------------------------------------------------------------
 
-def test_the_same_seed_and_worker_count_give_the_same_figures() -> None:
-    first = simulate(20_000, way="trump-plaza", seed=11, workers=2)
-    again = simulate(20_000, way="trump-plaza", seed=11, workers=2)
+def test_the_same_seed_gives_the_same_figures_whatever_the_workers() -> None:
+    first = simulate(20_000, way="trump-plaza", seed=11, workers=2, piece=6_000)
+    again = simulate(20_000, way="trump-plaza", seed=11, workers=2, piece=6_000)
     assert first.tally == again.tally
     assert first == again  # the time taken is not part of the result
+    alone = simulate(20_000, way="trump-plaza", seed=11, workers=1, piece=6_000)
+    assert alone.tally == first.tally
 
 
 def test_another_seed_deals_other_hands() -> None:
     assert simulate(5_000, seed=1, workers=1).tally != simulate(5_000, seed=2, workers=1).tally
 
 
-def test_each_worker_plays_its_share_with_its_own_derived_seed() -> None:
-    assert share(10, 3) == [4, 3, 3] and sum(share(1_000_001, 7)) == 1_000_001
+def test_each_piece_plays_its_rounds_with_its_own_derived_seed() -> None:
+    assert pieces(10, 4) == [4, 4, 2] and sum(pieces(1_000_001)) == 1_000_001
     assert len({worker_seed(5, k) for k in range(8)}) == 8
     assert worker_seed(5, 0) == worker_seed(5, 0) != worker_seed(6, 0)
 
-    two = simulate(9_001, way="standard", seed=5, workers=2).tally
+    two = simulate(9_001, way="standard", seed=5, workers=2, piece=4_501).tally
 
     assert two == play(4_501, 5, 0, "standard", "standard") + \
         play(4_500, 5, 1, "standard", "standard")
 
 
-def test_one_worker_plays_in_this_process_as_worker_zero() -> None:
-    assert simulate(3_000, seed=9, workers=1).tally == play(3_000, 9, 0, "standard", "standard")
-
-
 def test_progress_is_reported_for_every_round() -> None:
     seen: list[int] = []
-    simulate(25_000, seed=1, workers=2, progress=seen.append)
-    assert sum(seen) == 25_000
+    simulate(25_000, seed=1, workers=2, progress=seen.append, piece=10_000)
+    assert sorted(seen) == [5_000, 10_000, 10_000]
 
 
 # --- settled as the table settles ------------------------------------------------------------
@@ -148,7 +146,7 @@ def test_a_worker_that_fails_is_reported_and_the_run_stops(
 
     monkeypatch.setattr(sim, "play", broken)  # the workers are forked with it
     with pytest.raises(SimulationError, match="the worker broke"):
-        simulate(1_000, workers=2)
+        simulate(1_000, workers=2, piece=500)
 
 
 # --- the published figures ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The Trump Plaza card file (config/house-ways/trump-plaza.toml) against the Python card
 (app/core/house_way/trump_plaza.py, the reference) over all 154,143,080 seven-card hands, as
-the 292,253 hand classes of `analysis.classes`: the same two cards in front and the same row
+the 292,253 hand classes of `app.core.classes`: the same two cards in front and the same row
 (and step) on every hand, and the file passes the full check a casino's card gets (`paigow
 house-way --check`): every row fires, no row's play would foul, every hand is set.
 
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from app.core.analysis.classes import ALL_HANDS
+from app.core.classes import ALL_HANDS
 from app.core.house_way import SHIPPED_CARDS, house_way
 from app.core.house_way.card_file import CardCheck, check_card, load_card
 from tests.core.test_house_way_golden import GOLDEN

@@ -1,7 +1,7 @@
 """Which rows of each rule card fire, proved over all 154,143,080 seven-card hands.
 
 Every card with a golden file is set on every hand (as the 292,253 classes of
-`analysis.classes`, each counted with its weight). It must never foul one (judged under the
+`app.core.classes`, each counted with its weight). It must never foul one (judged under the
 joker the card plays), and the rows and steps that never fire must be exactly the ones its
 golden file names "# unreachable rule/step <id>: ...": a row it calls unreachable that
 fires fails, and so does a row that never fires it does not name.
@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from app.core.analysis.classes import ALL_HANDS
+from app.core.classes import ALL_HANDS
 from app.core.house_way import house_way
 from app.core.house_way.audit import Survey, survey
 from tests.core.test_house_way_golden import GOLDEN, golden_files, step_ids, unreachable_lines

@@ -18,29 +18,20 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import combinations
 
 from ..cards import DECK, Card, CardError, cards_text, sort_cards
 from ..hands import DEFAULT_RULES, HandRules, Setting, foul_reason, ranker
-from ..house_way import HouseWay, HouseWaySetting
+from ..house_way import HouseWay, HouseWaySetting, house_way
+from ..house_way.table import SHIFT, Table, hand_key, house_way_setting, table_of
 from ..round_rules import RoundRules
 from ..settlement import CommissionPolicy, money
-from .fast import (
-    FIVE_OF_A_SUIT,
-    MASK,
-    PLUS_THREE,
-    PRIME,
-    SHIFT,
-    SUIT,
-    Way,
-    WaySetter,
-    card_of,
-    flush_ranks,
-)
+
+Way = HouseWay | str  # a rule card, or its name (found as the config finds it)
 
 # The commission of the table as shipped (config/default.toml): 5% rounded up to $0.25.
 DEFAULT_COMMISSION = CommissionPolicy()
+MASK = (1 << SHIFT) - 1
 SCHEMA = "paigow.advice/1"
 BATCH = 500  # banker hands between checks of the error
 MIN_SAMPLES = 2_000
@@ -184,15 +175,9 @@ def legal_settings(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> l
     return out
 
 
-@cache
-def dealer_setter(way: HouseWay, rules: HandRules) -> WaySetter:
-    """The dealer's House Way settings, kept between calls (the station asks often)."""
-    return WaySetter(way, rules)
-
-
 def _card(way: Way) -> HouseWay:
     try:
-        return card_of(way)
+        return way if isinstance(way, HouseWay) else house_way(way)
     except KeyError as e:
         raise AdviceError(str(e.args[0])) from None
 
@@ -200,12 +185,12 @@ def _card(way: Way) -> HouseWay:
 def advise(cards: Sequence[Card], *, way: Way = "standard", dealer_way: Way | None = None,
            rules: HandRules = DEFAULT_RULES, policy: CommissionPolicy = DEFAULT_COMMISSION,
            wager: int = 500, error: float = 0.01, samples: int | None = None, seed: int = 0,
-           setter: WaySetter | None = None) -> Advice:
+           dealer_table: Table | None = None) -> Advice:
     """Every legal setting of seven cards with its value against the dealer's House Way.
 
     Banker hands are drawn until every setting's standard error is at most `error` (per
     unit wagered; at least 2,000 hands, at most 2,000,000), or exactly `samples` of them.
-    `setter` is the dealer's (default: one kept per card and rules between calls).
+    `dealer_table`: the dealer's card's table (default: the kept one, built when missing).
     """
     seven = tuple(cards)
     if len(seven) != 7 or len(set(seven)) != 7:
@@ -219,15 +204,15 @@ def advise(cards: Sequence[Card], *, way: Way = "standard", dealer_way: Way | No
     if wager <= 0:
         raise AdviceError(f"the wager must be above $0.00, not {money(wager)}")
     start = time.perf_counter()
-    ours = card.set(seven, rules)
+    ours = house_way_setting(card, seven, rules)
     settings = legal_settings(seven, rules)
     r = ranker(rules)
     strengths = [(r.rank2(s.low), r.rank5(s.high)) for s in settings]
     distinct = sorted(set(strengths))
     hw = distinct.index((r.rank2(ours.low), r.rank5(ours.high)))
-    bank = setter if setter is not None else dealer_setter(dealer, rules)
-    if bank.way != dealer.name or bank.rules != rules:
-        raise AdviceError(f"the dealer's setter is for {bank.way}, not {dealer.name}")
+    bank = dealer_table if dealer_table is not None else table_of(dealer, rules)
+    if bank.card is not dealer or bank.rules != rules:
+        raise AdviceError(f"the dealer's table is {bank.card.name}'s, not {dealer.name}'s")
     rng = random.Random(f"paigow.advise/{seed}/{sorted(c.index for c in seven)}")
     paid = (wager - policy.on(wager)) / wager
     counts = _draw(seven, distinct, hw, bank, rng, paid, error, samples)
@@ -261,15 +246,14 @@ def _replace_best(v: SettingValue) -> SettingValue:
 
 
 def _draw(seven: Sequence[Card], distinct: Sequence[tuple[int, int]], hw: int,
-          bank: WaySetter, rng: random.Random, paid: float, error: float,
+          bank: Table, rng: random.Random, paid: float, error: float,
           samples: int | None) -> list[list[int]]:
     """Counts per distinct setting of (its outcome, the House Way setting's outcome) over
     banker hands drawn from the other cards; 9 counts a setting, outcome * 3 + House Way's."""
     dealt = set(seven)
     others = [i for i in range(len(DECK)) if DECK[i] not in dealt]
     sample = rng.sample
-    get, cache_miss = bank.cache.get, bank.packed_slow
-    prime, suit = PRIME.__getitem__, SUIT.__getitem__
+    key, find, strengths = hand_key, bank.at, bank.strengths
     fronts = [f for f, _ in distinct]
     backs = [b for _, b in distinct]
     hw_front, hw_back = distinct[hw]
@@ -282,13 +266,7 @@ def _draw(seven: Sequence[Card], distinct: Sequence[tuple[int, int]], hw: int,
         batch = min(BATCH, limit - n)
         for _ in range(batch):
             hand = sample(others, 7)
-            key = math.prod(map(prime, hand))
-            suits = sum(map(suit, hand))
-            if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-                key = -(key << 15 | flush_ranks(hand, suits))
-            packed = get(key)
-            if packed is None:
-                packed = cache_miss(key, hand)
+            packed = strengths[find(key(hand))]
             df, db = packed >> SHIFT, packed & MASK
             if hw_front > df:
                 h = WIN if hw_back > db else PUSH

@@ -23,9 +23,8 @@ from functools import cache
 from itertools import combinations
 
 from ..cards import DECK, JOKER, parse_cards
+from ..classes import class_key, multisets, spread
 from ..hands import DEFAULT_RULES, Category, HandRules, category_of, ranker
-from .classes import multisets, spread
-from .fast import hand_key
 
 SCHEMA = "paigow.odds/1"
 ROWS = ("five aces", "royal flush", "straight flush", "four of a kind", "full house",
@@ -181,7 +180,7 @@ def simulate_odds(hands: int, seed: int = 0, rules: HandRules = DEFAULT_RULES,
     counts: Counter[str] = Counter()
     for _ in range(hands):
         hand = sample(deck, 7)
-        key = hand_key(hand)
+        key = class_key(hand)
         name = by_key.get(key)
         if name is None:
             cards = [DECK[i] for i in hand]

@@ -2,13 +2,14 @@
 the House Way, settled by the table's rules (copies to the banker, the commission of the
 settlement's `CommissionPolicy` on every win).
 
-Reproducible: worker k of K draws its deals from its own generator, seeded from the seed
-and k (`worker_seed`), and plays `share(rounds, K)[k]` rounds; the tallies are summed. So a
-seed and a worker count always give the same figures, however the processes are
-scheduled. The work is spread over processes with `multiprocessing` (standard library).
+Reproducible: the rounds are played in pieces of PIECE rounds, piece j drawing its deals
+from its own generator, seeded from the seed and j (`worker_seed`); the tallies are summed.
+So a seed always gives the same figures, however many processes play the pieces
+(`concurrent.futures.ProcessPoolExecutor`) and however they are scheduled.
 
-Fast: each round deals 14 of the 53 cards (`deal`), looks both settings up by their ranks
-(`fast.WaySetter`) and compares four integers. No objects are made per hand.
+Each round deals 14 of the 53 cards and looks both settings' strengths up in the cards'
+tables (app/core/house_way/table.py). `play` here is the standard library's; `paigow
+simulate` plays the same pieces in numpy batches (app/commands/vectors.py).
 """
 
 from __future__ import annotations
@@ -16,44 +17,33 @@ from __future__ import annotations
 import hashlib
 import math
 import multiprocessing
-import os
-import queue
 import random
 import time
-import traceback
 from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from math import prod
-from typing import Any
+from pathlib import Path
 
 from ..hands import DEFAULT_RULES, HandRules
+from ..house_way import HouseWay, card_folders, house_way, use_site_cards
+from ..house_way.table import SHIFT, cache_folder, cores, hand_key, table_of, use_cache_folder
 from ..settlement import CommissionPolicy, Outcome, money
-from .fast import (
-    DECK_SIZE,
-    FIVE_OF_A_SUIT,
-    MASK,
-    PLUS_THREE,
-    PRIME,
-    SHIFT,
-    SUIT,
-    Way,
-    WaySetter,
-    card_of,
-)
-from .fast import flush_ranks as _flush_ranks
 
 # The commission of the table as shipped (config/default.toml): 5% rounded up to $0.25.
 DEFAULT_COMMISSION = CommissionPolicy()
 SCHEMA = "paigow.simulation/1"
 Z95 = 1.959964  # two-sided 95% of the normal distribution
-BATCH = 10_000  # rounds between progress reports
-CARDS = range(DECK_SIZE)
+PIECE = 131_072  # rounds a piece: a task of a worker, a report of progress
+CARDS = range(53)
+MASK = (1 << SHIFT) - 1
+Way = HouseWay | str  # a rule card, or its name (found as the config finds it)
 
 Progress = Callable[[int], None]
-# How a worker plays its rounds: `play` below (standard library), or a faster engine with
-# the same signature and the same tally for the same deals' odds (app/commands/vectors.py
-# plays them in numpy batches); a module-level function, so it reaches worker processes.
-Player = Callable[[int, int, int, str, str, HandRules, "Progress | None"], "Tally"]
+# How a piece is played: (rounds, seed, piece, way, dealer way, rules) -> its tally. `play`
+# below (standard library), or one as fair with the same signature (app/commands/vectors.py
+# plays in numpy batches).
+Player = Callable[[int, int, int, str, str, HandRules], "Tally"]
 
 
 class SimulationError(RuntimeError):
@@ -71,20 +61,19 @@ def versus(front: int, back: int, bank_front: int, bank_back: int) -> Outcome:
 # --- reproducible deals ----------------------------------------------------------------------
 
 def worker_seed(seed: int, worker: int) -> int:
-    """Worker k's own seed, derived from the run's seed (the same on every machine)."""
+    """Piece k's own seed, derived from the run's seed (the same on every machine)."""
     digest = hashlib.sha256(f"paigow.simulate/{seed}/{worker}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
-def share(rounds: int, workers: int) -> list[int]:
-    """How many rounds each of `workers` plays: as even as can be, the first ones one more."""
-    base, extra = divmod(rounds, workers)
-    return [base + (k < extra) for k in range(workers)]
+def pieces(rounds: int, piece: int = PIECE) -> list[int]:
+    """The rounds of each piece: `piece` each, the last what is left."""
+    return [min(piece, rounds - start) for start in range(0, rounds, piece)]
 
 
 def deals(seed: int, worker: int, count: int) -> Iterator[tuple[list[int], list[int]]]:
-    """Worker k's deals: (the player's 7 card indexes, the banker's 7), as the fast loop
-    draws them (the same generator calls)."""
+    """Piece k's deals: (the player's 7 card indexes, the banker's 7), as `play` draws them
+    (the same generator calls)."""
     sample = random.Random(worker_seed(seed, worker)).sample
     for _ in range(count):
         cards = sample(CARDS, 14)
@@ -114,59 +103,26 @@ def _fields(t: Tally) -> tuple[int, ...]:
 
 
 def play(rounds: int, seed: int, worker: int, way: str, dealer_way: str,
-         rules: HandRules = DEFAULT_RULES, progress: Progress | None = None) -> Tally:
-    """Worker k's rounds, in this process. The hot loop of the module."""
+         rules: HandRules = DEFAULT_RULES) -> Tally:
+    """Piece k's rounds, in this process."""
     sample = random.Random(worker_seed(seed, worker)).sample
-    player = WaySetter(way, rules)
-    dealer = player if dealer_way == way else WaySetter(dealer_way, rules)
-    pcache, dcache = player.cache, dealer.cache
-    pget, dget = pcache.get, dcache.get
-    prime, suit = PRIME.__getitem__, SUIT.__getitem__
-    cards = CARDS
+    player = table_of(house_way(way), rules)
+    dealer = player if dealer_way == way else table_of(house_way(dealer_way), rules)
+    key, find, mine_of, bank_of = hand_key, player.at, player.strengths, dealer.strengths
+    find_bank = dealer.at
     wins = losses = front_copies = back_copies = copy_rounds = 0
-    done = 0
-    while done < rounds:
-        batch = min(BATCH, rounds - done)
-        for _ in range(batch):
-            dealt = sample(cards, 14)
-            hand = dealt[:7]
-            key = prod(map(prime, hand))
-            suits = sum(map(suit, hand))
-            if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-                key = -(key << 15 | _flush_ranks(hand, suits))
-            mine = pget(key)
-            if mine is None:
-                mine = player.packed_slow(key, hand)
-            hand = dealt[7:]
-            key = prod(map(prime, hand))
-            suits = sum(map(suit, hand))
-            if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-                key = -(key << 15 | _flush_ranks(hand, suits))
-            bank = dget(key)
-            if bank is None:
-                bank = dealer.packed_slow(key, hand)
-            front, bank_front = mine >> SHIFT, bank >> SHIFT
-            back, bank_back = mine & MASK, bank & MASK
-            if front > bank_front:
-                if back > bank_back:
-                    wins += 1
-                elif back == bank_back:
-                    back_copies += 1
-                    copy_rounds += 1
-            else:
-                if front == bank_front:
-                    front_copies += 1
-                    copy_rounds += 1
-                    if back == bank_back:
-                        back_copies += 1
-                elif back == bank_back:
-                    back_copies += 1
-                    copy_rounds += 1
-                if back <= bank_back:
-                    losses += 1
-        done += batch
-        if progress is not None:
-            progress(batch)
+    for _ in range(rounds):
+        dealt = sample(CARDS, 14)
+        mine = mine_of[find(key(dealt[:7]))]
+        bank = bank_of[find_bank(key(dealt[7:]))]
+        front, bank_front = mine >> SHIFT, bank >> SHIFT
+        back, bank_back = mine & MASK, bank & MASK
+        outcome = versus(front, back, bank_front, bank_back)
+        wins += outcome is Outcome.WIN
+        losses += outcome is Outcome.LOSE
+        front_copies += front == bank_front
+        back_copies += back == bank_back
+        copy_rounds += front == bank_front or back == bank_back
     return Tally(rounds, wins, rounds - wins - losses, losses, front_copies, back_copies,
                  copy_rounds)
 
@@ -300,28 +256,18 @@ class Simulation:
 
 # --- running it ------------------------------------------------------------------------------
 
-def cores() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = None,
              seed: int = 0, workers: int | None = None,
              policy: CommissionPolicy = DEFAULT_COMMISSION, wager: int = 500,
              rules: HandRules = DEFAULT_RULES, progress: Progress | None = None,
-             player: Player | None = None) -> Simulation:
-    """Play `rounds` rounds over `workers` processes (default: every core).
-
-    `progress` is called in this process with the rounds just finished. One worker plays
-    in this process; the same seed and worker count always give the same tally.
-    """
+             player: Player | None = None, piece: int = PIECE) -> Simulation:
+    """Play `rounds` rounds over `workers` processes (default: every core; one plays in
+    this process). `progress` is told the rounds of each piece played. The cards' tables
+    are made ready here first (built once a card, kept), so the workers only read them."""
     try:
         # Cards travel to the workers by name: a worker finds the same card the same way.
-        way_name = card_of(way).name
-        dealer = way_name if dealer_way is None else card_of(dealer_way).name
+        way_name = _card(way).name
+        dealer = way_name if dealer_way is None else _card(dealer_way).name
     except KeyError as e:
         raise SimulationError(str(e.args[0])) from None
     k = cores() if workers is None else workers
@@ -331,61 +277,62 @@ def simulate(rounds: int, *, way: Way = "standard", dealer_way: Way | None = Non
         raise SimulationError(f"the number of workers is 1 or more, not {k}")
     if wager <= 0:
         raise SimulationError(f"the wager must be above $0.00, not {money(wager)}")
+    for name in {way_name, dealer}:
+        table_of(house_way(name), rules)
     start = time.perf_counter()
     engine = player or play
-    if k == 1:
-        tally = engine(rounds, seed, 0, way_name, dealer, rules, progress)
+    jobs = [(n, seed, j, way_name, dealer, rules) for j, n in enumerate(pieces(rounds, piece))]
+    if k == 1 or len(jobs) < 2:
+        tally = Tally()
+        for job in jobs:
+            tally += engine(*job)
+            if progress is not None:
+                progress(job[0])
     else:
-        tally = _in_processes(rounds, seed, k, way_name, dealer, rules, progress, engine)
+        tally = _in_processes(jobs, k, engine, progress)
     return Simulation(way_name, dealer, seed, k, wager, policy.on(wager), policy, rules, tally,
                       time.perf_counter() - start)
 
 
-def _worker(out: Any, rounds: int, seed: int, worker: int, way: str, dealer_way: str,
-            rules: HandRules, engine: Player) -> None:
-    try:
-        tally = engine(rounds, seed, worker, way, dealer_way, rules,
-                     lambda n: out.put(("progress", worker, n)))
-        out.put(("done", worker, _fields(tally)))
-    except BaseException:  # report, never hang the parent
-        out.put(("error", worker, traceback.format_exc()))
+def _card(way: Way) -> HouseWay:
+    return way if isinstance(way, HouseWay) else house_way(way)
 
 
-def _in_processes(rounds: int, seed: int, workers: int, way: str, dealer_way: str,
-                  rules: HandRules, progress: Progress | None, engine: Player) -> Tally:
-    context = multiprocessing.get_context()
-    out = context.Queue()
-    shares = share(rounds, workers)
-    procs = {k: context.Process(target=_worker, name=f"paigow-simulate-{k}",
-                                args=(out, n, seed, k, way, dealer_way, rules, engine),
-                                daemon=True)
-             for k, n in enumerate(shares) if n}
-    tallies: dict[int, Tally] = {}
-    try:
-        for p in procs.values():
-            p.start()
-        while len(tallies) < len(procs):
-            try:
-                kind, k, payload = out.get(timeout=1.0)
-            except queue.Empty:
-                dead = [k for k, p in procs.items() if k not in tallies and not p.is_alive()]
-                if dead and out.empty():
-                    raise SimulationError(
-                        f"simulation worker {dead[0]} stopped without a result "
-                        f"(exit code {procs[dead[0]].exitcode})") from None
-                continue
-            if kind == "progress":
-                if progress is not None:
-                    progress(payload)
-            elif kind == "done":
-                tallies[k] = Tally(*payload)
-            else:
-                raise SimulationError(f"simulation worker {k} failed:\n{payload}")
-    finally:
-        for p in procs.values():
-            if p.is_alive():
-                p.terminate()
-            p.join()
-        out.close()
-    return sum((tallies[k] for k in sorted(tallies)), Tally())
+_engine: list[Player] = []  # a worker's engine (given at its start, never pickled)
 
+
+def _start_worker(engine: Player, cache: Path | None, site: list[Path]) -> None:
+    _engine[:] = [engine]
+    use_cache_folder(cache)
+    use_site_cards(site[0] if site else None)
+
+
+def _play(job: tuple[int, int, int, str, str, HandRules]) -> Tally:
+    return _engine[0](*job)
+
+
+def _in_processes(jobs: list[tuple[int, int, int, str, str, HandRules]], workers: int,
+                  engine: Player, progress: Progress | None) -> Tally:
+    """The pieces played by forked workers: each starts with the cards' tables this process
+    holds, and with the engine as it is here."""
+    context = multiprocessing.get_context("fork")
+    site = list(card_folders()[:-1])
+    tally = Tally()
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                             initargs=(engine, cache_folder(), site)) as pool:
+        futures: dict[Future[Tally], int] = {pool.submit(_play, job): job[0] for job in jobs}
+        try:
+            pending: set[Future[Tally]] = set(futures)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+                for f in done:
+                    tally += f.result()
+                    if progress is not None:
+                        progress(futures[f])
+        except BrokenProcessPool:
+            raise SimulationError("a simulation worker stopped without a result") from None
+        except Exception as e:
+            for f in futures:
+                f.cancel()
+            raise SimulationError(f"a simulation worker failed: {e}") from None
+    return tally

@@ -5,7 +5,7 @@ A row is *dominated* on a hand when another legal setting of the same seven card
 two-card hand at least as strong and a five-card hand at least as strong, one of them
 stronger. The card's words still rule at the table (the casino decides); this shows where.
 
-The hands are read as `analysis.classes.hand_classes()`: the row that fires and its
+The hands are read as `app.core.classes.hand_classes()`: the row that fires and its
 setting's strengths are the same for every hand of a class, so each class is set once and
 counted with its weight. One pass serves several cards.
 """
@@ -16,11 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..analysis.classes import ALL_HANDS, hand_classes
 from ..cards import Card
+from ..classes import ALL_HANDS, hand_classes
 from ..hands import DEFAULT_RULES, HandRules, Setting, ranker
 from . import hand_rules_for, house_way
 from .engine import HouseWaySetting
+from .table import table_of
 
 PAIRS_OF_SEVEN = tuple(combinations(range(7), 2))  # the 21 ways to choose the two-card hand
 
@@ -74,15 +75,16 @@ def survey(ways: Sequence[str], rules: HandRules = DEFAULT_RULES, audit: bool = 
            classes: Iterable[tuple[tuple[Card, ...], int]] | None = None
            ) -> dict[str, Survey]:
     """Set every hand with each card once; with `audit`, also compare each setting with
-    the other 20 ways to set the hand."""
-    cards = {w: house_way(w) for w in ways}
-    # Each card is judged under the joker it plays (the fully wild card: any card).
+    the other 20 ways to set the hand. A card's table is built first when it is not kept."""
+    # Each card is judged under the joker it plays (the fully wild card: any card), and
+    # each hand is set by the card's table: what the station and the commands answer.
     played = {w: hand_rules_for(w, rules) for w in ways}
+    tables = {w: table_of(house_way(w), played[w]) for w in ways}
     out = {w: Survey(w) for w in ways}
     for hand, weight in (hand_classes() if classes is None else classes):
         options: dict[HandRules, list[tuple[int, int, int]]] = {}
-        for way, card in cards.items():
-            result = card.set(hand, rules)
+        for way, table in tables.items():
+            result = table.set(hand)
             key = row_id(result)
             found = out[way]
             found.reach[key] = found.reach.get(key, 0) + weight

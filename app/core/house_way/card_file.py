@@ -25,7 +25,7 @@ Two checks, so a station starts fast and a card's owner still learns everything:
 - `load_card` (milliseconds, at every lookup): TOML syntax, keys, every word and its
   arguments, ids, what `follow` names. A problem is a `CardFileError` naming the file, the
   line, the row and what to write instead.
-- `check_card` (about a minute on one core: every hand class of `analysis.classes`, i.e.
+- `check_card` (about a minute on one core: every hand class of `app.core.classes`, i.e.
   all 154,143,080 hands; `paigow house-way --check FILE`): a row that never fires (unless
   the row says `unreachable = "why"`), a row marked unreachable that fires, a row whose play
   would foul a hand it is asked to set, a hand no row sets. The engine never plays a foul
@@ -708,7 +708,7 @@ def check_card(card: HouseWay, rules: HandRules = DEFAULT_RULES,
     """Read `card` over every hand class (all 154,143,080 hands unless `classes` is given);
     with `same_as`, also count the hands the two cards set differently (the setting or
     the row that sets it)."""
-    from ..analysis.classes import hand_classes  # the exhaustive lists only when checking
+    from ..classes import hand_classes  # the exhaustive lists only when checking
 
     out = CardCheck(card)
     for hand, weight in (hand_classes() if classes is None else classes):

@@ -4,13 +4,12 @@ import math
 import random
 from collections import Counter
 
-from app.core.analysis.classes import ALL_HANDS, hand_classes
-from app.core.analysis.fast import hand_key
 from app.core.cards import DECK
+from app.core.classes import ALL_HANDS, class_key, hand_classes
 
 
 def _key(hand: tuple) -> int:
-    return hand_key([DECK.index(c) for c in hand])
+    return class_key([DECK.index(c) for c in hand])
 
 
 def test_classes_count_every_seven_card_hand_once() -> None:

@@ -18,9 +18,28 @@ import math
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from ..cards import DECK, JOKER, Card
+from .cards import DECK, JOKER, Card
 
 ALL_HANDS = math.comb(53, 7)  # 154,143,080
+# Per card index: its rank prime (the joker's too) and its suit as one count in a nibble
+# (the joker counts in all four).
+PRIME: tuple[int, ...] = tuple(c.bits & 0xFF for c in DECK)
+SUIT: tuple[int, ...] = tuple(0x1111 if c.is_joker else 1 << 4 * (c.index // 13) for c in DECK)
+
+
+def class_key(hand: Sequence[int]) -> int:
+    """The class of seven card indexes: the ranks' prime product, and for a hand that can
+    make a flush minus (that product << 15 | the rank bits of the suit holding five)."""
+    product = math.prod(map(PRIME.__getitem__, hand))
+    suits = sum(map(SUIT.__getitem__, hand))
+    if not (suits + 0x3333) & 0x8888:  # no suit's nibble reaches five
+        return product
+    nibble = next(k for k in range(4) if (suits >> 4 * k) & 0xF >= 5)
+    bits = 0
+    for i in hand:
+        if i == JOKER.index or (SUIT[i] >> 4 * nibble) & 1:
+            bits |= (DECK[i].bits >> 16) & 0x3FFF
+    return -(product << 15 | bits)
 
 
 def multisets(size: int, rank: int = 0) -> Iterator[tuple[int, ...]]:
