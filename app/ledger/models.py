@@ -27,6 +27,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -291,6 +292,9 @@ class ChainEntry(Base):
     # (`chain_unsigned`).
     key_id: Mapped[str | None] = mapped_column(String(16))
     signature: Mapped[str | None] = mapped_column(String(128))
+    # A /2 link's rows (one link per write transaction, migration 0012): 49 bytes a row,
+    # its table, id and hash (chain.pack). Empty in a /1 link, which names one row.
+    rows: Mapped[bytes | None] = mapped_column(LargeBinary)
 
 
 class ChainUnsigned(Base):

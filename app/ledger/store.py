@@ -549,7 +549,8 @@ class Store:
             meta: dict[str, Any] = {}
             settled = next((r for r in new if isinstance(r, Settled)), None)
             if settled is not None:
-                payload["slip_json"] = json.dumps(settled.slip.to_dict(), indent=2)
+                payload["slip_json"] = json.dumps(settled.slip.to_dict(),
+                                                  separators=(",", ":"))
                 payload["slip_text"] = settled.slip.text()
                 rotation = encode_rotation(game.next_rotation())
                 payload["rotation_after"] = rotation
