@@ -429,7 +429,7 @@ class Store:
         """The station's journal (created on first use)."""
         with self._lock:
             if self._journal is None:
-                self._journal = Journal(self.journal_path)
+                self._journal = Journal(self.journal_path, self.signer)
             return self._journal
 
     def _writer(self) -> Journal:

@@ -245,3 +245,50 @@ def test_a_row_s_hash_leaves_out_empty_columns() -> None:
     """A later migration that adds a column (empty in old rows) leaves old hashes alone."""
     assert row_hash("events", {"a": 1}) == row_hash("events", {"a": 1, "b": None})
     assert row_hash("events", {"a": 1}) != row_hash("events", {"a": 2})
+
+
+def test_links_of_one_row_each_written_before_the_upgrade_still_verify_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger upgraded to one link per transaction (migration 0012) keeps its /1 links as
+    they were written, never rewritten: the chain, half /1 and half /2, verifies intact,
+    and a row of before the upgrade edited afterwards is still named."""
+    from app.ledger import chain as chain_module
+    from app.ledger.database import make_engine, migrate
+    from app.ledger.models import ChainEntry
+
+    from .enrolled import enrolled_key
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    engine = make_engine(url)
+    migrate(engine, "0011_table_logins")
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d",
+               migrate_now=False) as old:
+        old._migrated = True  # a station of before 0012: a link per row
+        with monkeypatch.context() as m:
+            m.setattr(chain_module, "append_transaction", chain_module.append)
+            enrolled_key(old)
+            old.open_shift("Kim")
+            record_rounds(old, 2, "before")
+            assert old.status().pending == 0
+    with Session(make_engine(url)) as s:
+        before = s.scalar(select(func.count()).select_from(ChainEntry))
+        old_settlement = s.scalars(select(SettlementRow.id)).first()
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d") as store:
+        record_rounds(store, 2, "after")
+        with Session(store.engine) as s:
+            kinds = set(s.scalars(select(ChainEntry.row_table).where(
+                ChainEntry.chain == TABLE)))
+            kept = s.scalar(select(func.count()).select_from(ChainEntry)
+                            .where(ChainEntry.row_table != "*"))
+        assert "*" in kinds and len(kinds) > 1 and kept == before
+        (report,) = store.verify(TABLE)
+        assert report.intact, report.text()
+        tamper(url, "UPDATE settlements SET net_cents = net_cents + 100000 WHERE id = :id",
+               id=old_settlement)
+        (report,) = store.verify(TABLE)
+        first = report.problems[0]
+        assert (first.kind, first.table, first.row_id) == ("edited", "settlements",
+                                                           str(old_settlement))
