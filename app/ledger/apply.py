@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.core.settlement import Role
 
+from .codec import stored_record
 from .errors import LedgerError, RoundSettled
 from .journal import Op
 from .models import (
@@ -249,15 +250,6 @@ def _record(s: Session, p: dict[str, Any], seq: int, record: dict[str, Any]) -> 
     elif kind == "settled":
         _settled(s, rnd, record["slip"], p, at)
     return True
-
-
-def stored_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A record as its event keeps it: the settled record without its slip, which the
-    round's row keeps (slip_json) and recall checks against the cards; a ledger written
-    before keeps the copy, and recall checks that too."""
-    if record.get("type") == "settled":
-        return {k: v for k, v in record.items() if k != "slip"}
-    return record
 
 
 def _decision(s: Session, id: uuid.UUID, station_id: str, round_id: str | None,
