@@ -292,3 +292,19 @@ def test_links_of_one_row_each_written_before_the_upgrade_still_verify_after_it(
         first = report.problems[0]
         assert (first.kind, first.table, first.row_id) == ("edited", "settlements",
                                                            str(old_settlement))
+
+
+def test_a_ledger_with_links_of_one_transaction_is_not_taken_back_past_them(
+        store: Store, shift: list[Recording]) -> None:
+    """An older station could not check a /2 link: the downgrade past 0012 refuses, and the
+    links and rows stay as they were."""
+    from alembic import command
+
+    from app.ledger.database import alembic_config
+    cfg = alembic_config()
+    with pytest.raises(RuntimeError, match="not taken back past it"), \
+            store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0011_table_logins")
+    (report,) = store.verify(TABLE)
+    assert report.intact

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import op
+from alembic import context, op
 
 revision: str = "0012_chain_per_transaction"
 down_revision: str | None = "0011_table_logins"
@@ -28,7 +28,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     # A /2 link without its rows proves nothing: going back would leave its rows unchained.
-    if op.get_bind().scalar(sa.text("SELECT 1 FROM chain WHERE row_table = '*' LIMIT 1")):
+    found = None if context.is_offline_mode() else op.get_bind().scalar(
+        sa.text("SELECT 1 FROM chain WHERE row_table = '*' LIMIT 1"))
+    if found:
         raise RuntimeError("the ledger holds links of one transaction each (paigow.chain/2): "
                            "a station older than migration 0012 cannot check them, so the "
                            "ledger is not taken back past it")
