@@ -1,15 +1,29 @@
-"""Records that prove themselves: every row the ledger writes is a link in its table's hash
-chain, so a row changed, removed or slipped in behind the ledger's back is found.
+"""Records that prove themselves: every row the ledger writes is covered by a link of its
+table's hash chain, so a row changed, removed or slipped in behind the ledger's back is
+found.
 
 One chain per casino table (its name, "PG-1"), in the side table `chain`, numbered 1, 2, 3
 ... across every kind of row of that table: stations, shifts, rounds, hands, wagers,
 settlements (originals, reversals, corrections), bank decisions and events (voids,
 corrections, notes and alerts are events). The users and their sign-in tries are the chain
-"people". A link holds:
+"people".
+
+A table's link covers one write transaction (format "paigow.chain/2", since migration
+0012): its `row_table` is "*", its `row_id` the round the transaction wrote (or its first
+row's id when it wrote no round's rows; rows of two rounds get a link each), `row_hash` is
+empty, and `rows` holds every row it covers, 49 bytes each: the table's number in
+TABLE_CODES (one byte), the row's UUID (16 bytes) and the SHA-256 of its canonical content
+(32 bytes), in the order they were written. Then
+
+    entry_hash = SHA-256 of the bytes "paigow.chain/2|chain|seq|row_id|prev_hash|"
+                 followed by `rows`
+    prev_hash  = the entry_hash of the link before (64 zeros for the first)
+
+A people's link, and every link written before 0012 (kept as written, never rewritten),
+covers one row ("paigow.chain/1"):
 
     row_hash   = SHA-256 of the row's canonical content (below)
     entry_hash = SHA-256 of "paigow.chain/1|chain|seq|row_table|row_id|row_hash|prev_hash"
-    prev_hash  = the entry_hash of the link before (64 zeros for the first)
 
 The canonical content of a row is the JSON text of {"table": name, "row": {column: value}}
 with every column of the row that is not null (so a later migration that adds a column,
@@ -20,24 +34,12 @@ true/false, UUIDs as 36-character lower-case text, times in UTC as
 from an export with a few lines of any language.
 
 A round's row and a shift's row are filled in as the round goes (and a shift is closed):
-each transaction that changes one adds a link with its new content, and the row must match
-its newest link. Every other row gets one link, when it is written.
+each transaction that changes one covers its new content, and a row must match the newest
+link (of either format) that covers it.
 
 The links are written by `LedgerSession` just before a transaction commits, in the same
-transaction as the rows, so a row is never there without its link. `verify` walks a chain.
-
-Since migration 0012 a table's chain takes one link per write transaction, not per row
-(format "paigow.chain/2"; the people's chain keeps /1, a link per row): the link's
-`row_table` is "*", its `row_id` the round the transaction wrote (or its first row's id
-when it wrote no round's rows), `row_hash` is empty, and `rows` holds every row it covers,
-49 bytes each: the table's number in TABLE_CODES (one byte), the row's UUID (16 bytes) and
-the SHA-256 of its canonical content (32 bytes), in the order they were written. Then
-
-    entry_hash = SHA-256 of the bytes "paigow.chain/2|chain|seq|row_id|prev_hash|"
-                 followed by `rows`
-
-and the signature is of that entry hash, as in /1. A row must match the hash of the newest
-link (of either format) that names it. Links of /1 written before stay as they are.
+transaction as the rows, so a row is never there without its link; each is signed by the
+writer's key (keys.py). `verify` walks a chain.
 """
 
 from __future__ import annotations

@@ -271,10 +271,11 @@ class Event(Base):
 
 
 class ChainEntry(Base):
-    """One link of a table's hash chain (app/ledger/chain.py, docs/ledger.md): a row the
-    ledger wrote (or the new state of a round or shift it filled in), the SHA-256 of that
-    row's canonical content, and the hash that ties it to the link before it. One chain per
-    casino table (`chain` is its name, e.g. "PG-1"), plus "people" for the users."""
+    """One link of a table's hash chain (app/ledger/chain.py, docs/ledger.md): the rows one
+    write transaction added or filled in (`rows`, each with the SHA-256 of its canonical
+    content; a /1 link, the people's or one from before migration 0012, names one row in
+    row_table/row_id/row_hash), and the hash that ties it to the link before it. One chain
+    per casino table (`chain` is its name, e.g. "PG-1"), plus "people" for the users."""
 
     __tablename__ = "chain"
     __table_args__ = (Index(None, "row_table", "row_id"),)
