@@ -3,9 +3,10 @@
 Each is a real `DealerSession` (the station's behaviour without a window) driven by the
 events a dealer and a card-reading shoe would send: a new round, the bank offered and
 taken or passed, wagers, action from the RNG, the shoe's cards one by one, the hands set
-(by the player now and then, fouls included, else the House Way), the settlement. The
-round goes to the ledger through the station's own `Store` (journal first, then the
-database), and after every step the station's heartbeat goes to the floor
+(by the player now and then, fouls included, else the House Way), the settlement. Each is
+an `app.station.Station` (the window's wiring without the window): the round goes to the
+ledger through the station's own `Store` (journal first, then the database, each write
+done before the step returns), and after every step the station's heartbeat goes to the floor
 (`app.ledger.floor_status`). The shoe is simulated in process: a shuffled deck read card by
 card, as `paigow shoe-sim` would send it over a serial line.
 """
@@ -16,76 +17,27 @@ import random
 import threading
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from app.core.cards import DECK
-from app.core.round import Phase, Round, RoundRules
+from app.core.round import Phase, RoundRules
 from app.core.table import DEALER, Table
-from app.ledger import Recording, Store
+from app.ledger import Store
 from app.ledger.floor_status import Device, FloorStatus, live_state
 from app.ledger.models import now
 from app.session import (
     CardRead,
     DealerCommand,
-    DealerSession,
     FrontTyped,
     KeyPressed,
     MemoryPrinter,
     ShoeStatus,
     SupervisorCommand,
 )
-from app.session.ports import PortError
 from app.session.procedure import to_set
-
-
-class StoreLedger:
-    """The session's ledger port over the ledger's `Store` (the window has its own)."""
-
-    def __init__(self, store: Store, supervisor: tuple[str, str] | None = None) -> None:
-        self.store = store
-        self.recording: Recording | None = None
-        self.supervisor = supervisor  # (name, secret): the person who voids at this table
-
-    @property
-    def dealer(self) -> str | None:
-        shift = self.store.shift
-        return shift.dealer if shift else None
-
-    def open_shift(self, dealer: str) -> str:
-        return self.store.open_shift(dealer).dealer
-
-    def begin(self, game: Round) -> None:
-        self.recording = self.store.begin(game)
-
-    def save(self, game: Round) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        self.recording.save()
-
-    def void(self, game: Round, reason: str, by: str) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        if self.supervisor is not None:  # the ledger checks the person, as at a station
-            name, secret = self.supervisor
-            self.recording.void(reason, by=name, secret=secret)
-        else:
-            self.recording.void(reason, by)
-        self.recording = None
-
-    def misdeal(self, game: Round, reason: str, by: Any) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        self.recording.misdeal(reason, getattr(by, "proof", None) or getattr(by, "name", by))
-        self.recording = None
-
-    def keep_deal(self, game: Round, deal: Any) -> None:
-        if self.recording is not None:
-            self.recording.keep_deal(dict(deal))
-
-    @property
-    def round_id(self) -> str | None:
-        return self.recording.round_id if self.recording else None
+from app.station import Jobs, Ledger, Station
 
 
 class HeadlessStation:
@@ -106,16 +58,19 @@ class HeadlessStation:
         self.foul_chance = foul_chance
         self.store = Store(database_url, table=table, station=f"{table.lower()}-station",
                            data_dir=data_dir)
-        self.ledger = StoreLedger(self.store, supervisor)
         self.supervisor = supervisor
         if supervisor is not None and not self.store.enrolled():
             # the demo's supervisor enrolls each simulated station, as one would a real one
             self.store.enroll(self.store.authorise(*supervisor, "enroll"))
+        # The store sends each write on as it is made (no sender on the pool).
+        self.station = Station(RoundRules(table=Table(table)),
+                               ledger=Ledger(self.store, send_every=None),
+                               printer=MemoryPrinter(), randbelow=self.rng.randrange)
+        self.session = self.station.session
+        assert self.station.port is not None
+        self.ledger = self.station.port
+        self.ledger.supervisor = supervisor
         self.ledger.open_shift(dealer)
-        rules = RoundRules(table=Table(table))
-        self.session = DealerSession(rules, ledger=self.ledger, printer=MemoryPrinter(),
-                                     rotation=self.store.rotation(),
-                                     randbelow=self.rng.randrange)
         self.status = FloorStatus(status_engine or database_url, table=table,
                                   station=self.store.station, identity=self.store.station_id)
         self.session.handle(ShoeStatus(True, "online: simulated shoe", "online", demo=True))
@@ -270,7 +225,7 @@ class HeadlessStation:
 
     def close(self) -> None:
         self.status.close()
-        self.store.close()
+        self.station.close()
 
 
 class DemoFloor:
@@ -287,15 +242,12 @@ class DemoFloor:
                                          supervisor=supervisor)
                          for i in range(tables)]
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
+        self._tables = Jobs(max(tables, 1), "demo-table")  # one table's rounds a thread
         self.errors: list[str] = []
 
     def start(self) -> None:
         for st in self.stations:
-            t = threading.Thread(target=self._run, args=(st,), name=f"station-{st.table}",
-                                 daemon=True)
-            t.start()
-            self._threads.append(t)
+            self._tables.submit(partial(self._run, st))
 
     def _run(self, st: HeadlessStation) -> None:
         step_s = self.round_s / len(st.steps())
@@ -309,8 +261,7 @@ class DemoFloor:
 
     def stop(self) -> None:
         self._stop.set()
-        for t in self._threads:
-            t.join(timeout=30)
+        self._tables.close()
         for st in self.stations:
             st.close()
 

@@ -29,6 +29,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -38,6 +39,13 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session
+from tenacity import (
+    Retrying,
+    retry_if_exception_type,
+    stop_when_event_set,
+    wait_chain,
+    wait_fixed,
+)
 
 from app.core.banker import BankRotation, Eligibility
 from app.core.round import Phase, Round, Settled
@@ -79,6 +87,10 @@ QUIET_LAG_S = 2.0  # the longest the journal waits for a quiet moment to be sent
 JOURNAL_REFUSED = "journal_refused"  # the alert: an op of the journal was changed
 STATION_SPACE = uuid.UUID("0c9e3b8a-5f0d-5b5e-8d61-3f7e7f1c2a10")
 BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)
+
+
+class _Unsent(Exception):
+    """The journal's send found the database away: tried again after a pause."""
 
 
 IDENTITY_FILE = "station-id"  # the installer's: this machine's identity, whatever its name
@@ -284,7 +296,8 @@ class Store:
         self._offline_since: str | None = None
         self._error: str | None = None
         self._refused: str | None = None
-        self._retrying: threading.Thread | None = None
+        self._retrying: Future[None] | None = None
+        self._own_executor: ThreadPoolExecutor | None = None
         self._stop = threading.Event()
         if migrate_now:
             try:
@@ -874,40 +887,53 @@ class Store:
                                 self._error, self._refused, len(held),
                                 held[0].held if held else None)
 
-    def start_retrying(self, every: float = 2.0) -> None:
-        """Send what the journal holds in the background, looking every `every` seconds (a
-        window can instead call `drain()` from its own timer). It is sent at a quiet
-        moment: not while the station is still writing (a deal under way: the sending is
-        Python that holds the interpreter's lock the window needs for the next card), and
-        at the latest `QUIET_LAG_S` after it began to wait. The journal on disk has it all
-        the while."""
+    def start_retrying(self, every: float = 2.0, executor: Executor | None = None) -> None:
+        """Send what the journal holds in the background, looking every `every` seconds, on
+        `executor` (the station's pool, app/station/jobs.py; else a thread of the store's
+        own). It is sent at a quiet moment: not while the station is still writing (a deal
+        under way: the sending is Python that holds the interpreter's lock the window needs
+        for the next card), and at the latest `QUIET_LAG_S` after it began to wait. A send
+        that finds the database away is tried again after a pause that grows (`BACKOFF_S`).
+        The journal on disk has it all the while."""
         if self._retrying is not None:
             return
         self._stop.clear()
+        if executor is None:
+            executor = self._own_executor = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="ledger-retry")
+        self._retrying = executor.submit(self._send_until_stopped, every)
 
-        def loop() -> None:
-            beaten = 0.0
-            seen, waiting = 0, 0.0  # ops seen at the last look; since when they wait
-            while not self._stop.wait(every):
-                now = time.monotonic()
-                if now - beaten >= LIVE_S / 3:
-                    beaten = now
-                    self._keep_claim()
-                try:
-                    pending = self.journal.counts()[0]
-                    if not pending:
-                        seen = 0
-                        continue
-                    waiting = waiting if seen else now
-                    writing, seen = pending > seen, pending
-                    if now >= self._next_try and (not writing or now - waiting >= QUIET_LAG_S):
-                        self.drain()
-                        seen = 0
-                except Exception:  # noqa: BLE001 - the status says what went wrong
+    def _send_until_stopped(self, every: float) -> None:
+        def pause(seconds: float) -> None:  # cut short when the store stops
+            self._stop.wait(seconds)
+
+        send = Retrying(retry=retry_if_exception_type(_Unsent),
+                        wait=wait_chain(*(wait_fixed(s) for s in BACKOFF_S)),
+                        stop=stop_when_event_set(self._stop), sleep=pause, reraise=True)
+        beaten = 0.0
+        seen, waiting = 0, 0.0  # ops seen at the last look; since when they wait
+        while not self._stop.wait(every):
+            now = time.monotonic()
+            if now - beaten >= LIVE_S / 3:
+                beaten = now
+                self._keep_claim()
+            try:
+                pending = self.journal.counts()[0]
+                if not pending:
+                    seen = 0
                     continue
+                waiting = waiting if seen else now
+                writing, seen = pending > seen, pending
+                if not writing or now - waiting >= QUIET_LAG_S:
+                    send(self._send_or_raise)
+                    seen = 0
+            except Exception:  # noqa: BLE001 - the status says what went wrong
+                continue
 
-        self._retrying = threading.Thread(target=loop, name="ledger-retry", daemon=True)
-        self._retrying.start()
+    def _send_or_raise(self) -> None:
+        """One send of the journal; `_Unsent` when the database was away (tried again)."""
+        if not self._stop.is_set() and not self.drain().online:
+            raise _Unsent(self._error)
 
     def _keep_claim(self) -> None:
         """The heartbeat of this run's claim; a claim not checked at start (the database
@@ -925,8 +951,12 @@ class Store:
     def stop_retrying(self) -> None:
         if self._retrying is not None:
             self._stop.set()
-            self._retrying.join(timeout=10)
+            with contextlib.suppress(TimeoutError):  # a send still waiting on the network
+                self._retrying.result(timeout=10)
             self._retrying = None
+        if self._own_executor is not None:
+            self._own_executor.shutdown(wait=False)
+            self._own_executor = None
 
     # --- reads -------------------------------------------------------------------------
 

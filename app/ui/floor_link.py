@@ -3,8 +3,8 @@ floor's requests.
 
 - The live state (phase, round, banker, action, wagers, dealer, and the health of the shoe,
   printer and database as the status bar shows them) is taken on the GUI thread from the
-  session after every change, and written (`FloorStatus.beat`) on a worker thread of its
-  own: a database slow or away holds up neither the window nor the journal's writes. An
+  session after every change, and written (`FloorStatus.beat`) on a lane of its own on the
+  station's pool: a database slow or away holds up neither the window nor the journal's writes. An
   unchanged state is written again only every `BEAT_EVERY_MS` (the heartbeat: a table
   whose beats stop shows offline on the floor).
 - With each beat the floor's requests for this station are read back (a void of the round
@@ -47,7 +47,7 @@ class FloorLink(QObject):
         super().__init__(parent)
         self.station = station
         self.status = status
-        self.worker = Worker(self, name="floor-heartbeat")
+        self.worker = Worker(self, jobs=station.jobs)  # a lane of the station's pool
         self.requests: list[Request] = []  # asked and not yet answered, oldest first
         self._seen: set[str] = set()
         self._answered: set[str] = set()

@@ -43,10 +43,10 @@ import signal
 import socket
 import sys
 import tempfile
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -56,13 +56,13 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
 
 from app.core.cards import CardError, parse_cards
 from app.ledger import LedgerError, LedgerUnavailable
-from app.session import DealerSession
 from app.session.deal import resume_point
+from app.station import Jobs, Ledger, Station
 
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, pack_old_files, session_path
-from .services import Ledger, Printer, StationLedger, StationPrinter
+from .services import Printer, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
 from .worker import Worker
@@ -139,9 +139,11 @@ def make_shoe(args: argparse.Namespace, config: Any = None,
     return NoShoe()
 
 
-def make_printer(config: TableConfig, data_dir: str | None, demo: bool = False) -> Printer:
-    """The configured slip printer; its kept slips in the data directory given, if any. A
-    demo with no printer set up saves its slips as PDF files in the data directory."""
+def make_printer(config: TableConfig, data_dir: str | None, demo: bool = False,
+                 jobs: Jobs | None = None) -> Printer:
+    """The configured slip printer (printing on `jobs`, the station's pool); its kept slips
+    in the data directory given, if any. A demo with no printer set up saves its slips as
+    PDF files in the data directory."""
     printer_config = config.printer_config()
     if data_dir and not config.printer.queue_dir:
         printer_config = replace(printer_config,
@@ -149,7 +151,7 @@ def make_printer(config: TableConfig, data_dir: str | None, demo: bool = False) 
     if demo and data_dir and printer_config.kind == "none":
         printer_config = replace(printer_config, kind="pdf",
                                  path=os.path.join(data_dir, "slips"))
-    return Printer(printer_config, demo=demo)
+    return Printer(printer_config, demo=demo, jobs=jobs)
 
 
 @contextlib.contextmanager
@@ -209,9 +211,11 @@ def open_station(args: argparse.Namespace) -> Opened:
                   resumed.deal() if resumed is not None else None)
 
 
-def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -> None:
-    """The quick half, on the window's thread: the printer, the shoe and the dealer session,
-    bound to the window. Raises CardError (a bad --deck); the ledger is closed then."""
+def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened,
+                 jobs: Jobs) -> None:
+    """The quick half, on the window's thread: the printer, the shoe and the station (the
+    dealer session, the ledger's port, the printer's, on the pool `jobs`), bound to the
+    window. Raises CardError (a bad --deck); the ledger is closed then."""
     # heavy: SQLAlchemy (app.ledger), loaded once the window has painted
     from app.ledger.floor_status import FloorStatus
 
@@ -220,45 +224,41 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened) -
 
     config, ledger, resumed = opened.config, opened.ledger, opened.resumed
     try:
-        printer = make_printer(config, args.data_dir, args.demo)
+        printer = make_printer(config, args.data_dir, args.demo, jobs)
         shoe = make_shoe(args, config, resume_point(opened.deal))
     except BaseException:
         ledger.close()
         raise
-    worker = Worker(window)
-    port = StationLedger(ledger, worker)
-    if resumed is not None:
-        port.adopt(resumed)
-    recorder = SessionFile(session_path(ledger.store.data_dir), worker,
+    store = ledger.store
+    writes = Worker(window, jobs=jobs)  # the journal's lane, answered on this thread
+    recorder = SessionFile(session_path(store.data_dir), writes,
                            resumed=resumed is not None,
                            limit_bytes=config.files.session_file_mb * 2**20)
-    worker.submit(lambda: pack_old_files(config, ledger.store.data_dir))
-    session = DealerSession(config.round_rules(), ledger=port,
-                            printer=StationPrinter(printer, ledger.store.head_code),
-                            rotation=opened.rotation, recorder=recorder,
-                            supervisors=VouchedSupervisors(ledger.store))
-    window.bind(session, shoe, printer=printer, worker=worker,
-                pit=PitController(window))
+    writes.submit(lambda: pack_old_files(config, store.data_dir))
+    station = Station(config.round_rules(), ledger=ledger,
+                      printer=StationPrinter(printer, store.head_code), recorder=recorder,
+                      supervisors=VouchedSupervisors(store), rotation=opened.rotation,
+                      jobs=jobs, writes=writes)
+    window.bind(station, shoe, printer=printer, pit=PitController(window))
     assert window.pit is not None
     window.close_guard = CloseGuard(window, window.pit)
-    # The pit floor sees the table live: the heartbeat on a thread of its own.
-    store = ledger.store
+    # The pit floor sees the table live: the heartbeat on a lane of the pool.
     window.pit.floor = FloorLink(window, FloorStatus(store.engine, table=store.table,
                                                      station=store.station,
                                                      identity=store.station_id),
                                  parent=window)
-    recorder.session = session
+    recorder.session = station.session
     if resumed is not None:
-        window.apply(session.resume(resumed.game, opened.deal))
+        window.apply(station.resume(resumed, opened.deal))
 
 
 def build(args: argparse.Namespace) -> MainWindow:
     """The station whole, in one go (tests, tools): config, ledger, printer, shoe, the
-    dealer session and the window bound to it. Raises ConfigError, CardError, LedgerError.
+    station and the window bound to it. Raises ConfigError, CardError, LedgerError.
     `run` does the same in two halves, the window shown before the ledger opens."""
     opened = open_station(args)
     window = MainWindow()
-    bind_station(window, args, opened)
+    bind_station(window, args, opened, Jobs())
     return window
 
 
@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 class Opening(QObject):
     """The station's start in two halves: the window is shown at once, and once it has
-    painted the config and the ledger open on a thread of their own (`open_station`); the
+    painted the config and the ledger open on the station's pool (`open_station`); the
     window is then bound on its own thread (`bind_station`). Until then it says so."""
 
     opened = Signal(object)  # Opened, or the exception that stopped it
@@ -429,10 +429,11 @@ class Opening(QObject):
     def __init__(self, window: MainWindow, args: argparse.Namespace) -> None:
         super().__init__(window)
         self.window, self.args = window, args
+        self.jobs = Jobs()  # the station's pool, from its first job on
         self.bound = False
         self.code: int | None = None  # the exit code when the station could not start
         self._result: object = None
-        self._thread: threading.Thread | None = None
+        self._opening: Future[None] | None = None
         self._finished = False
         self.opened.connect(self._bind)
         # A window that is never painted (minimised at boot) opens its ledger all the same.
@@ -443,10 +444,8 @@ class Opening(QObject):
 
     def start(self) -> None:
         self._anyway.stop()
-        if self._thread is None and not self._finished:
-            self._thread = threading.Thread(target=self._open, name="ledger-open",
-                                            daemon=True)
-            self._thread.start()
+        if self._opening is None and not self._finished:
+            self._opening = self.jobs.submit(self._open)
 
     def _open(self) -> None:
         try:
@@ -465,7 +464,7 @@ class Opening(QObject):
             return
         assert isinstance(result, Opened)
         try:
-            bind_station(window, self.args, result)
+            bind_station(window, self.args, result, self.jobs)
         except Exception as e:  # noqa: BLE001 - a bad --deck, said and stopped
             self._failed(e)
             return
@@ -491,14 +490,17 @@ class Opening(QObject):
             app.exit(self.code)
 
     def finish(self) -> None:
-        """After the window's loop: the ledger's thread ended, and a ledger it opened that
-        was never bound closed (its journal kept)."""
+        """After the window's loop: the ledger's opening ended, and a ledger it opened that
+        was never bound closed (its journal kept), with the pool (a bound station closes
+        its own)."""
         self._finished = True  # a paint or a timer still queued starts nothing now
         self._anyway.stop()
-        if self._thread is not None:
-            self._thread.join()
-        if not self.bound and isinstance(self._result, Opened):
-            self._result.ledger.close()
+        if self._opening is not None:
+            self._opening.result()
+        if not self.bound:
+            if isinstance(self._result, Opened):
+                self._result.ledger.close()
+            self.jobs.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,7 +19,6 @@ a refusal comes back as `message` with `level`, as the dealer's controller does.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -38,9 +37,10 @@ from app.session import DealerSession, SupervisorCommand
 from app.session.commands import misdeal_blocked
 from app.session.ports import Supervisor
 from app.session.words import bank_standing, rotation_lines
+from app.station import Ledger
 
 from . import present
-from .services import Ledger, PrintJob
+from .services import PrintJob
 from .station import Station
 from .worker import Worker
 
@@ -115,7 +115,7 @@ class PitController(QObject):
         self.station = station  # the dealer's station: its session, ledger and printer
         self.message = ""
         self.level = "info"
-        self._reads: Worker | None = None  # the pit's reads, on a thread of their own
+        self._reads: Worker | None = None  # the pit's reads, a lane of the station's pool
         self.reading = 0  # reads asked for and not yet answered
         self.floor: FloorLink | None = None  # the pit floor's link (app/ui/main.py sets it)
 
@@ -143,7 +143,7 @@ class PitController(QObject):
 
     def _read(self, what: str, read: Callable[[Store], T],
               then: Callable[[T | None], None]) -> None:
-        """A read of the ledger on the pit's own worker thread (a database that is slow to
+        """A read of the ledger on the pit's own lane (a database that is slow to
         answer holds up neither the window nor the journal's writes); `then(answer)` on the
         GUI thread, None when it failed: a database away or a bad reference is said, not
         raised."""
@@ -172,7 +172,8 @@ class PitController(QObject):
                 self._say(f"{what}: the ledger could not be read ({error}).", "error")
             elif isinstance(result, ledger_status()):
                 # Ask again in the background, so the next try reads once it is back.
-                threading.Thread(target=self._probe, name="pit-probe", daemon=True).start()
+                if self._reads is not None and not self._reads.closed:
+                    self._reads.submit(self._probe)
                 since = result.offline_since or ""
                 self._say(f"{what}: the ledger's database is away (since {since[11:19]} UTC; "
                           f"{result.error or 'no answer'}). The round in play is kept on this "
@@ -182,7 +183,7 @@ class PitController(QObject):
             then(answer)
 
         if self._reads is None:
-            self._reads = Worker(self, name="pit-reads")
+            self._reads = Worker(self, jobs=self.station.jobs)
         if self._reads.closed:  # the station is closing: an answer may still ask again
             self._say(f"{what}: the station is closing; nothing was read.", "error")
             return

@@ -39,10 +39,11 @@ from app.core.table import CARDS_PER_HAND, Table
 from app.ledger import Store
 from app.session import DealerCommand, DealerSession
 from app.session.procedure import dragon_suggestion
+from app.station import Jobs, Ledger, Station
 
 from . import screencheck, theme
 from .pit import PitController
-from .services import Ledger, Printer, StationLedger, StationPrinter
+from .services import Printer, StationPrinter
 from .shoe import DemoShoe, PtyDemoShoe, ShoeFeed
 from .window import MainWindow
 from .worker import Worker
@@ -274,13 +275,11 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
     devices = Devices()
     window = MainWindow()
-    worker = Worker(window)
-    session = DealerSession(RoundRules(), ledger=StationLedger(devices.ledger, worker),
-                            printer=StationPrinter(devices.printer),
-                            rotation=devices.ledger.store.rotation(),
-                            randbelow=lambda n: next(numbers))
-    window.bind(session, shoe, printer=devices.printer, worker=worker,
-                pit=PitController(window))
+    jobs = Jobs()
+    station = Station(RoundRules(), ledger=devices.ledger,
+                      printer=StationPrinter(devices.printer), jobs=jobs,
+                      writes=Worker(window, jobs=jobs), randbelow=lambda n: next(numbers))
+    window.bind(station, shoe, printer=devices.printer, pit=PitController(window))
     window.move(0, 0)
     window.resize(*sizes[0])
     window.show()

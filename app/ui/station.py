@@ -1,7 +1,8 @@
-"""What the pit (pit.py) and the floor link (floor_link.py) see of the station: its session,
-its ledger port and printer, an event handled and painted, the devices as the status bar
-shows them, and a line for the dealer. The window (window.py) is one; the pit and the link
-hold this, not the window, so neither imports it.
+"""What the pit (pit.py) and the floor link (floor_link.py) see of the station: the window's
+face of `app.station.Station`. Its session, its ledger port and printer, its pool (`jobs`:
+their reads and heartbeats run there), an event handled and painted, the devices as the
+status bar shows them, and a line for the dealer. The window (window.py) is one; the pit
+and the link hold this, not the window, so neither imports it.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import Protocol
 from PySide6.QtCore import SignalInstance
 
 from app.session import Changes, DealerSession, Event
+from app.station import Jobs, StationLedger
 
 from .present import Device
-from .services import LedgerView, Printer, StationLedger
+from .services import LedgerView, Printer
 
 
 class Station(Protocol):
@@ -31,6 +33,10 @@ class Station(Protocol):
 
     @property
     def printer(self) -> Printer | None: ...
+
+    @property
+    def jobs(self) -> Jobs | None:
+        """The station's pool (None before the window is bound)."""
 
     @property
     def printer_device(self) -> Device: ...

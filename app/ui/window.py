@@ -1,7 +1,8 @@
 """The dealer's window: the felt (seven positions around the centre), the side panel, the
 device status bar, the keys, and the help (F1). Layout and binding only.
 
-`MainWindow.bind(session, shoe, ...)` binds it to a `DealerSession` (app/session): every
+`MainWindow.bind(station, shoe, ...)` binds it to a station (app/station: a `DealerSession`,
+its ledger port and printer, and the pool its background work runs on): every
 key pressed in the window becomes `KeyPressed` (the registry's keys, and what is typed into
 an open field: the session holds the field's text, docs/keyboard.md), a button
 `DealerCommand`, a card clicked `CardPicked`, the shoe's signals `CardRead`,
@@ -10,7 +11,8 @@ answer `Printed`. Each event's `Changes` is painted: only the seats in `changes.
 the centre only when `changes.centre`, the status bar when `changes.devices`; the buttons
 (enabled, tooltips) from `availability(session)`, the "Next:" line from `next_line`.
 
-The ledger's writes and the status bar's polls run on the worker (app/ui/worker.py): the
+The ledger's writes and the status bar's polls run on the station's journal lane
+(app/ui/worker.py): the
 database line says "recording..." until the journal has the change on disk. The status bar
 keeps each device to a word or two (the whole story is in its tooltip) so that it never
 widens the window past a 1280x800 screen; the ledger's banner takes the rest of the bar
@@ -75,12 +77,14 @@ from .felt import FeltView
 from .panel import ControlPanel
 from .present import Device
 from .seat import restyle
-from .services import LedgerView, Printer, PrintJob, StationLedger, outcome_of
+from .services import LedgerView, Printer, PrintJob, ledger_view, outcome_of
 from .shoe import ShoeFeed
 from .theme import STYLE, named
 from .worker import Worker
 
 if TYPE_CHECKING:  # the pit loads when it is first asked for, after the first paint
+    from app.station import Jobs, Station, StationLedger
+
     from .pit import PitController
     from .supervisor import SupervisorWindow
 
@@ -193,6 +197,7 @@ class MainWindow(QMainWindow):
         self.printer: Printer | None = None
         self.ledger: StationLedger | None = None
         self.worker: Worker | None = None
+        self.station: Station | None = None
         self.hide_bank = True
         self.pit: PitController | None = None
         self.supervisor: SupervisorWindow | None = None
@@ -226,16 +231,18 @@ class MainWindow(QMainWindow):
         restyle(self.devices[2], "state", device.state)
         self.panel.show_message(view.OPENING_MESSAGE, "info")
 
-    def bind(self, session: DealerSession, shoe: ShoeFeed, *, printer: Printer | None = None,
-             worker: Worker | None = None, pit: PitController | None = None,
-             hide_bank: bool = True) -> None:
-        """Drive `session` from this window, `shoe` and `printer`. The session's ledger port,
-        when it is the station's (StationLedger), writes on `worker`."""
+    def bind(self, station: Station, shoe: ShoeFeed, *, printer: Printer | None = None,
+             pit: PitController | None = None, hide_bank: bool = True) -> None:
+        """Drive `station`'s session from this window, `shoe` and `printer`. The ledger's
+        writes go through the station's lane (`station.writes`, a Worker: answered on this
+        thread), and so do the status bar's polls."""
+        session = station.session
+        self.station = station
         self.session, self.shoe, self.printer = session, shoe, printer
         self.hide_bank = hide_bank
-        self.worker = worker or Worker(self)
-        port = session.play.ledger
-        self.ledger = port if isinstance(port, StationLedger) else None
+        writes = station.writes
+        self.worker = writes if isinstance(writes, Worker) else Worker(self, jobs=station.jobs)
+        self.ledger = station.port
         if self.ledger is not None:
             self.ledger.on_written = self._written
             self.ledger_shown = LedgerView(Device("Database: recording", "ok",
@@ -270,6 +277,11 @@ class MainWindow(QMainWindow):
         if printer is not None or self.ledger is not None:
             self._poll.start()
             self.poll_devices()
+
+    @property
+    def jobs(self) -> Jobs | None:
+        """The station's pool: the pit's reads and the floor's heartbeat run there."""
+        return self.station.jobs if self.station is not None else None
 
     def _shoe_status(self) -> None:
         shoe = self.shoe
@@ -529,9 +541,9 @@ class MainWindow(QMainWindow):
             # A printer printing says so itself (the window sees it busy); asked then, its
             # answer would outlive the print.
             if printer is None or printer.busy is not None:
-                return (ledger.view() if ledger is not None else None, None)
+                return (ledger_view(ledger) if ledger is not None else None, None)
             printer.refresh()
-            return (ledger.view() if ledger is not None else None, printer.device())
+            return (ledger_view(ledger) if ledger is not None else None, printer.device())
 
         def answered(result: object, _error: BaseException | None) -> None:
             self._polling = False
@@ -620,9 +632,9 @@ class MainWindow(QMainWindow):
         if self.pit is not None:
             self.pit.close()
         if self.worker is not None:
-            self.worker.close()
-        if self.ledger is not None:
-            self.ledger.ledger.close()
+            self.worker.close()  # the station's own lane, or the polls' lane made here
+        if self.station is not None:
+            self.station.close()  # the ledger's journal sent on or kept, the pool let go
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.close_guard is not None and not self.close_guard():

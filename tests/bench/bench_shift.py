@@ -58,9 +58,9 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
     from app.core.cards import DECK
     from app.core.round import Phase, RoundRules
     from app.ledger import Store
-    from app.session import DealerCommand, DealerSession
+    from app.session import DealerCommand
     from app.session.procedure import to_set
-    from app.ui.services import Ledger, StationLedger
+    from app.station import Jobs, Ledger, Station
     from app.ui.shoe import SerialShoe
     from app.ui.window import MainWindow
     from app.ui.worker import Worker
@@ -84,11 +84,12 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
     shoe = SerialShoe(os.ttyname(slave), config=ShoeConfig(os.ttyname(slave),
                                                             heartbeat_timeout=0))
     window = MainWindow()
-    worker = Worker(window)
-    port = StationLedger(ledger, worker)
-    session = DealerSession(RoundRules(), ledger=port, rotation=store.rotation(),
-                            randbelow=lambda n: 3)
-    window.bind(session, shoe, worker=worker)
+    jobs = Jobs()  # the station's wiring, as paigow-dealer's (app/ui/main.py)
+    station = Station(RoundRules(), ledger=ledger, jobs=jobs, writes=Worker(window, jobs=jobs),
+                      randbelow=lambda n: 3)
+    session, port = station.session, station.port
+    assert port is not None
+    window.bind(station, shoe)
     window.resize(1280, 800)
     window.show()
 

@@ -92,10 +92,10 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
     from app.core.cards import DECK, Card
     from app.core.round import Phase, RoundRules
     from app.ledger import Store
-    from app.session import DealerCommand, DealerSession
+    from app.session import DealerCommand
     from app.session.procedure import to_set
+    from app.station import Jobs, Ledger, Station
     from app.ui import cards as card_widgets
-    from app.ui.services import Ledger, StationLedger
     from app.ui.shoe import SerialShoe
     from app.ui.window import MainWindow
     from app.ui.worker import Worker
@@ -120,11 +120,12 @@ def card_latencies(rounds: int = ROUNDS) -> list[float]:
     ledger.open_shift("Bench")
     shoe = SerialShoe(port, config=ShoeConfig(port, heartbeat_timeout=0))
     window = MainWindow()
-    worker = Worker(window)
-    port_ = StationLedger(ledger, worker)
-    session = DealerSession(RoundRules(), ledger=port_, rotation=store.rotation(),
-                            randbelow=lambda n: 3)
-    window.bind(session, shoe, worker=worker)
+    jobs = Jobs()  # the station's wiring, as paigow-dealer's (app/ui/main.py)
+    station = Station(RoundRules(), ledger=ledger, jobs=jobs, writes=Worker(window, jobs=jobs),
+                      randbelow=lambda n: 3)
+    session, port_ = station.session, station.port
+    assert port_ is not None
+    window.bind(station, shoe)
     window.resize(1920, 1080)
     window.show()
 

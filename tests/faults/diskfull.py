@@ -22,8 +22,7 @@ from app.core.round import Phase, RoundRules
 from app.ledger import Store
 from app.session import CardRead, DealerCommand, DealerSession, MemoryPrinter, ShoeStatus
 from app.session.procedure import to_set
-
-from .station import StorePort
+from app.station import Ledger, Station
 
 HEADROOM = 24 * 1024  # bytes any file may still grow by once the limit is set
 
@@ -58,9 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(int(seed))
     store = Store(None, table="PG-1", station="disk-full", data_dir=data)
     store.open_shift("Fault Suite")
-    port = StorePort(store)
-    s = DealerSession(RoundRules(), ledger=port, printer=MemoryPrinter(),
-                      rotation=store.rotation(), randbelow=rng.randrange)
+    station = Station(RoundRules(), ledger=Ledger(store, send_every=None),
+                      printer=MemoryPrinter(), randbelow=rng.randrange)
+    s, port = station.session, station.port
+    assert port is not None
     s.handle(ShoeStatus(False, "offline", "offline"))
     settled: list[str] = []
     for _ in range(2):  # a couple of rounds with room on the disk

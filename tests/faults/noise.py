@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
 
     from app.core.cards import DECK
     from app.core.round import RoundRules
-    from app.session import DealerSession
+    from app.station import Station
     from app.ui.shoe import SerialShoe
     from app.ui.window import MainWindow
     from drivers.shoe.protocol import encode_line
@@ -45,7 +45,8 @@ def main(argv: list[str]) -> int:
     port = os.ttyname(slave)
     shoe = SerialShoe(port, config=ShoeConfig(port, heartbeat_timeout=0))
     window = MainWindow()
-    window.bind(DealerSession(RoundRules()), shoe)
+    station = Station(RoundRules())  # no ledger: the noise is the shoe's
+    window.bind(station, shoe)
     window.resize(1280, 800)
     window.show()
     told: list[str] = []

@@ -1,7 +1,8 @@
-"""A headless dealer station reading a real shoe: the dealer session, the ledger's Store
-(journal first, then the database) and the shoe's reader on a serial port (a
-pseudo-terminal with the shoe simulator behind it), wired as the window wires them
-(app/ui/main.py, app/ui/shoe.py) but without Qt. In a process of its own it can be killed.
+"""A headless dealer station reading a real shoe: an `app.station.Station` (the dealer
+session and the ledger's Store, journal first, then the database, behind the station's one
+ledger port) and the shoe's reader on a serial port (a pseudo-terminal with the shoe
+simulator behind it), wired as the window wires them (app/ui/main.py, app/ui/shoe.py) but
+without Qt: each write is done before the step returns. In a process of its own it can be killed.
 
     python -m tests.faults.station deal URL DATA_DIR PORT SEED [--stop-after N]
     python -m tests.faults.station resume URL DATA_DIR PORT SEED
@@ -21,22 +22,20 @@ from pathlib import Path
 from typing import Any
 
 from app.core.cards import Card
-from app.core.round import Phase, Round, RoundRules
+from app.core.round import Phase, RoundRules
 from app.core.table import DEALER
-from app.ledger import LedgerError, Recording, Store
+from app.ledger import Recording, Store
 from app.session import (
     CardRead,
     DealerCommand,
-    DealerSession,
     LeftoversRead,
-    MemoryLedger,
     MemoryPrinter,
     ShoeFault,
     ShoeStatus,
     Shuffled,
 )
 from app.session.deal import resume_point
-from app.session.ports import PortError
+from app.station import Ledger, Station
 from drivers.shoe import protocol as p
 from drivers.shoe.deal_order import DealStart
 from drivers.shoe.transport import ShoeConfig, ShoeReader
@@ -44,85 +43,30 @@ from drivers.shoe.transport import ShoeConfig, ShoeReader
 TABLE = "PG-1"
 
 
-class StorePort:
-    """The session's ledger port over a Store, written at once (the window does it on a
-    worker thread, in the same order)."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.recording: Recording | None = None
-
-    @property
-    def dealer(self) -> str | None:
-        shift = self.store.shift
-        return shift.dealer if shift else None
-
-    def open_shift(self, dealer: str) -> str:
-        return self.store.open_shift(dealer).dealer
-
-    def begin(self, game: Round) -> None:
-        try:
-            self.recording = self.store.begin(game)
-        except LedgerError as e:
-            raise PortError(str(e)) from None
-
-    def save(self, game: Round) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        try:
-            self.recording.save()
-        except LedgerError as e:  # the journal refused (a disk full): the dealer is told
-            raise PortError(str(e)) from None
-
-    def void(self, game: Round, reason: str, by: str) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        self.recording.void(reason, by)
-        self.recording = None
-
-    def misdeal(self, game: Round, reason: str, by: Any) -> None:
-        if self.recording is None:
-            raise PortError("no round is being recorded")
-        self.recording.misdeal(reason, getattr(by, "proof", None) or getattr(by, "name", by))
-        self.recording = None
-
-    def keep_deal(self, game: Round, deal: Any) -> None:
-        if self.recording is not None:
-            try:
-                self.recording.keep_deal(dict(deal))
-            except LedgerError as e:
-                raise PortError(str(e)) from None
-
-
 class ShoeStation:
     """One station: `pump()` hands the shoe's events to the session as the window does."""
 
     def __init__(self, url: str | None, data_dir: str | Path | None, port: str, *,
                  seed: int = 0, station: str = "faults-station", memory: bool = False) -> None:
-        """`memory`: the session's ledger in lists (the shoe's faults need no database)."""
+        """`memory`: no ledger at all (the shoe's faults need no database)."""
         self.rng = random.Random(seed)
         self.store: Store | None = None
         self.resumed: Recording | None = None
-        ledger: Any
-        if memory:
-            ledger = MemoryLedger()
-            ledger.open_shift("Fault Suite")
-            rotation = None
-        else:
+        ledger: Ledger | None = None
+        if not memory:
             self.store = Store(url, table=TABLE, station=station, data_dir=data_dir)
             self.store.claim()
-            ledger = self.port = StorePort(self.store)
-            self.resumed = self.store.resume()
-            if self.store.shift is None:
-                self.store.open_shift("Fault Suite")
-            rotation = self.store.rotation()
+            ledger = Ledger(self.store, send_every=None)  # the store sends on each save
+            self.resumed = ledger.resume()
         self.deal = self.resumed.deal() if self.resumed is not None else None
-        self.session = DealerSession(RoundRules(), ledger=ledger, printer=MemoryPrinter(),
-                                     rotation=rotation, randbelow=self.rng.randrange)
+        self.station = Station(RoundRules(), ledger=ledger, printer=MemoryPrinter(),
+                               randbelow=self.rng.randrange)
+        self.session = self.station.session
+        if self.station.port is not None and ledger is not None and ledger.dealer is None:
+            self.station.port.open_shift("Fault Suite")
         self.session.handle(ShoeStatus(True, f"online: {port}", "online"))
         if self.resumed is not None:
-            self.port.recording = self.resumed
-            self.session.resume(self.resumed.game, self.deal)
+            self.station.resume(self.resumed, self.deal)
         first, last = resume_point(self.deal)
         self.deal_start = DealStart(first_seq=first)
         self.faults: list[str] = []
@@ -214,8 +158,7 @@ class ShoeStation:
 
     def close(self) -> None:
         self.reader.stop()
-        if self.store is not None:
-            self.store.close()
+        self.station.close()
 
 
 def _say(**obj: object) -> None:

@@ -15,11 +15,13 @@ from app.core.cards import Card, card
 from app.core.round import Phase, RoundRules
 from app.ledger import Recording, Store
 from app.session import DealerSession
+from app.station import Jobs, Ledger
+from app.station import Station as CoreStation
 from app.ui import main as station_main
 from app.ui.closing import CloseGuard
 from app.ui.pit import PitController, VouchedSupervisors
 from app.ui.screenshots import SHOWCASE, SHOWCASE_RNG, stacked_deck
-from app.ui.services import Ledger, Printer, StationLedger, StationPrinter
+from app.ui.services import Printer, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
 from app.ui.window import MainWindow
 from app.ui.worker import Worker
@@ -176,18 +178,15 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
                 shoe.set_online(False)
         window = MainWindow()
         qtbot.addWidget(window)
-        worker = Worker(window)
-        port = StationLedger(ledger, worker) if ledger is not None else None
-        session = DealerSession(rules, ledger=port,
-                                printer=StationPrinter(
-                                    printer, ledger.store.head_code if ledger is not None
-                                    else lambda: None) if printer is not None else None,
-                                rotation=ledger.store.rotation() if ledger is not None
-                                else None, randbelow=lambda n: rng,
-                                supervisors=VouchedSupervisors(ledger.store)
-                                if ledger is not None else None)
-        window.bind(session, shoe, printer=printer, worker=worker,
-                    pit=PitController(window))
+        jobs = Jobs()
+        station = CoreStation(
+            rules, ledger=ledger, jobs=jobs, writes=Worker(window, jobs=jobs),
+            printer=StationPrinter(printer, ledger.store.head_code if ledger is not None
+                                   else lambda: None) if printer is not None else None,
+            randbelow=lambda n: rng,
+            supervisors=VouchedSupervisors(ledger.store) if ledger is not None else None)
+        session = station.session
+        window.bind(station, shoe, printer=printer, pit=PitController(window))
         window.resize(1920, 1080)
         window.show()
         with qtbot.waitActive(window, timeout=3000):

@@ -1,0 +1,74 @@
+"""`Station`: one dealer station without a window. It composes the dealer session, the
+station's ledger behind its one port (`StationLedger`), the slip printer's port, and the
+one thread pool its background work runs on (`Jobs`).
+
+The window (app/ui/main.py), the floor's demo stations (app/floor/stations.py), the fault
+suite's stations (tests/faults) and the benches each build a `Station`; what differs is
+only what they give it: a window gives a lane that answers on the GUI thread and a printer
+on paper, a headless station none (its writes are done before each step returns).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from app.core.banker import BankRotation
+from app.core.round import RoundRules
+from app.session import Changes, DealerSession
+from app.session.ports import PrinterPort, RecorderPort, SupervisorPort
+
+from .jobs import Jobs, Lane
+from .ledger import Ledger, StationLedger
+
+if TYPE_CHECKING:
+    from app.ledger import Recording
+
+
+class Station:
+    """The session, the ledger's port and the printer's, and the pool, wired once."""
+
+    def __init__(self, rules: RoundRules | None = None, *, ledger: Ledger | None = None,
+                 printer: PrinterPort | None = None, recorder: RecorderPort | None = None,
+                 supervisors: SupervisorPort | None = None,
+                 rotation: BankRotation | None = None,
+                 randbelow: Callable[[int], int] = secrets.randbelow,
+                 jobs: Jobs | None = None, writes: Lane | None = None) -> None:
+        """`writes`: the lane the ledger's writes go through (the window's answers on the
+        GUI thread); None: each write is done before the session's step returns.
+        `rotation`: the bank rotation the table remembers (the ledger's when not given).
+        `jobs`: the pool made before the station (the window's opened the ledger on it);
+        the station's from then on, let go when it closes."""
+        self.jobs = jobs or Jobs()
+        self.ledger = ledger
+        self.writes = writes
+        self.port = StationLedger(ledger, writes) if ledger is not None else None
+        if ledger is not None and rotation is None:
+            rotation = ledger.store.rotation()
+        self.printer = printer
+        self.session = DealerSession(rules, ledger=self.port, printer=printer,
+                                     recorder=recorder, rotation=rotation,
+                                     supervisors=supervisors, randbelow=randbelow)
+        self.closed = False
+        if ledger is not None:
+            ledger.start(self.jobs)
+
+    def resume(self, rec: Recording, deal: Mapping[str, Any] | None = None) -> Changes:
+        """The round a stopped station had in play (`Ledger.resume`), taken back: recorded
+        from where it was, `deal` (the cards read so far) back in place."""
+        assert self.port is not None
+        self.port.adopt(rec)
+        return self.session.resume(rec.game, deal)
+
+    def close(self) -> None:
+        """Every write queued done, the journal sent on (or kept for the next start), the
+        pool let go. Once."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.writes is not None:
+            self.writes.close()
+        if self.ledger is not None:
+            self.ledger.close()
+        self.jobs.close()
