@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.core.settlement import Role
 
+from .codec import stored_record
 from .errors import LedgerError, RoundSettled
 from .journal import Op
 from .models import (
@@ -156,8 +157,7 @@ def _round_begin(s: Session, p: dict[str, Any]) -> bool:
     s.flush()
     _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=p["shift_id"],
            round_id=p["id"], seq=0, kind=ROUND_BEGUN, actor=p.get("actor"), at=p["at"],
-           payload={"round_no": p["round_no"], "config": config,
-                    "rotation": p["rotation"]})
+           payload={"round_no": p["round_no"]})  # its config and rotation: the round's row
     return True
 
 
@@ -197,7 +197,7 @@ def _record(s: Session, p: dict[str, Any], seq: int, record: dict[str, Any]) -> 
     existing = s.scalar(select(Event).where(Event.round_id == uuid.UUID(rid),
                                             Event.seq == seq))
     if existing is not None:
-        if json.loads(existing.payload) != record:
+        if json.loads(existing.payload) not in (record, stored_record(record)):
             raise LedgerError(f"round {rid} has a different record {seq} in the ledger: two "
                               f"stations wrote the same round")
         return False
@@ -207,7 +207,7 @@ def _record(s: Session, p: dict[str, Any], seq: int, record: dict[str, Any]) -> 
                           f"the journal is out of order")
     _event(s, id=derived_id(rid, str(seq)), station_id=str(rnd.station_id),
            shift_id=str(rnd.shift_id), round_id=rid, seq=seq, kind=record["type"],
-           actor=p.get("actor"), at=p["at"], payload=record)
+           actor=p.get("actor"), at=p["at"], payload=stored_record(record))
     rnd.last_seq = seq
     s.flush()
     at = _when(p["at"])

@@ -1,15 +1,29 @@
-"""Records that prove themselves: every row the ledger writes is a link in its table's hash
-chain, so a row changed, removed or slipped in behind the ledger's back is found.
+"""Records that prove themselves: every row the ledger writes is covered by a link of its
+table's hash chain, so a row changed, removed or slipped in behind the ledger's back is
+found.
 
 One chain per casino table (its name, "PG-1"), in the side table `chain`, numbered 1, 2, 3
 ... across every kind of row of that table: stations, shifts, rounds, hands, wagers,
 settlements (originals, reversals, corrections), bank decisions and events (voids,
 corrections, notes and alerts are events). The users and their sign-in tries are the chain
-"people". A link holds:
+"people".
+
+A table's link covers one write transaction (format "paigow.chain/2", since migration
+0012): its `row_table` is "*", its `row_id` the round the transaction wrote (or its first
+row's id when it wrote no round's rows; rows of two rounds get a link each), `row_hash` is
+empty, and `rows` holds every row it covers, 49 bytes each: the table's number in
+TABLE_CODES (one byte), the row's UUID (16 bytes) and the SHA-256 of its canonical content
+(32 bytes), in the order they were written. Then
+
+    entry_hash = SHA-256 of the bytes "paigow.chain/2|chain|seq|row_id|prev_hash|"
+                 followed by `rows`
+    prev_hash  = the entry_hash of the link before (64 zeros for the first)
+
+A people's link, and every link written before 0012 (kept as written, never rewritten),
+covers one row ("paigow.chain/1"):
 
     row_hash   = SHA-256 of the row's canonical content (below)
     entry_hash = SHA-256 of "paigow.chain/1|chain|seq|row_table|row_id|row_hash|prev_hash"
-    prev_hash  = the entry_hash of the link before (64 zeros for the first)
 
 The canonical content of a row is the JSON text of {"table": name, "row": {column: value}}
 with every column of the row that is not null (so a later migration that adds a column,
@@ -20,11 +34,12 @@ true/false, UUIDs as 36-character lower-case text, times in UTC as
 from an export with a few lines of any language.
 
 A round's row and a shift's row are filled in as the round goes (and a shift is closed):
-each transaction that changes one adds a link with its new content, and the row must match
-its newest link. Every other row gets one link, when it is written.
+each transaction that changes one covers its new content, and a row must match the newest
+link (of either format) that covers it.
 
 The links are written by `LedgerSession` just before a transaction commits, in the same
-transaction as the rows, so a row is never there without its link. `verify` walks a chain.
+transaction as the rows, so a row is never there without its link; each is signed by the
+writer's key (keys.py). `verify` walks a chain.
 """
 
 from __future__ import annotations
@@ -59,6 +74,8 @@ from .models import (
 )
 
 FORMAT = "paigow.chain/1"
+FORMAT_TX = "paigow.chain/2"
+TX = "*"  # the row_table of a /2 link: a transaction's
 GENESIS = "0" * 64
 PEOPLE = "people"  # the chain of the users, their sign-in tries and the enrolled keys
 PEOPLE_TABLES = ("users", "sign_ins", "station_keys")
@@ -69,6 +86,11 @@ MODELS: dict[str, Any] = {m.__tablename__: m for m in (
     SignIn, StationKey)}
 CHAINED = tuple(MODELS)
 """Every table whose rows are chained, in the order a chain is checked."""
+
+TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
+               "bank_decisions", "events", "users", "sign_ins", "station_keys")
+"""A /2 link's one-byte table numbers: part of the format, so only ever added to."""
+ROW_BYTES = 1 + 16 + 32
 
 BY_ROUND = ("hands", "wagers", "settlements")
 BY_STATION = ("shifts", "events", "bank_decisions")
@@ -104,6 +126,50 @@ def link_hash(chain: str, seq: int, row_table: str, row_id: str, rhash: str,
               prev_hash: str) -> str:
     text_ = "|".join((FORMAT, chain, str(seq), row_table, row_id, rhash, prev_hash))
     return hashlib.sha256(text_.encode("utf-8")).hexdigest()
+
+
+def pack(rows: Iterable[tuple[str, str, str]]) -> bytes:
+    """The `rows` of a /2 link: (table, row id, row hash hex) each as 49 bytes."""
+    return b"".join(bytes([TABLE_CODES.index(t)]) + uuid.UUID(i).bytes + bytes.fromhex(h)
+                    for t, i, h in rows)
+
+
+def unpack(blob: bytes) -> list[tuple[str, str, str]] | None:
+    """A /2 link's rows as (table, row id, row hash hex); None if the bytes are no such
+    list (the link was edited)."""
+    data = bytes(blob)
+    if len(data) % ROW_BYTES:
+        return None
+    out = []
+    for at in range(0, len(data), ROW_BYTES):
+        code = data[at]
+        if code >= len(TABLE_CODES):
+            return None
+        out.append((TABLE_CODES[code], str(uuid.UUID(bytes=data[at + 1:at + 17])),
+                    data[at + 17:at + ROW_BYTES].hex()))
+    return out
+
+
+def tx_hash(chain: str, seq: int, subject: str, prev_hash: str, rows: bytes) -> str:
+    """The entry hash of a /2 link (module docstring)."""
+    head = "|".join((FORMAT_TX, chain, str(seq), subject, prev_hash, ""))
+    return hashlib.sha256(head.encode("utf-8") + bytes(rows)).hexdigest()
+
+
+def entry_of(chain: str, link: Mapping[Any, Any]) -> str:
+    """What a stored link's entry hash must be, from what it holds (either format)."""
+    if link["row_table"] == TX:
+        return tx_hash(chain, int(link["seq"]), str(link["row_id"]), str(link["prev_hash"]),
+                       link["rows"] or b"")
+    return link_hash(chain, int(link["seq"]), str(link["row_table"]), str(link["row_id"]),
+                     str(link["row_hash"]), str(link["prev_hash"]))
+
+
+def covered(link: Mapping[Any, Any]) -> list[tuple[str, str, str]] | None:
+    """The (table, row id, row hash) a stored link vouches for; None: its rows are unreadable."""
+    if link["row_table"] == TX:
+        return unpack(link["rows"] or b"")
+    return [(str(link["row_table"]), str(link["row_id"]), str(link["row_hash"]))]
 
 
 # --- writing links -----------------------------------------------------------------------
@@ -149,37 +215,89 @@ def _lock(conn: Connection, chain: str) -> None:
                      {"key": f"paigow-chain:{chain}"})
 
 
-def append(conn: Connection, touched: Iterable[tuple[str, str]],
-           signer: keys.Signer | None = None) -> int:
-    """Add a link for each (table, row id), with the row's content as it is now in this
-    transaction, signed by `signer` (a link with none is named by verify); returns how many
-    links were added."""
+def _heads(conn: Connection, heads: dict[str, tuple[int, str]], chain: str
+           ) -> tuple[int, str]:
+    if chain not in heads:
+        _lock(conn, chain)
+        c = _chain_table()
+        last = conn.execute(select(c.c.seq, c.c.entry_hash).where(c.c.chain == chain)
+                            .order_by(c.c.seq.desc()).limit(1)).first()
+        heads[chain] = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
+    return heads[chain]
+
+
+def _signed(signer: keys.Signer | None, entry: str) -> dict[str, str]:
+    # no signer: a migration's sealing, whose schema may not have the columns yet
+    return {} if signer is None else {"key_id": signer.key_id, "signature": signer.sign(entry)}
+
+
+def _touched_rows(conn: Connection, touched: Iterable[tuple[str, str]]
+                  ) -> list[tuple[str, str, str, Mapping[str, Any]]]:
     rows: list[tuple[str, str, str, Mapping[str, Any]]] = []
     for table, row_id in touched:
         row = _row(conn, table, row_id)
         if row is not None:
             rows.append((chain_of(conn, table, row), table, row_id, row))
+    return rows
+
+
+def append(conn: Connection, touched: Iterable[tuple[str, str]],
+           signer: keys.Signer | None = None) -> int:
+    """Add a /1 link for each (table, row id), with the row's content as it is now in this
+    transaction, signed by `signer` (a link with none is named by verify); returns how many
+    links were added."""
+    rows = _touched_rows(conn, touched)
     heads: dict[str, tuple[int, str]] = {}
     c = _chain_table()
     at = now()
     for chain, table, row_id, row in rows:
-        if chain not in heads:
-            _lock(conn, chain)
-            last = conn.execute(select(c.c.seq, c.c.entry_hash).where(c.c.chain == chain)
-                                .order_by(c.c.seq.desc()).limit(1)).first()
-            heads[chain] = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
-        seq, prev = heads[chain]
+        seq, prev = _heads(conn, heads, chain)
         seq += 1
         rhash = row_hash(table, row)
         entry = link_hash(chain, seq, table, row_id, rhash, prev)
-        # no signer: a migration's sealing, whose schema may not have the columns yet
-        signed = {} if signer is None else {"key_id": signer.key_id,
-                                            "signature": signer.sign(entry)}
         conn.execute(insert(c).values(chain=chain, seq=seq, row_table=table, row_id=row_id,
                                       row_hash=rhash, prev_hash=prev, entry_hash=entry,
-                                      at=at, **signed))
+                                      at=at, **_signed(signer, entry)))
         heads[chain] = (seq, entry)
     return len(rows)
+
+
+def _subject(table: str, row: Mapping[str, Any]) -> str | None:
+    """The round a row belongs to (the id a /2 link is found by), if any."""
+    if table == "rounds":
+        return str(row["id"])
+    found = row.get("round_id")
+    return None if found is None else str(found)
+
+
+def append_transaction(conn: Connection, touched: Iterable[tuple[str, str]],
+                       signer: keys.Signer | None = None) -> int:
+    """Link a transaction's rows (each as it is now): one /2 link per table's chain and
+    round written, the people's rows a /1 link each; returns how many links were added."""
+    rows = _touched_rows(conn, touched)
+    people = [(t, i) for chain, t, i, _ in rows if chain == PEOPLE]
+    groups: dict[tuple[str, str | None], list[tuple[str, str, str]]] = {}
+    firsts: dict[tuple[str, str | None], str] = {}
+    for chain, table, row_id, row in rows:
+        if chain == PEOPLE:
+            continue
+        key = (chain, _subject(table, row))
+        groups.setdefault(key, []).append((table, row_id, row_hash(table, row)))
+        firsts.setdefault(key, row_id)
+    heads: dict[str, tuple[int, str]] = {}
+    c = _chain_table()
+    at = now()
+    for (chain, subject), covered_rows in groups.items():
+        seq, prev = _heads(conn, heads, chain)
+        seq += 1
+        found_by = subject or firsts[(chain, subject)]
+        blob = pack(covered_rows)
+        entry = tx_hash(chain, seq, found_by, prev, blob)
+        conn.execute(insert(c).values(chain=chain, seq=seq, row_table=TX, row_id=found_by,
+                                      row_hash="", prev_hash=prev, entry_hash=entry,
+                                      rows=blob, at=at, **_signed(signer, entry)))
+        heads[chain] = (seq, entry)
+    return len(groups) + (append(conn, people, signer) if people else 0)
 
 
 TOUCHED = "paigow_chain_touched"
@@ -211,8 +329,8 @@ def _link_touched(session: Session) -> None:
     touched = session.info.pop(TOUCHED, {})
     if touched:
         conn = session.connection()
-        append(conn, sorted(touched, key=lambda k: (CHAINED.index(k[0]), k[1])),
-               conn.get_execution_options().get(SIGNER))
+        append_transaction(conn, sorted(touched, key=lambda k: (CHAINED.index(k[0]), k[1])),
+                           conn.get_execution_options().get(SIGNER))
 
 
 @event.listens_for(LedgerSession, "after_rollback")
@@ -421,11 +539,20 @@ def _table_of(model: Any) -> Table:
     return table
 
 
+def link_name(link: Mapping[Any, Any]) -> str:
+    """A link as verify names it: its number and what it covers."""
+    if link["row_table"] == TX:
+        rows = unpack(link["rows"] or b"")
+        what = f"{len(rows)} rows" if rows is not None else "rows that cannot be read"
+        return f"link {link['seq']} (a write of {what}, found by {link['row_id']})"
+    return f"link {link['seq']} ({link['row_table']} row {link['row_id']})"
+
+
 def signature_problem(chain: str, link: Any, ring: Mapping[str, EnrolledKey],
                       legacy: int) -> Problem | None:
     """Why a link's signature does not make it a record of an enrolled station (or None)."""
     seq = int(link["seq"])
-    where = f"link {seq} ({link['row_table']} row {link['row_id']})"
+    where = link_name(link)
     kid, signature = link["key_id"], link["signature"]
     if not kid or not signature:
         if seq <= legacy:
@@ -469,7 +596,7 @@ def verify(conn: Connection, chain: str) -> ChainReport:
     by_hash = {str(e["entry_hash"]): int(e["seq"]) for e in entries}
     for e in entries:
         seq = int(e["seq"])
-        where = f"link {seq} ({e['row_table']} row {e['row_id']})"
+        where = link_name(e)
         if seq > expected:
             problems.append(Problem(chain, "missing", "chain", str(expected),
                                     f"link {expected} of the chain is missing (deleted): "
@@ -481,8 +608,8 @@ def verify(conn: Connection, chain: str) -> ChainReport:
                       f"{where} is out of order: the link before it is not the one it was "
                       f"written after")
             problems.append(Problem(chain, "out of order", "chain", str(seq), detail, seq))
-        if link_hash(chain, seq, str(e["row_table"]), str(e["row_id"]), str(e["row_hash"]),
-                     str(e["prev_hash"])) != e["entry_hash"]:
+        named = covered(e)
+        if named is None or entry_of(chain, e) != e["entry_hash"]:
             problems.append(Problem(chain, "edited", "chain", str(seq),
                                     f"{where} was edited: its hash does not match what it "
                                     f"holds", seq))
@@ -490,7 +617,8 @@ def verify(conn: Connection, chain: str) -> ChainReport:
         if signed is not None:
             problems.append(signed)
         prev, expected = str(e["entry_hash"]), seq + 1
-        latest[(str(e["row_table"]), str(e["row_id"]))] = (seq, str(e["row_hash"]))
+        for table, row_id, rhash in named or ():
+            latest[(table, row_id)] = (seq, rhash)
     rows = 0
     seen: set[tuple[str, str]] = set()
     unlinked: list[tuple[str, Problem]] = []
@@ -529,6 +657,39 @@ def verify(conn: Connection, chain: str) -> ChainReport:
 
 # --- rows that count ---------------------------------------------------------------------
 
+def _newest_links(conn: Connection, table: str, wanted: list[str]
+                  ) -> dict[str, Mapping[Any, Any]]:
+    """The newest link that names each of these rows: a /1 link found by the row's id, a /2
+    link by the round the row belongs to (or the row's own id, for a row of no round)."""
+    c = _chain_table()
+    t = _table(table)
+    newest: dict[str, Mapping[Any, Any]] = {}
+
+    def keep(row_id: str, link: Mapping[Any, Any]) -> None:
+        kept = newest.get(row_id)
+        if kept is None or int(link["seq"]) > int(kept["seq"]):
+            newest[row_id] = link
+
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        for found in conn.execute(select(c).where(c.c.row_table == table,
+                                                  c.c.row_id.in_(part))).mappings():
+            keep(str(found["row_id"]), found)
+        subjects = set(part)
+        if "round_id" in t.c:
+            subjects |= {str(r) for r in conn.scalars(
+                select(t.c.round_id).where(t.c.id.in_([uuid.UUID(i) for i in part])))
+                if r is not None}
+        asked = set(part)
+        for found in conn.execute(select(c).where(c.c.row_table == TX,
+                                                  c.c.row_id.in_(sorted(subjects)))
+                                  ).mappings():
+            for t_name, row_id, _ in unpack(found["rows"] or b"") or ():
+                if t_name == table and row_id in asked:
+                    keep(row_id, found)
+    return newest
+
+
 def untrusted(conn: Connection, table: str, ids: Iterable[str],
               also: keys.Signer | None = None) -> dict[str, str]:
     """Of these rows, those that are no record: no link names them, or their newest link is
@@ -537,15 +698,7 @@ def untrusted(conn: Connection, table: str, ids: Iterable[str],
     `also`: the asking writer's own key, trusted for its own rows even before enrollment
     (a station counts the wrong tries typed at it, enrolled or not)."""
     wanted = [str(i) for i in ids]
-    c = _chain_table()
-    newest: dict[str, Any] = {}
-    for start in range(0, len(wanted), 500):
-        part = wanted[start:start + 500]
-        for found in conn.execute(select(c).where(c.c.row_table == table,
-                                                  c.c.row_id.in_(part))).mappings():
-            kept = newest.get(str(found["row_id"]))
-            if kept is None or int(found["seq"]) > int(kept["seq"]):
-                newest[str(found["row_id"])] = found
+    newest = _newest_links(conn, table, wanted)
     ring: dict[str, EnrolledKey] | None = None
     legacy: dict[str, int] = {}
     out: dict[str, str] = {}

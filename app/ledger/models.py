@@ -27,6 +27,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -270,10 +271,11 @@ class Event(Base):
 
 
 class ChainEntry(Base):
-    """One link of a table's hash chain (app/ledger/chain.py, docs/ledger.md): a row the
-    ledger wrote (or the new state of a round or shift it filled in), the SHA-256 of that
-    row's canonical content, and the hash that ties it to the link before it. One chain per
-    casino table (`chain` is its name, e.g. "PG-1"), plus "people" for the users."""
+    """One link of a table's hash chain (app/ledger/chain.py, docs/ledger.md): the rows one
+    write transaction added or filled in (`rows`, each with the SHA-256 of its canonical
+    content; a /1 link, the people's or one from before migration 0012, names one row in
+    row_table/row_id/row_hash), and the hash that ties it to the link before it. One chain
+    per casino table (`chain` is its name, e.g. "PG-1"), plus "people" for the users."""
 
     __tablename__ = "chain"
     __table_args__ = (Index(None, "row_table", "row_id"),)
@@ -291,6 +293,9 @@ class ChainEntry(Base):
     # (`chain_unsigned`).
     key_id: Mapped[str | None] = mapped_column(String(16))
     signature: Mapped[str | None] = mapped_column(String(128))
+    # A /2 link's rows (one link per write transaction, migration 0012): 49 bytes a row,
+    # its table, id and hash (chain.pack). Empty in a /1 link, which names one row.
+    rows: Mapped[bytes | None] = mapped_column(LargeBinary)
 
 
 class ChainUnsigned(Base):

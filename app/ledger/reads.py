@@ -342,8 +342,10 @@ def slip(s: Session, ref: str, table: str | None = None) -> StoredSlip:
         raise LedgerError(f"round {str(rnd.id)[:8]} is {rnd.status}: it has no slip"
                           + (" yet" if rnd.status == "open" else ""))
     assert rnd.settled_at is not None
+    # kept compact; shown as `paigow settle --json` prints it
+    shown = json.dumps(json.loads(rnd.slip_json), indent=2)
     return StoredSlip(str(rnd.id), rnd.table_name, rnd.round_no, rnd.settled_at,
-                      rnd.slip_text, rnd.slip_json, corrections(s, rnd), rnd.config)
+                      rnd.slip_text, shown, corrections(s, rnd), rnd.config)
 
 
 # --- totals --------------------------------------------------------------------------------

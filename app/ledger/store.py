@@ -442,7 +442,7 @@ class Store:
         """The station's journal (created on first use)."""
         with self._lock:
             if self._journal is None:
-                self._journal = Journal(self.journal_path)
+                self._journal = Journal(self.journal_path, self.signer)
             return self._journal
 
     def _writer(self) -> Journal:
@@ -562,7 +562,8 @@ class Store:
             meta: dict[str, Any] = {}
             settled = next((r for r in new if isinstance(r, Settled)), None)
             if settled is not None:
-                payload["slip_json"] = json.dumps(settled.slip.to_dict(), indent=2)
+                payload["slip_json"] = json.dumps(settled.slip.to_dict(),
+                                                  separators=(",", ":"))
                 payload["slip_text"] = settled.slip.text()
                 rotation = encode_rotation(game.next_rotation())
                 payload["rotation_after"] = rotation

@@ -19,14 +19,13 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import text
-
 from app.ledger import Recording, Store, anchors, people
 from app.ledger.chain import PEOPLE
 from app.ledger.database import make_engine
 from tests.ledger.enrolled import MANAGER, enroll
 from tests.ledger.forge import (
     attacker_key,
+    covered,
     forge_links,
     forged_correction,
     forged_sign_in,
@@ -95,10 +94,9 @@ def owner_rewrites(trials: int) -> dict[str, int]:
             public, kid, sign = attacker_key()
             owner_enrolls(url, public, kid, sign, TABLE)  # type: ignore[arg-type]
             engine = make_engine(url)
-            with engine.connect() as conn:
-                first = int(conn.scalar(text(
-                    "SELECT MIN(seq) FROM chain WHERE chain = :c AND row_table = 'wagers'"),
-                    {"c": TABLE}))
+            with engine.connect() as conn:  # the first link covering a wager, by the recipe
+                first = next(seq for seq, table, _, _ in covered(conn, TABLE)
+                             if table == "wagers")
             engine.dispose()
             rewrite_from(url, TABLE, first, sign, kid,  # type: ignore[arg-type]
                          "UPDATE wagers SET amount_cents = amount_cents + 500000")

@@ -16,6 +16,41 @@ from sqlalchemy import text
 from app.ledger.database import make_engine
 
 GENESIS = "0" * 64
+TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
+               "bank_decisions", "events", "users", "sign_ins", "station_keys")
+
+
+def link_rows(row_table: str, row_id: str, row_hash: str, rows: bytes | None
+              ) -> list[tuple[str, str, str]]:
+    """The (table, id, hash) a link covers, read by the recipe: a /2 link ("*") lists its
+    rows 49 bytes each (table number, UUID, SHA-256); a /1 link names one row."""
+    if row_table != "*":
+        return [(row_table, row_id, row_hash)]
+    data = bytes(rows or b"")
+    return [(TABLE_CODES[data[i]], str(uuid.UUID(bytes=data[i + 1:i + 17])),
+             data[i + 17:i + 49].hex()) for i in range(0, len(data), 49)]
+
+
+def pack_rows(rows: list[tuple[str, str, str]]) -> bytes:
+    return b"".join(bytes([TABLE_CODES.index(t)]) + uuid.UUID(i).bytes + bytes.fromhex(h)
+                    for t, i, h in rows)
+
+
+def entry_hash(chain: str, seq: int, row_table: str, row_id: str, row_hash: str,
+               prev: str, rows: bytes | None) -> str:
+    if row_table == "*":
+        return hashlib.sha256(f"paigow.chain/2|{chain}|{seq}|{row_id}|{prev}|".encode()
+                              + bytes(rows or b"")).hexdigest()
+    return hashlib.sha256(f"paigow.chain/1|{chain}|{seq}|{row_table}|{row_id}|{row_hash}|"
+                          f"{prev}".encode()).hexdigest()
+
+
+def covered(conn: Any, chain: str, after: int = 0) -> list[tuple[int, str, str, str]]:
+    """Every (seq, table, id, hash) the links of `chain` after link `after` cover."""
+    return [(int(seq), *row) for seq, t, i, h, rows in conn.execute(text(
+        "SELECT seq, row_table, row_id, row_hash, rows FROM chain WHERE chain = :c AND "
+        "seq > :s ORDER BY seq"), {"c": chain, "s": after})
+        for row in link_rows(str(t), str(i), str(h), rows)]
 
 
 def _canonical_value(column: str, value: Any) -> Any:
@@ -163,25 +198,32 @@ def rewrite_from(url: str, chain: str, from_seq: int, sign: Callable[[str], str]
                 conn.execute(text(sql))
             prev = str(conn.scalar(text("SELECT entry_hash FROM chain WHERE chain = :c AND "
                                         "seq = :s"), {"c": chain, "s": from_seq - 1}))
-            links = conn.execute(text("SELECT seq, row_table, row_id, row_hash FROM chain "
-                                      "WHERE chain = :c AND seq >= :s ORDER BY seq"),
+            links = conn.execute(text("SELECT seq, row_table, row_id, row_hash, rows FROM "
+                                      "chain WHERE chain = :c AND seq >= :s ORDER BY seq"),
                                  {"c": chain, "s": from_seq}).all()
-            newest = {row_id: seq for seq, _, row_id, _ in links}
-            for seq, table, row_id, rhash in links:
-                if newest[row_id] == seq:  # a row's earlier links hold its earlier states
-                    rid = row_id if postgres else uuid.UUID(row_id).hex
-                    row = plain_row(conn, table, dict(conn.execute(
-                        text(f"SELECT * FROM {table} WHERE id = :id"), {"id": rid})
-                        .mappings().one()))
-                    rhash = row_hash(table, row)
-                entry = hashlib.sha256(
-                    f"paigow.chain/1|{chain}|{seq}|{table}|{row_id}|{rhash}|{prev}"
-                    .encode()).hexdigest()
+            newest: dict[tuple[str, str], int] = {}
+            for seq, table, row_id, rhash, rows in links:
+                for t, i, _ in link_rows(table, row_id, rhash, rows):
+                    newest[(t, i)] = seq
+            for seq, table, row_id, rhash, rows in links:
+                now = []
+                for t, i, h in link_rows(table, row_id, rhash, rows):
+                    if newest[(t, i)] == seq:  # a row's earlier links hold earlier states
+                        rid = i if postgres else uuid.UUID(i).hex
+                        h = row_hash(t, plain_row(conn, t, dict(conn.execute(
+                            text(f"SELECT * FROM {t} WHERE id = :id"), {"id": rid})
+                            .mappings().one())))
+                    now.append((t, i, h))
+                if table == "*":
+                    rows = pack_rows(now)
+                else:
+                    rhash = now[0][2]
+                entry = entry_hash(chain, seq, table, row_id, rhash, prev, rows)
                 conn.execute(text("UPDATE chain SET row_hash = :h, prev_hash = :p, "
-                                  "entry_hash = :e, key_id = :k, signature = :sig WHERE "
-                                  "chain = :c AND seq = :s"),
+                                  "entry_hash = :e, key_id = :k, signature = :sig, "
+                                  "rows = :rows WHERE chain = :c AND seq = :s"),
                              {"h": rhash, "p": prev, "e": entry, "k": key_id,
-                              "sig": sign(entry), "c": chain, "s": seq})
+                              "sig": sign(entry), "rows": rows, "c": chain, "s": seq})
                 prev = entry
     finally:
         engine.dispose()
@@ -196,18 +238,15 @@ def truncate_after(url: str, chain: str, seq: int) -> int:
     try:
         with engine.begin() as conn:
             _triggers_off(conn)
-            after = [tuple(r) for r in conn.execute(text(
-                "SELECT DISTINCT row_table, row_id FROM chain WHERE chain = :c AND seq > :s"),
-                {"c": chain, "s": seq}).all()]
+            after = sorted({(t, i) for _, t, i, _ in covered(conn, chain, seq)})
+            before = {(t, i) for s_, t, i, _ in covered(conn, chain) if s_ <= seq}
             children_first = ("events", "bank_decisions", "settlements", "wagers", "hands",
                               "rounds", "shifts", "stations")
             after.sort(key=lambda r: children_first.index(r[0])
                        if r[0] in children_first else -1)
             for table, row_id in after:
-                before = conn.scalar(text("SELECT COUNT(*) FROM chain WHERE chain = :c AND "
-                                          "seq <= :s AND row_id = :r"),
-                                     {"c": chain, "s": seq, "r": row_id})
-                assert before == 0, f"{table} {row_id} was linked before the cut too"
+                assert (table, row_id) not in before, \
+                    f"{table} {row_id} was linked before the cut too"
                 rid = row_id if postgres else uuid.UUID(row_id).hex
                 gone += conn.execute(text(f"DELETE FROM {table} WHERE id = :id"),
                                      {"id": rid}).rowcount

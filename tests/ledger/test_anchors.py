@@ -5,10 +5,10 @@ Written as the owner would: plain SQL, hashlib, their own Ed25519 key (tests/led
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 from app.cli import main
 from app.floor.anchoring import Anchoring
@@ -17,7 +17,7 @@ from app.ledger.database import make_engine
 
 from .conftest import TABLE
 from .enrolled import enroll
-from .forge import attacker_key, owner_enrolls, rewrite_from, truncate_after
+from .forge import attacker_key, covered, owner_enrolls, rewrite_from, truncate_after
 from .play import record_rounds
 
 
@@ -41,15 +41,10 @@ def test_a_history_rewritten_and_re_signed_by_the_owner_is_found_by_a_slip_s_hea
     public, kid, sign = attacker_key()
     owner_enrolls(database_url, public, kid, sign, TABLE)  # type: ignore[arg-type]
     engine = make_engine(database_url)
-    with engine.connect() as conn:
-        wager_id, link = conn.execute(text(
-            "SELECT w.id, MIN(c.seq) FROM wagers w JOIN chain c ON c.row_id = "
-            + ("CAST(w.id AS text)" if database_url.startswith("postgresql") else
-               "substr(w.id,1,8)||'-'||substr(w.id,9,4)||'-'||substr(w.id,13,4)||'-'||"
-               "substr(w.id,17,4)||'-'||substr(w.id,21)")
-            + " GROUP BY w.id ORDER BY 2 LIMIT 1")).one()
+    with engine.connect() as conn:  # the first link that covers a wager, read by the recipe
+        link, _, wager_id, _ = next(c for c in covered(conn, TABLE) if c[1] == "wagers")
     engine.dispose()
-    wid = str(wager_id) if database_url.startswith("postgresql") else wager_id
+    wid = wager_id if database_url.startswith("postgresql") else uuid.UUID(wager_id).hex
     rewrite_from(database_url, TABLE, int(link), sign, kid,  # type: ignore[arg-type]
                  f"UPDATE wagers SET amount_cents = amount_cents + 500000 WHERE id = '{wid}'")
     assert all(r.intact for r in store.verify()), [r.text() for r in store.verify()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,12 @@ from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.ledger import Recording, Store
-from app.ledger.chain import CHAINED, GENESIS, MODELS, PEOPLE_TABLES, link_hash, row_hash
+from app.ledger.chain import CHAINED, GENESIS, MODELS, PEOPLE_TABLES, row_hash
 from app.ledger.models import ChainEntry, SettlementRow
 
 from .conftest import TABLE
 from .enrolled import MANAGER, MANAGER_SECRET, enroll
+from .forge import covered
 from .play import record_rounds
 from .tamper import forged_correction, tamper
 
@@ -61,9 +63,8 @@ def test_every_row_the_ledger_writes_is_linked_and_the_chain_verifies_intact(
     with Session(store.engine) as s:
         rows = sum(s.scalar(select(func.count()).select_from(MODELS[t])) or 0
                    for t in CHAINED if t not in PEOPLE_TABLES)
-        linked = s.scalar(select(func.count(func.distinct(ChainEntry.row_id)))
-                          .where(ChainEntry.chain == TABLE))
-    assert rows == linked  # each row has its link, one table's chain holds them all
+        linked = {(t, i) for _, t, i, _ in covered(s.connection(), TABLE)}
+    assert rows == len(linked)  # each row has its link, one table's chain holds them all
     assert all(r.intact for r in store.verify())  # the table's, and the people's
     (report,) = store.verify(TABLE)
     assert report.intact and report.rows == rows
@@ -82,23 +83,43 @@ def test_a_link_is_the_sha256_of_the_documented_canonical_json(store: Store,
                                                                 shift: list[Recording]
                                                                 ) -> None:
     """docs/ledger.md: row_hash = SHA-256 of {"table":..,"row":{..}} (keys sorted, no
-    spaces, nulls left out); entry_hash = SHA-256 of "paigow.chain/1|chain|seq|table|id|
-    row_hash|prev_hash"; the first link follows 64 zeros."""
+    spaces, nulls left out); a table's link covers a write transaction: `rows` is each row's
+    table number, UUID and SHA-256 (49 bytes), and entry_hash = SHA-256 of
+    "paigow.chain/2|chain|seq|row_id|prev_hash|" followed by those bytes; the first link
+    follows 64 zeros."""
     with Session(store.engine) as s:
         first = s.scalars(select(ChainEntry).where(ChainEntry.chain == TABLE)
                           .order_by(ChainEntry.seq)).first()
-        assert first is not None and first.row_table == "stations"
+        assert first is not None and first.row_table == "*"
         station = s.execute(text("SELECT * FROM stations")).mappings().one()
     assert first.prev_hash == GENESIS
     expected = json.dumps({"table": "stations", "row": {
         "first_seen": first_seen(station["first_seen"]), "id": first.row_id,
         "name": "station-a", "table_name": TABLE}}, sort_keys=True, separators=(",", ":"))
-    assert first.row_hash == hashlib.sha256(expected.encode()).hexdigest()
+    rows = bytes([0]) + uuid.UUID(first.row_id).bytes + hashlib.sha256(
+        expected.encode()).digest()  # table 0 is stations: the station's row, alone
+    assert first.rows == rows
     assert first.entry_hash == hashlib.sha256(
-        f"paigow.chain/1|{TABLE}|1|stations|{first.row_id}|{first.row_hash}|{GENESIS}"
-        .encode()).hexdigest()
-    assert link_hash(TABLE, 1, "stations", first.row_id, first.row_hash, GENESIS) == \
-        first.entry_hash
+        f"paigow.chain/2|{TABLE}|1|{first.row_id}|{GENESIS}|".encode() + rows).hexdigest()
+
+
+def test_a_table_s_chain_takes_one_link_per_write_not_per_row(
+        store: Store, shift: list[Recording]) -> None:
+    """Issue 24: one link per transaction. A round's settlement writes its event, its hands,
+    its settlements and the round's row in one transaction: one link covers them all, found
+    by the round's id."""
+    round_id = shift[1].round_id
+    with Session(store.engine) as s:
+        links = s.scalars(select(ChainEntry).where(ChainEntry.chain == TABLE,
+                                                   ChainEntry.row_id == round_id)
+                          .order_by(ChainEntry.seq)).all()
+        saves = s.scalar(text("SELECT COUNT(DISTINCT at) FROM events WHERE round_id = :r"),
+                         {"r": round_id if store.url.get_backend_name() == "postgresql"
+                          else uuid.UUID(round_id).hex})
+        last = covered(s.connection(), TABLE, links[-1].seq - 1)
+    assert len(links) == saves  # each save of the round: one transaction, one link
+    tables = {t for seq, t, _, _ in last if seq == links[-1].seq}
+    assert {"rounds", "events", "settlements", "hands"} <= tables
 
 
 def first_seen(value: object) -> str:
@@ -224,3 +245,66 @@ def test_a_row_s_hash_leaves_out_empty_columns() -> None:
     """A later migration that adds a column (empty in old rows) leaves old hashes alone."""
     assert row_hash("events", {"a": 1}) == row_hash("events", {"a": 1, "b": None})
     assert row_hash("events", {"a": 1}) != row_hash("events", {"a": 2})
+
+
+def test_links_of_one_row_each_written_before_the_upgrade_still_verify_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger upgraded to one link per transaction (migration 0012) keeps its /1 links as
+    they were written, never rewritten: the chain, half /1 and half /2, verifies intact,
+    and a row of before the upgrade edited afterwards is still named."""
+    from app.ledger import chain as chain_module
+    from app.ledger.database import make_engine, migrate
+    from app.ledger.models import ChainEntry
+
+    from .enrolled import enrolled_key
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    engine = make_engine(url)
+    migrate(engine, "0011_table_logins")
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d",
+               migrate_now=False) as old:
+        old._migrated = True  # a station of before 0012: a link per row
+        with monkeypatch.context() as m:
+            m.setattr(chain_module, "append_transaction", chain_module.append)
+            enrolled_key(old)
+            old.open_shift("Kim")
+            record_rounds(old, 2, "before")
+            assert old.status().pending == 0
+    with Session(make_engine(url)) as s:
+        before = s.scalar(select(func.count()).select_from(ChainEntry))
+        old_settlement = s.scalars(select(SettlementRow.id)).first()
+    engine = make_engine(url)
+    migrate(engine)
+    engine.dispose()
+    with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d") as store:
+        record_rounds(store, 2, "after")
+        with Session(store.engine) as s:
+            kinds = set(s.scalars(select(ChainEntry.row_table).where(
+                ChainEntry.chain == TABLE)))
+            kept = s.scalar(select(func.count()).select_from(ChainEntry)
+                            .where(ChainEntry.row_table != "*"))
+        assert "*" in kinds and len(kinds) > 1 and kept == before
+        (report,) = store.verify(TABLE)
+        assert report.intact, report.text()
+        tamper(url, "UPDATE settlements SET net_cents = net_cents + 100000 WHERE id = :id",
+               id=old_settlement)
+        (report,) = store.verify(TABLE)
+        first = report.problems[0]
+        assert (first.kind, first.table, first.row_id) == ("edited", "settlements",
+                                                           str(old_settlement))
+
+
+def test_a_ledger_with_links_of_one_transaction_is_not_taken_back_past_them(
+        store: Store, shift: list[Recording]) -> None:
+    """An older station could not check a /2 link: the downgrade past 0012 refuses, and the
+    links and rows stay as they were."""
+    from alembic import command
+
+    from app.ledger.database import alembic_config
+    cfg = alembic_config()
+    with pytest.raises(RuntimeError, match="not taken back past it"), \
+            store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0011_table_logins")
+    (report,) = store.verify(TABLE)
+    assert report.intact

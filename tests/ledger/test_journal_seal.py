@@ -1,10 +1,13 @@
-"""The journal's queued operations are sealed and linked, and checked before they are sent
-(issue 15): "editing one queued journal operation with sqlite3 before it was sent turned a
-played $52.25 into a $1,000.00 player win in PostgreSQL". An edited operation is "refused,
-kept, and raised as an alert, never applied"; `paigow ledger status` says so."""
+"""The journal's queued operations are signed with their numbers, and checked before they
+are sent (issue 15): "editing one queued journal operation with sqlite3 before it was sent
+turned a played $52.25 into a $1,000.00 player win in PostgreSQL". An edited operation is
+"refused, kept, and raised as an alert, never applied"; `paigow ledger status` says so.
+Issue 24: one chain - the journal keeps no SHA-256 chain of its own; each op carries the
+signature of the station's key, the one that signs its links in the ledger."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sqlite3
@@ -18,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.core.round import Round, RoundRules
-from app.ledger import Store
+from app.ledger import Store, keys
 from app.ledger.journal import GENESIS, seal
 from app.ledger.models import Event, RoundRow, WagerRow
 
@@ -53,18 +56,33 @@ def _edit(store: Store, seq: int, payload: dict[str, object]) -> None:
         db.execute("UPDATE ops SET payload = ? WHERE seq = ?", (json.dumps(payload), seq))
 
 
-def test_each_queued_operation_is_sealed_and_linked_to_the_one_before(
+def test_each_queued_operation_is_signed_with_its_number_by_the_station_s_key(
         queued: tuple[Store, str]) -> None:
+    """The documented recipe: Ed25519 of SHA-256 of ["paigow.journal/2", seq, op_id, kind,
+    round_id, at, payload], by the key that signs the station's links; no hash chain."""
     store, _ = queued
     with sqlite3.connect(store.journal_path) as db:
-        rows = db.execute("SELECT op_id, kind, round_id, at, payload, prev_hash, hash "
-                          "FROM ops ORDER BY seq").fetchall()
+        rows = db.execute("SELECT seq, op_id, kind, round_id, at, payload, signature, "
+                          "prev_hash, hash FROM ops ORDER BY seq").fetchall()
     assert len(rows) > 5
-    prev = GENESIS
-    for op_id, kind, round_id, at, payload, prev_hash, sealed in rows:
-        assert prev_hash == prev
-        assert sealed == seal(op_id, kind, round_id, at, payload, prev_hash)
-        prev = sealed
+    for seq, op_id, kind, round_id, at, payload, signature, prev_hash, sealed in rows:
+        digest = hashlib.sha256(json.dumps(
+            ["paigow.journal/2", seq, op_id, kind, round_id, at, payload],
+            separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+        assert keys.signature_holds(store.signer.public_hex, digest, signature)
+        assert (prev_hash, sealed) == (None, None)  # the ledger's chain is the one chain
+
+
+def test_an_operation_moved_to_another_number_is_held(queued: tuple[Store, str]) -> None:
+    """Its number is signed with it: two ops swapped are no longer as the station kept them."""
+    store, _ = queued
+    first, second = [op[0] for op in _ops(store)][2:4]
+    with sqlite3.connect(store.journal_path) as db:
+        db.execute("UPDATE ops SET seq = -1 WHERE seq = ?", (first,))
+        db.execute("UPDATE ops SET seq = ? WHERE seq = ?", (first, second))
+        db.execute("UPDATE ops SET seq = ? WHERE seq = -1", (second,))
+    status = store.drain()
+    assert status.held == 2 and status.held_why == "it was changed after the station wrote it"
 
 
 def test_an_edited_operation_is_never_applied_kept_and_raised_as_an_alert(
@@ -133,7 +151,7 @@ def test_an_untouched_journal_is_sent_whole(queued: tuple[Store, str]) -> None:
     assert report.intact
 
 
-def test_a_journal_from_before_the_seals_sends_its_old_operations_and_seals_the_new(
+def test_a_journal_from_before_the_seals_sends_its_old_operations_and_signs_the_new(
         tmp_path: Path) -> None:
     from app.ledger.journal import Journal, Op
     path = tmp_path / "old.sqlite"
@@ -144,14 +162,61 @@ def test_a_journal_from_before_the_seals_sends_its_old_operations_and_seals_the_
               at TEXT NOT NULL, delivered INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             INSERT INTO ops (op_id, kind, payload, at) VALUES ('a', 'note', '{}', 't');""")
-    journal = Journal(path)
+    journal = Journal(path, keys.load_or_make(tmp_path / "key"))
     journal.append([Op("b", "note", None, {"x": 1}, "t2")])
     old, new = journal.pending()
     assert (old.fault, new.fault) == (None, None)
-    with sqlite3.connect(path) as db:  # an op slipped in later without a seal
+    with sqlite3.connect(path) as db:  # an op slipped in later without a signature
         db.execute("INSERT INTO ops (op_id, kind, payload, at) VALUES ('c', 'note', '{}', 't')")
-    assert journal.pending()[-1].fault == ("it has no seal: it was written into the journal "
-                                           "by something other than the station")
+    assert journal.pending()[-1].fault == ("it has no signature: it was written into the "
+                                           "journal by something other than the station")
+    journal.close()
+
+
+def _sealed_journal(path: Path, ops: list[tuple[str, str]]) -> None:
+    """A journal as the station kept it before issue 24: each op sealed by SHA-256 and
+    linked to the one before ("paigow.journal/1")."""
+    with sqlite3.connect(path) as db:
+        db.executescript("""
+            CREATE TABLE ops (seq INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL
+              UNIQUE, round_id TEXT, kind TEXT NOT NULL, payload TEXT NOT NULL,
+              at TEXT NOT NULL, delivered INTEGER NOT NULL DEFAULT 0, prev_hash TEXT,
+              hash TEXT, held TEXT, alerted INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);""")
+        prev = GENESIS
+        for op_id, payload in ops:
+            sealed = seal(op_id, "note", None, "t", payload, prev)
+            db.execute("INSERT INTO ops (op_id, kind, payload, at, prev_hash, hash) VALUES "
+                       "(?, 'note', ?, 't', ?, ?)", (op_id, payload, prev, sealed))
+            prev = sealed
+        db.execute("INSERT INTO meta (key, value) VALUES ('head', ?)", (json.dumps(prev),))
+
+
+def test_a_sealed_journal_of_before_is_checked_once_and_what_is_intact_goes_on(
+        tmp_path: Path) -> None:
+    """The upgrade checks the old seals once: intact ops are signed and go on, an op edited
+    before the upgrade is held; a sealed op slipped in after it is not signed, however good
+    its SHA-256 seal."""
+    from app.ledger.journal import Journal
+    path = tmp_path / "sealed.sqlite"
+    _sealed_journal(path, [("a", '{"x": 1}'), ("b", '{"x": 2}'), ("c", '{"x": 3}')])
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE ops SET payload = '{\"x\": 200}' WHERE op_id = 'b'")
+    signer = keys.load_or_make(tmp_path / "key")
+    journal = Journal(path, signer)
+    assert [(op.op_id, op.fault) for op in journal.pending()] == [("a", None), ("c", None)]
+    assert [(op.op_id, op.held) for op in journal.held()] == [
+        ("b", "it was changed after the station wrote it")]
+    journal.close()
+    with sqlite3.connect(path) as db:  # the old recipe, after the upgrade
+        prev = db.execute("SELECT hash FROM ops WHERE op_id = 'c'").fetchone()[0]
+        db.execute("INSERT INTO ops (op_id, kind, payload, at, prev_hash, hash) VALUES "
+                   "('d', 'note', '{}', 't', ?, ?)", (prev, seal("d", "note", None, "t", "{}",
+                                                            prev)))
+    journal = Journal(path, signer)
+    assert journal.pending()[-1].op_id == "d"
+    assert journal.pending()[-1].fault == ("it has no signature: it was written into the "
+                                           "journal by something other than the station")
     journal.close()
 
 
