@@ -147,6 +147,21 @@ def wager(p: Parts) -> None:
     rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
 
 
+def same_wagers(p: Parts) -> None:
+    rnd = p.play.need_round()
+    if rnd.phase is not Phase.BETTING:
+        raise TableError(f"wagers are set while the bets are open; the round is "
+                         f"{rnd.phase.value}")
+    verify_ledger_takes(p, "wager")
+    last = p.play.last_round
+    if not last:
+        raise TableError("no round before this one has wagers to repeat: type each wager "
+                         "(a seat's key, W, the amount, Enter)")
+    if all(seat in rnd.wagers for seat in last):
+        raise TableError("every seat that wagered last round has a wager now: change a "
+                         "seat with its key and W")
+
+
 def withdraw(p: Parts) -> None:
     rnd = p.play.need_round()
     rnd.verify_withdraw_wager(p.need_position())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from app.core.round import Phase
 
-from . import checks, steps
+from . import checks, same_wagers, steps
 from .checks import Check
 from .guide import next_line
 from .keyboard import CARD_TEXT, DICE, MONEY, Field
@@ -101,6 +101,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("wager", (("W", ""),), "W", "type the selected seat's wager, Enter",
             lambda p, t, _d: steps.place_wager(p, t), checks.wager, "Place wager",
             Field("wager", MONEY, "wager", "25 or 25.50", money=True, moves=True)),
+    Command("same_wagers", (("L", ""),), "L",
+            "same wagers as last round: shows them seat by seat; Enter sets them (a seat's "
+            "key leaves it out first; Esc: none)",
+            lambda p, _t, _d: same_wagers.offer(p), checks.same_wagers, "Same wagers"),
     Command("confirm", (("Enter", "enter"), ("Y", "y")), "Enter / Y",
             "yes: set the wager asked about (one far above the seat's last wager); Esc: no",
             lambda p, t, _d: steps.confirm_wager(p, t), checks.confirm),

@@ -23,7 +23,7 @@ from app.core.cards import Card, cards_text
 from app.core.round import HandReturned, HandSet
 from app.core.table import Table
 
-from .wager_limits import Asking
+from .wager_limits import Asking, SameWagers
 
 MONEY = string.digits + ".,$"
 DICE = string.digits + " ,"
@@ -88,6 +88,7 @@ class Keyboard:
         self.selected: int | None = None
         self.entry: Entry | None = None  # the field open now and the text typed in it
         self.asking: Asking | None = None  # a wager far above the last, waiting for a yes
+        self.same: SameWagers | None = None  # last round's wagers shown, waiting for Enter
         self.picks: list[Card] = []
         self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
@@ -108,7 +109,7 @@ class Keyboard:
 
     def reset(self) -> None:
         """A round opened, taken back or ended: no field open, no wager asked about."""
-        self.entry, self.asking = None, None
+        self.entry, self.asking, self.same = None, None, None
 
     # --- the field -----------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from app.core.table import DEALER
 
-from . import steps
+from . import same_wagers, steps
 from .commands import COMMANDS_BY_ID, keymap
 from .keyboard import MONEY, VIEWS, Field, key_char
 from .parts import Parts
@@ -19,6 +19,8 @@ def press(p: Parts, key: str) -> bool:
     keyboard = p.keyboard
     if keyboard.asking is not None and key not in VIEWS:
         return _answer(p, key)
+    if keyboard.same is not None and key not in VIEWS:
+        return same_wagers.answer(p, key)
     if keyboard.entry is not None and key not in VIEWS:
         return _in_field(p, key)
     bound = keymap().get(key)
