@@ -17,7 +17,7 @@ from app.core.round import Phase
 from . import checks, same_wagers, steps
 from .checks import Check
 from .guide import next_line
-from .keyboard import CARD_TEXT, DICE, MONEY, Field
+from .keyboard import CARD_TEXT, CARDS_FIELD, DICE, MONEY, Field
 from .outbox import DEALER_ERRORS
 from .parts import Parts
 from .procedure import dragon_suggestion
@@ -119,7 +119,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("cards", (("C", ""),), "C",
             "shoe offline: type the selected position's cards, Enter",
             lambda p, t, _d: steps.enter_cards(p, t), checks.cards, "Enter cards",
-            Field("cards", CARD_TEXT, "cards", "AS KD 10H 7C 7D 2S JK")),
+            CARDS_FIELD),
     Command("deal_done", (("E", ""),), "E",
             "deal complete: the shoe read the 49 cards but not the 4 left over",
             lambda p, _t, _d: steps.deal_complete(p), checks.deal_done, "Deal complete"),

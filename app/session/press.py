@@ -9,7 +9,7 @@ from app.core.table import DEALER
 
 from . import same_wagers, steps
 from .commands import COMMANDS_BY_ID, keymap
-from .keyboard import MONEY, VIEWS, Field, key_char
+from .keyboard import MONEY, VIEWS, Field, Held, key_char
 from .parts import Parts
 from .procedure import field_words, open_field, show_field
 
@@ -24,6 +24,18 @@ def press(p: Parts, key: str) -> bool:
     if keyboard.entry is not None and key not in VIEWS:
         return _in_field(p, key)
     bound = keymap().get(key)
+    held = keyboard.held
+    if held is not None and key not in VIEWS:
+        if key in ("Esc", "Enter"):  # read: the keys are the table's again
+            keyboard.held = None
+            return key == "Esc" and p.out.attempt(lambda: steps.escape(p))
+        char = key_char(key)
+        if bound is None or (char is not None and char in held.takes):
+            shown = "a space" if key == "Space" else key
+            p.say(f"{held.text} ({shown} is not used: Esc or Enter once this is read, then "
+                  f"the keys work again.)", held.level)
+            return False
+        keyboard.held = None
     if bound is None:
         if len(key) == 1 and key in MONEY:  # a number with no field open types nowhere
             p.say(f"{key} is not a position and no field is open, so it is typed nowhere: "
@@ -36,12 +48,17 @@ def press(p: Parts, key: str) -> bool:
     if command.field is not None and not (command.direct and command.direct(p)):
         reason = command.available(p)
         if reason is not None:
+            # what was meant for the field (the dice, an amount) must not run as keys
             p.say(reason, "warn")
+            keyboard.held = Held(reason, "warn", command.field.takes)
             return False
         prefill = command.prefill(p) if command.prefill is not None else ""
         open_field(p, command.id, command.field, prefill)
         return True
-    return p.out.attempt(lambda: command.do(p, text))
+    done = p.out.attempt(lambda: command.do(p, text))
+    if not done and p.level == "error":  # a refusal stays until read
+        keyboard.held = Held(p.message, p.level)
+    return done
 
 
 def _answer(p: Parts, key: str) -> bool:

@@ -177,6 +177,8 @@ class DealerSession(Parts):
         if command is None:
             self.say(f"there is no dealer's command {name!r}", "error")
             return False
+        if name not in ("help", "pit"):
+            self.keyboard.held = None  # a button pressed: whatever was refused is read
         if self.keyboard.same is not None and name not in ("help", "pit"):
             # last round's wagers shown: the same button (or Enter's) sets them, a seat
             # clicked leaves it out, Esc's sets none
