@@ -134,3 +134,29 @@ def test_the_dragon_is_offered_only_up_to_what_the_player_bank_still_covers():
     assert entry is not None and entry.text == "15.00"
     assert p.key("Enter").done
     assert p.s.round.dragons  # type: ignore[union-attr]
+
+
+def test_the_demo_shoe_unplugged_stays_out_until_o_and_nothing_it_reads_is_used():
+    """The shoe's state never changes by itself: after O, a late word of the shoe's from
+    before the unplugging does not bring it back, and its late cards are not used."""
+    p = Play(DealerSession(ledger=MemoryLedger(shift="Ann"), randbelow=lambda _n: 1))
+    p.shoe(True)
+    p.key("N")
+    p.wagers({1: "25"})
+    p.key("R")
+    rnd = p.s.round
+    assert rnd is not None and rnd.action is not None
+    deck = stacked(p.s.table, rnd.action.position, {})
+    p.read(deck[:5])
+    changes = p.key("O")
+    assert "unplugged" in changes.message
+    devices = p.s.devices
+    assert not devices.shoe_online and devices.shoe_short == "unplugged"  # said at once
+    p.shoe(True)  # the shoe's word from before the cable was pulled, arriving late
+    assert not devices.shoe_online
+    late = p.read(deck[5:6])
+    assert not late.done and "after it was unplugged" in late.message
+    assert len(p.s.deal.stream) == 5
+    p.key("O")  # plugged back by the dealer
+    p.shoe(True)
+    assert devices.shoe_online
