@@ -48,9 +48,12 @@ def press(p: Parts, key: str) -> bool:
     if command.field is not None and not (command.direct and command.direct(p)):
         reason = command.available(p)
         if reason is not None:
-            # what was meant for the field (the dice, an amount) must not run as keys
+            # the dice or the cards meant for the field must not run as keys (a die's 3
+            # would select seat 3, a card's S settle); an amount's digits are let through,
+            # as a dealer who reads the refusal picks another seat by its key
             p.say(reason, "warn")
-            keyboard.held = Held(reason, "warn", command.field.takes)
+            keyboard.held = Held(reason, "warn", command.field.takes
+                                 if command.field.name in ("dice", "cards") else "")
             return False
         prefill = command.prefill(p) if command.prefill is not None else ""
         open_field(p, command.id, command.field, prefill)
