@@ -432,7 +432,30 @@ class Round:
         if self.rules.dragon.offer is DragonOffer.AFTER_LAST_TAKER and last is not None:
             start = self.table.step(last)
         return tuple(p for p in self.table.around(start)
-                     if p in self._wagers and p != self.banker and self.dragons_of(p) < most)
+                     if p in self._wagers and p != self.banker and self.dragons_of(p) < most
+                     and self._dragon_covered(p))
+
+    def dragon_most(self, seat: int) -> int:
+        """The most the seat's dragon may wager: its main wager, and no more than a player
+        bank still covers."""
+        main = self._wagers.get(seat, 0)
+        left = self.bank_covers_more()
+        return main if left is None else min(main, left)
+
+    def bank_covers_more(self) -> int | None:
+        """What a player bank covers beyond the wagers against it now (None: the house
+        banks, no limit)."""
+        t = self._taken
+        if t is None or t.player is None or t.chips is None:
+            return None
+        covers = t.chips * (2 if t.co_bank else 1)
+        return max(covers - sum(self._all_wagers().values()), 0)
+
+    def _dragon_covered(self, seat: int) -> bool:
+        """The bank covers the least dragon wager this table takes from the seat."""
+        least = (self._wagers.get(seat, 0) if self.rules.dragon.wager is DragonWager.EQUAL
+                 else self.rules.limits.minimum)
+        return self.dragon_most(seat) >= least
 
     def offer_dragon(self) -> int | None:
         """The seat the dragon hand is offered to now, or None if there is none to offer.

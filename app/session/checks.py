@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from app.core.banker import BankError
 from app.core.round import RULE_DEALER_FIRST, RULE_NO_BANKING, Phase, Round
-from app.core.table import CARDS_PER_HAND, Action, TableError, position_name
+from app.core.settlement import money
+from app.core.table import CARDS_PER_HAND, Action, ActionSource, TableError, position_name
 
 from .deal import DEALT
 from .parts import Parts
@@ -43,6 +44,12 @@ def why_no_dragon_offer(p: Parts, rnd: Round) -> str:
                 f"{rnd.phase.value}")
     if len(rnd.dragons) >= dragon.per_round:
         return f"this round's dragon hands are taken ({dragon.per_round} a round)"
+    left = rnd.bank_covers_more()
+    if rnd.dragon_hands() and not rnd.dragon_order() and left is not None \
+            and left < p.rules.limits.minimum:
+        return (f"the bank of seat {rnd.bank.player} covers {money(left)} more, less than "
+                f"a dragon's least wager of {money(p.rules.limits.minimum)}: no dragon is "
+                f"offered")
     if rnd.dragon_hands() and not rnd.dragon_order():
         return (f"every seated player has the dragon hands a player may take here "
                 f"({dragon.max_per_player} each)")
@@ -147,6 +154,21 @@ def wager(p: Parts) -> None:
     rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
 
 
+def same_wagers(p: Parts) -> None:
+    rnd = p.play.need_round()
+    if rnd.phase is not Phase.BETTING:
+        raise TableError(f"wagers are set while the bets are open; the round is "
+                         f"{rnd.phase.value}")
+    verify_ledger_takes(p, "wager")
+    last = p.play.last_round
+    if not last:
+        raise TableError("no round before this one has wagers to repeat: type each wager "
+                         "(a seat's key, W, the amount, Enter)")
+    if all(seat in rnd.wagers for seat in last):
+        raise TableError("every seat that wagered last round has a wager now: change a "
+                         "seat with its key and W")
+
+
 def withdraw(p: Parts) -> None:
     rnd = p.play.need_round()
     rnd.verify_withdraw_wager(p.need_position())
@@ -193,6 +215,9 @@ def dice(p: Parts) -> None:
     if device is not None:
         raise TableError(f"the {p.deal.device_name()} sent this round's action "
                          f"({device.action}): R takes it")
+    if rnd.table.action_source is not ActionSource.DICE:
+        raise TableError("this table takes action from the station's random number, not "
+                         "dice: press R (the dice are not used here)")
     rnd.verify_set_action(Action.from_dice(1, 1, 1))
 
 

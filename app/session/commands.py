@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from app.core.round import Phase
 
-from . import checks, steps
+from . import checks, same_wagers, steps
 from .checks import Check
 from .guide import next_line
-from .keyboard import CARD_TEXT, DICE, MONEY, Field
+from .keyboard import CARD_TEXT, CARDS_FIELD, DICE, MONEY, Field
 from .outbox import DEALER_ERRORS
 from .parts import Parts
 from .procedure import dragon_suggestion
@@ -101,6 +101,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("wager", (("W", ""),), "W", "type the selected seat's wager, Enter",
             lambda p, t, _d: steps.place_wager(p, t), checks.wager, "Place wager",
             Field("wager", MONEY, "wager", "25 or 25.50", money=True, moves=True)),
+    Command("same_wagers", (("L", ""),), "L",
+            "same wagers as last round: shows them seat by seat; Enter sets them (a seat's "
+            "key leaves it out first; Esc: none)",
+            lambda p, _t, _d: same_wagers.offer(p), checks.same_wagers, "Same wagers"),
     Command("confirm", (("Enter", "enter"), ("Y", "y")), "Enter / Y",
             "yes: set the wager asked about (one far above the seat's last wager); Esc: no",
             lambda p, t, _d: steps.confirm_wager(p, t), checks.confirm),
@@ -115,7 +119,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("cards", (("C", ""),), "C",
             "shoe offline: type the selected position's cards, Enter",
             lambda p, t, _d: steps.enter_cards(p, t), checks.cards, "Enter cards",
-            Field("cards", CARD_TEXT, "cards", "AS KD 10H 7C 7D 2S JK")),
+            CARDS_FIELD),
     Command("deal_done", (("E", ""),), "E",
             "deal complete: the shoe read the 49 cards but not the 4 left over",
             lambda p, _t, _d: steps.deal_complete(p), checks.deal_done, "Deal complete"),

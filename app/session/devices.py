@@ -12,6 +12,8 @@ from .events import PrintJob, PrintOutcome
 from .outbox import Outbox
 from .ports import PrinterPort
 
+UNPLUGGED = "offline: demo shoe unplugged (O plugs it back) - enter cards by hand (C)"
+
 
 class Devices:
     """The shoe's status and the slip printer."""
@@ -24,17 +26,27 @@ class Devices:
         self.shoe_status = "offline: no shoe"
         self.shoe_short = "offline"
         self.slip_printed: str | None = None  # this round's slip: "printed" or "kept"
+        # The dealer unplugged the demo shoe (O): it stays out until O plugs it back, and
+        # nothing it reads meanwhile is used, whatever reaches the station late.
+        self.unplugged = False
 
     # --- the shoe ------------------------------------------------------------------------------
 
     def shoe_said(self, online: bool, status: str, short: str, demo: bool) -> None:
+        if online and demo and self.unplugged:
+            return  # a word from before the unplugging: the shoe does not come back by itself
         self.shoe_online, self.shoe_status, self.shoe_short = online, status, short
         self.shoe_demo = demo
         self.out.devices_changed()
 
     def plug_demo_shoe(self, online: bool) -> None:
-        """The demo shoe obeys at once; its status follows as an event."""
-        self.shoe_online = online
+        """The demo shoe obeys at once, and the status bar says so; the shoe's own status
+        follows as an event."""
+        self.shoe_online, self.unplugged = online, not online
+        if not online:
+            self.shoe_status = UNPLUGGED
+            self.shoe_short = "unplugged"
+        self.out.devices_changed()
 
     # --- the printer ---------------------------------------------------------------------------
 

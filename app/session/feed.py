@@ -80,7 +80,19 @@ def on_action_read(p: Parts, inp: ActionInput) -> None:
     p.say(f"{sent}: it is this round's action. R takes it when {wait}.", "info")
 
 
+def unplugged(p: Parts, c: Card) -> bool:
+    """A card from the demo shoe the dealer unplugged (read before the cable was pulled,
+    reaching the station late): not used, and said."""
+    if not p.devices.unplugged:
+        return False
+    p.say(f"The shoe read {c} after it was unplugged (O): the card is not used; cards are "
+          f"typed (C) until O plugs it back.", "warn")
+    return True
+
+
 def on_card(p: Parts, c: Card) -> bool:
+    if unplugged(p, c):
+        return False
     rnd = p.round
     if rnd is None or rnd.phase in (Phase.SETTING, Phase.SETTLED):
         p.say(f"The shoe read {c} with no deal open: the card is not used.", "warn")
@@ -94,7 +106,7 @@ def on_card_at(p: Parts, c: Card, first_seq: int, seq: int) -> bool:
     """A card the shoe numbered: it goes to its own place in the dealing order, counted
     from the deal's first card, so a card lost on the line leaves a hole there."""
     rnd = p.round
-    if rnd is None or rnd.phase in (Phase.SETTING, Phase.SETTLED):
+    if rnd is None or rnd.phase in (Phase.SETTING, Phase.SETTLED) or p.devices.unplugged:
         return on_card(p, c)
     action = rnd.action.position if rnd.action is not None else DEALER
     try:
@@ -129,6 +141,10 @@ def hole_words(p: Parts, holes: list[int]) -> str:
 
 
 def on_leftovers(p: Parts, cards: tuple[Card, ...]) -> bool:
+    if p.devices.unplugged:
+        p.say(f"The shoe read the cards left over ({cards_text(cards)}) after it was "
+              f"unplugged (O): they are not used.", "warn")
+        return False
     p.deal.leftovers_read(cards)
     keep_deal(p)
     return p.out.attempt(lambda: try_finish(p))

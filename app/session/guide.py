@@ -18,10 +18,16 @@ def next_line(p: Parts) -> str:
     deal = p.deal
     match rnd.phase:
         case Phase.BETTING:
+            if p.keyboard.same is not None:
+                return ("Next: Enter sets last round's wagers; a seat's key leaves it out "
+                        "first; Esc sets none.")
             offered = p.bank_offered()
             if offered is not None:
                 return (f"Next: the bank is offered to seat {offered}: B and the chips to "
                         f"take it, Q to pass (Shift+Q: every seat left passes).")
+            if not rnd.wagers and p.play.last_round:
+                return ("Next: L and Enter: the same wagers as last round; or a seat (1-6), W, "
+                        "the wager, Enter.")
             if not rnd.wagers:
                 return "Next: select a seat (1-6), W, type the wager, Enter."
             return f"Next: more wagers, or action: {deal.action_key(rnd)}."

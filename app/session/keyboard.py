@@ -23,7 +23,7 @@ from app.core.cards import Card, cards_text
 from app.core.round import HandReturned, HandSet
 from app.core.table import Table
 
-from .wager_limits import Asking
+from .wager_limits import Asking, SameWagers
 
 MONEY = string.digits + ".,$"
 DICE = string.digits + " ,"
@@ -48,6 +48,20 @@ class Field:
     whose: str = "selected"
     money: bool = False
     moves: bool = False
+
+
+# C's field: named here, as a refused card opens it again with the rest of the line
+CARDS_FIELD = Field("cards", CARD_TEXT, "cards", "AS KD 10H 7C 7D 2S JK")
+
+
+@dataclass(frozen=True)
+class Held:
+    """A refusal kept on screen until read (Esc or Enter): `takes` the characters of the
+    field that did not open (the dice, an amount), which are then not run as keys."""
+
+    text: str
+    level: str
+    takes: str = ""
 
 
 @dataclass
@@ -88,6 +102,8 @@ class Keyboard:
         self.selected: int | None = None
         self.entry: Entry | None = None  # the field open now and the text typed in it
         self.asking: Asking | None = None  # a wager far above the last, waiting for a yes
+        self.same: SameWagers | None = None  # last round's wagers shown, waiting for Enter
+        self.held: Held | None = None  # a refusal on screen until read
         self.picks: list[Card] = []
         self.preview: HandSet | HandReturned | None = None
         self.preview_error: str | None = None
@@ -108,12 +124,13 @@ class Keyboard:
 
     def reset(self) -> None:
         """A round opened, taken back or ended: no field open, no wager asked about."""
-        self.entry, self.asking = None, None
+        self.entry, self.asking, self.same = None, None, None
 
     # --- the field -----------------------------------------------------------------------------
 
     def open(self, command: str, field: Field, position: int | None, text: str) -> None:
         self.entry = Entry(command, field, position, text, fresh=bool(text))
+        self.held = None
 
     def close(self) -> Entry | None:
         """The field is left (or committed): which it was."""

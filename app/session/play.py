@@ -42,6 +42,9 @@ class Play:
         self.opened_with = rotation
         # Each seat's last main wager here (the jump rule); after a restart, the ledger's.
         self.last_wagers: dict[int, int] = dict(rotation.house_bets)
+        # The last round's main wagers, seat by seat (L sets them again); after a restart,
+        # the ledger's last round with no player banker.
+        self.last_round: dict[int, int] = dict(rotation.house_bets)
         self.passed_over: dict[int, str] = {}  # seats passed over for the bank, and why
         self.co_bank = False
         self.typing_allowed: str | None = None  # the supervisor who let the dealer type
@@ -70,6 +73,7 @@ class Play:
         """A settled round's wagers are each seat's last (the jump rule)."""
         if self.round is not None and self.round.phase is Phase.SETTLED:
             self.last_wagers.update(self.round.wagers)
+            self.last_round = dict(self.round.wagers)
 
     def open(self, game: Round) -> None:
         """A new round (or one taken back) is the round in play from now on."""
@@ -82,7 +86,10 @@ class Play:
 
     def end(self, *, typing_too: bool) -> None:
         """The round is void or a misdeal: no round is in play, and the next opens from the
-        same rotation. `typing_too`: the leave to type cards ends as well."""
+        same rotation (its wagers went back: L offers them again). `typing_too`: the leave
+        to type cards ends as well."""
+        if self.round is not None and self.round.wagers:
+            self.last_round = dict(self.round.wagers)
         self.rotation = self.opened_with
         self.round = None
         self.co_bank = False

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from app.core.table import DEALER
 
-from . import steps
+from . import same_wagers, steps
 from .commands import COMMANDS_BY_ID, keymap
-from .keyboard import MONEY, VIEWS, Field, key_char
+from .keyboard import MONEY, VIEWS, Field, Held, key_char
 from .parts import Parts
 from .procedure import field_words, open_field, show_field
 
@@ -19,9 +19,23 @@ def press(p: Parts, key: str) -> bool:
     keyboard = p.keyboard
     if keyboard.asking is not None and key not in VIEWS:
         return _answer(p, key)
+    if keyboard.same is not None and key not in VIEWS:
+        return same_wagers.answer(p, key)
     if keyboard.entry is not None and key not in VIEWS:
         return _in_field(p, key)
     bound = keymap().get(key)
+    held = keyboard.held
+    if held is not None and key not in VIEWS:
+        if key in ("Esc", "Enter"):  # read: the keys are the table's again
+            keyboard.held = None
+            return key == "Esc" and p.out.attempt(lambda: steps.escape(p))
+        char = key_char(key)
+        if bound is None or (char is not None and char in held.takes):
+            shown = "a space" if key == "Space" else key
+            p.say(f"{held.text} ({shown} is not used: Esc or Enter once this is read, then "
+                  f"the keys work again.)", held.level)
+            return False
+        keyboard.held = None
     if bound is None:
         if len(key) == 1 and key in MONEY:  # a number with no field open types nowhere
             p.say(f"{key} is not a position and no field is open, so it is typed nowhere: "
@@ -34,12 +48,20 @@ def press(p: Parts, key: str) -> bool:
     if command.field is not None and not (command.direct and command.direct(p)):
         reason = command.available(p)
         if reason is not None:
+            # the dice or the cards meant for the field must not run as keys (a die's 3
+            # would select seat 3, a card's S settle); an amount's digits are let through,
+            # as a dealer who reads the refusal picks another seat by its key
             p.say(reason, "warn")
+            keyboard.held = Held(reason, "warn", command.field.takes
+                                 if command.field.name in ("dice", "cards") else "")
             return False
         prefill = command.prefill(p) if command.prefill is not None else ""
         open_field(p, command.id, command.field, prefill)
         return True
-    return p.out.attempt(lambda: command.do(p, text))
+    done = p.out.attempt(lambda: command.do(p, text))
+    if not done and p.level == "error":  # a refusal stays until read
+        keyboard.held = Held(p.message, p.level)
+    return done
 
 
 def _answer(p: Parts, key: str) -> bool:

@@ -31,8 +31,12 @@ def dragon_offer_words(p: Parts, seat: int) -> str:
     assert rnd is not None
     where = position_name(rnd.dragon_hands()[0])
     main = money(rnd.wagers[seat])
+    most = rnd.dragon_most(seat)
     if p.rules.dragon.wager is DragonWager.EQUAL:
         wager = f"its wager is the main wager, {main}"
+    elif most < rnd.wagers[seat]:
+        wager = (f"a wager of {money(p.rules.limits.minimum)} up to {money(most)}, what the "
+                 f"bank of seat {rnd.bank.player} still covers")
     else:
         wager = f"a wager of {money(p.rules.limits.minimum)} up to the main {main}"
     return (f"The dragon ({where}'s unused hand) is offered to seat {seat}, {wager}: G and "
@@ -44,7 +48,7 @@ def dragon_suggestion(p: Parts) -> str:
     rnd, seat = p.round, p.dragon_offered()
     if rnd is None or seat is None:
         return ""
-    return f"{rnd.wagers[seat] / 100:.2f}"
+    return f"{rnd.dragon_most(seat) / 100:.2f}"
 
 
 # --- a round opened, the deal cleared -----------------------------------------------------------

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from app.core.banker import BankRotation
 from app.core.round import Round, RoundRules
 
-from . import feed, steps
+from . import feed, same_wagers, steps
 from .changes import Changes
 from .commands import COMMANDS_BY_ID
 from .deal import Deal
@@ -176,6 +176,14 @@ class DealerSession(Parts):
         if command is None:
             self.say(f"there is no dealer's command {name!r}", "error")
             return False
+        if name not in ("help", "pit"):
+            self.keyboard.held = None  # a button pressed: whatever was refused is read
+        if self.keyboard.same is not None and name not in ("help", "pit"):
+            # last round's wagers shown: the same button (or Enter's) sets them, a seat
+            # clicked leaves it out, Esc's sets none
+            key = {"same_wagers": "L", "confirm": "Enter", "escape": "Esc"}.get(
+                name, text if name == "select" else name)
+            return same_wagers.answer(self, key)
         asking = self.keyboard.asking
         if asking is not None and name not in ANSWER_ASKING:
             self.say(asking.words(), "warn")

@@ -19,6 +19,7 @@ from . import checks, feed, words
 from .deal import resume_point
 from .events import PrintJob
 from .guide import next_line
+from .keyboard import CARDS_FIELD
 from .parts import Parts
 from .procedure import (
     SET_EACH,
@@ -26,6 +27,7 @@ from .procedure import (
     bank_offer_words,
     clear_deal,
     dragon_offer_words,
+    open_field,
     open_round,
     show_field,
     update_preview,
@@ -241,24 +243,39 @@ def dice_action(p: Parts, text: str) -> None:
 
 
 def enter_cards(p: Parts, text: str) -> None:
+    """C: the selected position's cards. A card that is no card, or one dealt already, is
+    refused alone: the field opens again with the rest of the line, the dealer types that
+    card again and Enter."""
     checks.cards(p)
     position = p.need_position("position")
-    cards = parse_cards(text)
-    if not cards:
+    tokens = text.replace(",", " ").split()
+    if not tokens:
         raise CardError("type the cards, e.g. AS KD 10H 7C 7D 2S JK, then Enter")
     have = p.dealing()
-    for c in cards:
-        for q, held in have.items():
-            if c in held:
-                raise CardError(f"{c} is already dealt to {position_name(q)}: each card is in "
-                                f"the deck once; check the card and type it again")
+    cards: list[Card] = []
+    for token in tokens:
+        try:
+            c = parse_cards(token)[0]
+            if c in cards:
+                raise CardError(f"{token} is typed twice: each card is in the deck once")
+            for q, held in have.items():
+                if c in held:
+                    raise CardError(f"{c} is already dealt to {position_name(q)}: each card "
+                                    f"is in the deck once")
+        except CardError as e:
+            rest = [t for t in tokens if t != token]
+            _reopen_cards(p, " ".join(rest))
+            raise CardError(f"{e}. Only {token} is refused: the other {len(rest)} card(s) "
+                            f"stay in the line; type the right card and Enter "
+                            f"(Esc leaves the line).") from None
+        cards.append(c)
     mine = have.get(position, [])
     if len(mine) + len(cards) > CARDS_PER_HAND:
         raise CardError(f"{position_name(position)} has {len(mine)} card(s) and a hand is "
                         f"{CARDS_PER_HAND}: {cards_text(cards)} is {len(cards)} too many by "
                         f"{len(mine) + len(cards) - 7}")
     full = len(mine) + len(cards) == CARDS_PER_HAND
-    p.deal.typed(position, cards)
+    p.deal.typed(position, tuple(cards))
     feed.keep_deal(p)  # typed cards come back after a restart too
     p.say(f"{words.name(position)}: {cards_text(cards)}", "ok")
     if full:
@@ -268,6 +285,16 @@ def enter_cards(p: Parts, text: str) -> None:
                 p.keyboard.select(q)
                 break
     feed.try_finish(p)
+
+
+def _reopen_cards(p: Parts, text: str) -> None:
+    """The cards' field opened again with `text`, typing going on after it."""
+    open_field(p, "cards", CARDS_FIELD, text)
+    entry = p.keyboard.entry
+    assert entry is not None
+    entry.fresh = False
+    if text:
+        entry.text = text + " "
 
 
 def deal_complete(p: Parts) -> None:

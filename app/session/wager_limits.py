@@ -78,3 +78,21 @@ def asking_for(rnd: Round | None, last_wagers: Mapping[int, int], seat: int,
     if previous is None or not far_above(previous, cents):
         return None
     return Asking(seat, cents, previous)
+
+
+@dataclass(slots=True)
+class SameWagers:
+    """Last round's wagers offered again (L): each seat's wager, in seat order, and the
+    seats the dealer has left out (a player gone) before Enter sets the rest."""
+
+    wagers: dict[int, int]
+    left_out: set[int]
+
+    def seats_words(self) -> str:
+        return ", ".join(f"seat {seat} left out ({money(cents)})" if seat in self.left_out
+                         else f"seat {seat} {money(cents)}"
+                         for seat, cents in self.wagers.items())
+
+    def words(self) -> str:
+        return (f"Same wagers as last round: {self.seats_words()}. Enter sets them (or L "
+                f"again); a seat's key leaves that seat out, or puts it back; Esc sets none.")

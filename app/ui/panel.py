@@ -34,8 +34,9 @@ from .theme import px
 # the whole row, so its words fit a small screen). Reprint sits over the log.
 ROWS: tuple[tuple[str, ...], ...] = (
     ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
-    ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"), ("field", "dragon"),
-    ("field", "front"), ("withdraw", "house_way"), ("show_house_way",), ("settle", "print"))
+    ("same_wagers", "withdraw"), ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"),
+    ("field", "dragon"), ("field", "front"), ("show_house_way", "house_way"),
+    ("settle", "print"))
 LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
 PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
 # Each button is a command of the registry (app/session/commands.py): its text, key and

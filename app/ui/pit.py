@@ -115,6 +115,7 @@ class PitController(QObject):
         self.station = station  # the dealer's station: its session, ledger and printer
         self.message = ""
         self.level = "info"
+        self.last_supervisor: str | None = None  # the last person the ledger checked here
         self._reads: Worker | None = None  # the pit's reads, a lane of the station's pool
         self.reading = 0  # reads asked for and not yet answered
         self.floor: FloorLink | None = None  # the pit floor's link (app/ui/main.py sets it)
@@ -301,9 +302,15 @@ class PitController(QObject):
         if not secret:
             self._say(f"Type {name.strip()}'s PIN or password: nothing was done.", "error")
             return False
+        def checked(person: Person | None) -> None:
+            if person is not None:
+                self.last_supervisor = person.name
+            then(person)
+
         self._read(what or action.capitalize(),
                    lambda store: _noted(store, name, action,
-                                        lambda: store.authorise(name, secret, action)), then)
+                                        lambda: store.authorise(name, secret, action)),
+                   checked)
         return True
 
     def _reason(self, reason: str) -> bool:
@@ -457,6 +464,7 @@ class PitController(QObject):
 
         def corrected(done: Correction | None) -> None:
             if done is not None:
+                self.last_supervisor = by.strip()
                 self._say(f"Corrected, logged in the ledger: {done.text()}.", "ok")
             if then is not None:
                 then(done is not None)
@@ -493,8 +501,13 @@ class PitController(QObject):
                                           "sign_in": str(person.sign_in)}, by=person.name)
             return person
 
+        def closing(person: Person | None) -> None:
+            if person is not None:
+                self.last_supervisor = person.name
+            then(person)
+
         self._say(f"Checking {by.strip()} with the ledger...", "info")
-        self._read("Close", work, then)
+        self._read("Close", work, closing)
         return True
 
     # --- history, slips, totals ------------------------------------------------------------

@@ -247,7 +247,10 @@ class PtyDemoShoe(SerialShoe):
         self.sim = Simulator(self.link, mode=mode, rounds=0, seed=seed, action=action,
                              card_delay=card_delay, heartbeat=1.0)
         self._decks = [tuple(d) for d in decks] if decks is not None else []
+        # Deals asked for, and apart from them the dealer's plug / unplug: a deal ended or
+        # dropped (stop_deal) never drops the unplugging asked with it.
         self._requests: queue.Queue[tuple[str, tuple[Card, ...] | None]] = queue.Queue()
+        self._switch: queue.Queue[bool] = queue.Queue()
         self._quit = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="demo-shoe", daemon=True)
         self.deals = 0
@@ -267,19 +270,30 @@ class PtyDemoShoe(SerialShoe):
     # The simulator runs on its own thread; the GUI thread only queues requests for it.
     def _serve(self) -> None:
         sim = self.sim
+        sim.tick = self._plugging  # between the cards of a deal too
         sim.plug()
         while not self._quit.is_set():
+            self._plugging()
             try:
                 kind, deck = self._requests.get_nowait()
             except queue.Empty:
                 kind, deck = "", None
             if kind == "deal":
                 sim.deal_now(deck)
-            elif kind == "unplug":
-                sim.unplug(math.inf)  # out until the dealer plugs it back (O)
-            elif kind == "plug":
-                sim.plug()
             sim.idle(0.01)
+
+    def _plugging(self) -> None:
+        """The dealer's O, on the simulator's thread: unplugged at once (a deal under way
+        goes on unheard, as a pulled cable's), or plugged back in."""
+        while True:
+            try:
+                plug = self._switch.get_nowait()
+            except queue.Empty:
+                return
+            if plug:
+                self.sim.plug()
+            else:
+                self.sim.unplug(math.inf)  # out until the dealer plugs it back (O)
 
     def start_deal(self) -> None:
         if not self.online:
@@ -295,7 +309,7 @@ class PtyDemoShoe(SerialShoe):
 
     def set_online(self, online: bool) -> None:
         self.stop_deal()
-        self._requests.put(("plug" if online else "unplug", None))
+        self._switch.put(online)
 
     def close(self) -> None:
         self._quit.set()

@@ -12,7 +12,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -207,6 +207,9 @@ class ActionDialog(QDialog):
         self.ok = QPushButton(title)
         self.ok.setObjectName("primary")
         self.cancel = _button("Cancel")
+        # Enter in any field is the dialog's own button, never Cancel (Esc cancels)
+        self.ok.setDefault(True)
+        self.cancel.setAutoDefault(False)
         self.ok.clicked.connect(self._submit)
         self.cancel.clicked.connect(self.reject)
         buttons = QHBoxLayout()
@@ -223,14 +226,31 @@ class ActionDialog(QDialog):
         self.waiting = False  # the ledger is checking the person now
         self.setMinimumWidth(640)
         self.says.setMinimumWidth(600)
+        if pit.last_supervisor:  # the last one checked here is offered: their secret next
+            self.form.by.setText(pit.last_supervisor)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        (self.form.secret if self.form.by.text() else self.form.by).setFocus()
 
     def _submit(self) -> None:
         if self.waiting:
             return
         self.waiting = True
         self.ok.setEnabled(False)
+        self.answer.clear()  # a new try: the last one's answer is old news
+        self.answer.hide()
         if not self.submit(self._done):
             self._done(False)
+            return
+        if self.waiting and self.pit.message:  # "Checking ... with the ledger..."
+            self._say(self.pit.message, self.pit.level)
+
+    def _say(self, text: str, level: str) -> None:
+        self.answer.setText(text)
+        restyle(self.answer, "level", level)
+        self.answer.show()
+        self.adjustSize()
 
     def _done(self, ok: bool) -> None:
         self.waiting = False
@@ -239,10 +259,7 @@ class ActionDialog(QDialog):
         if ok:
             self.accept()
             return
-        self.answer.setText(self.pit.message)
-        restyle(self.answer, "level", self.pit.level)
-        self.answer.show()
-        self.adjustSize()
+        self._say(self.pit.message, self.pit.level)
         self.form.secret.setFocus()
 
 
@@ -853,9 +870,11 @@ class SupervisorWindow(QDialog):
         return self._open(AdviceDialog(self.pit, hands, rules, self, selected))
 
     def _open(self, dialog: D) -> D:
-        if self.dialog is not None:
-            self.dialog.close()
-            self.dialog.deleteLater()
+        # the one open before is let go first: its close would clear `dialog` under us
+        before, self.dialog = self.dialog, None
+        if before is not None:
+            before.close()
+            before.deleteLater()
         self.dialog = dialog
         dialog.finished.connect(lambda _r: self._closed(dialog))
         dialog.open()

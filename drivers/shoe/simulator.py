@@ -305,6 +305,9 @@ class Simulator:
     linger: float = 0.0                 # after the last round, keep answering this long
     record: BinaryIO | None = None      # every byte written also goes here
     on_status: Callable[[str], None] = lambda text: None
+    # Called as the shoe passes time (between cards too): a shoe driven from outside is
+    # unplugged or plugged in at once there, not after the deal under way.
+    tick: Callable[[], None] = lambda: None
     clock: Callable[[], float] = time.monotonic
     _rng: random.Random = field(init=False, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -484,6 +487,7 @@ class Simulator:
         """Pass time as a shoe does: answer requests, beat when quiet, come back if unplugged."""
         deadline = self.clock() + max(seconds, 0)
         while True:
+            self.tick()
             now = self.clock()
             if not self._connected and now >= self._replug_at and not self._stop.is_set():
                 self.plug()

@@ -50,8 +50,11 @@ def test_the_reasons_are_the_core_s_own_sentences():
     p.seat(1)
     p.cmd("wager", "25")
     assert COMMANDS_BY_ID["rng"].available(s) is None
+    # The table's own words, not its config's (issue 25: `table: action = "rng"` is no
+    # sentence for a dealer)
     assert COMMANDS_BY_ID["dice"].available(s) == (
-        "this table finds action with rng, not dice (table: action = \"rng\")")
+        "this table takes action from the station's random number, not dice: press R (the "
+        "dice are not used here)")
 
 
 def test_a_key_that_opens_a_field_says_why_not_when_it_may_not():

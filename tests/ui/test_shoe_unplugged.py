@@ -1,0 +1,58 @@
+"""The demo shoe unplugged (O) stays unplugged until O plugs it back (issue 25: "once, the
+shoe came back online by itself after O and a typed deal, and a stray 'The shoe read 4H
+with no deal open' replaced the dragon's confirmation").
+
+Why it happened: the demo shoe's unplugging waited in the same queue as its deals, behind a
+deal under way (the simulator deals a whole round in one go), and `stop_deal`, which the
+station asks when a deal ends (the shoe's or a typed one), emptied that queue: an unplugging
+asked while a deal ran was dropped. The shoe then dealt on, plugged in and heard, while the
+session had taken it for offline: its late cards arrived during the next step, and its
+status came back "online" without the dealer. Now plugging is apart from the deals and
+done between two cards, and the session uses nothing a shoe the dealer unplugged reads."""
+
+from __future__ import annotations
+
+from app.core.round import Phase
+from app.ui.shoe import PtyDemoShoe
+
+from .conftest import Station
+
+
+def test_a_deal_stopped_right_after_the_unplugging_does_not_drop_it(qtbot):
+    shoe = PtyDemoShoe(seed=5, card_delay=0.0)
+    try:
+        qtbot.waitUntil(lambda: shoe.online, timeout=5000)
+        shoe.set_online(False)
+        shoe.stop_deal()  # a deal ended at that moment: the unplugging stays asked
+        qtbot.waitUntil(lambda: not shoe.online, timeout=5000)
+        assert not shoe.sim.plugged
+        qtbot.wait(1500)  # the reader tries the port again: nothing comes back
+        assert not shoe.online and not shoe.sim.plugged
+    finally:
+        shoe.close()
+
+
+def test_o_in_the_middle_of_a_deal_unplugs_the_shoe_at_once_and_no_later_card_is_used(
+        make_station, qtbot):
+    shoe = PtyDemoShoe(seed=5, card_delay=0.05)
+    s: Station = make_station(shoe=shoe)
+    try:
+        qtbot.waitUntil(lambda: shoe.online, timeout=5000)
+        s.key("N")
+        s.key("1")
+        s.key("W")
+        s.type("25")
+        s.key("R")
+        session = s.session
+        qtbot.waitUntil(lambda: len(session.deal.stream) >= 5, timeout=5000)
+        s.key("O")
+        assert s.window.devices[0].text() == "Shoe: unplugged"  # said at once, not orange
+        read = len(session.deal.stream)
+        qtbot.waitUntil(lambda: not shoe.sim.plugged, timeout=2000)
+        qtbot.wait(3000)  # longer than the rest of the deal would take
+        assert len(session.deal.stream) <= read + 1  # at most a card already on the line
+        assert session.round is not None and session.round.phase is Phase.DEALING
+        assert not session.devices.shoe_online and not shoe.online
+        assert s.window.devices[0].text() == "Shoe: unplugged"
+    finally:
+        shoe.close()
