@@ -167,6 +167,17 @@ def head_revision() -> str:
     return head
 
 
+def known_revision(revision: str) -> bool:
+    """Whether this program's migrations know the revision (a newer station's do not)."""
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
 def current_revision(engine: Engine) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
@@ -182,8 +193,13 @@ def migrate(engine: Engine, revision: str = "head") -> str:
     from alembic import command
 
     target = head_revision() if revision == "head" else revision
-    if current_revision(engine) == target:
+    now = current_revision(engine)
+    if now == target:
         return target
+    if now is not None and not known_revision(now):
+        raise LedgerError(f"the ledger's schema is at {now}, which a newer version of the "
+                          f"station made (this one knows up to {head_revision()}): update "
+                          f"this program before it opens this ledger")
     cfg = alembic_config()
     try:
         with engine.execution_options(**WRITE).begin() as conn:

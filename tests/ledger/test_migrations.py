@@ -138,3 +138,24 @@ def test_a_floor_logout_is_never_changed_or_deleted(database_url: str) -> None:
             with engine.begin() as conn:
                 conn.execute(statement)
     engine.dispose()
+
+
+def test_a_ledger_a_newer_station_migrated_is_refused_in_a_sentence(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from sqlalchemy import text
+
+    from app.cli import main
+    from app.ledger.errors import LedgerError
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.begin() as conn:  # as a later version's migration would leave it
+        conn.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = 'f00dfeed0099'"))
+
+    with pytest.raises(LedgerError, match="newer version of the station.*update this program"):
+        migrate(engine)
+    engine.dispose()
+    assert main(["ledger", "verify", "--database-url", url]) == 2
+    err = capfd.readouterr().err
+    assert "newer version of the station" in err and "Traceback" not in err
