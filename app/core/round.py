@@ -169,8 +169,8 @@ class Round:
 
     def _require(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            raise RoundError(f"the round is {self.phase.value}: that is done while it is "
-                             + " or ".join(p.value for p in phases))
+            raise RoundError(f"not now: {self.phase.now}; that is done "
+                             + " or ".join(p.when for p in phases))
 
     def _verify_seat(self, seat: int) -> None:
         if seat == NO_PLAY:

@@ -23,6 +23,24 @@ class Phase(Enum):
     SETTLED = "settled"
     MISDEAL = "misdeal"
 
+    @property
+    def now(self) -> str:
+        """What the table is doing, in a dealer's words (a refusal says it)."""
+        return _NOW[self]
+
+    @property
+    def when(self) -> str:
+        """When a step of this phase is done, in a dealer's words."""
+        return _WHEN[self]
+
+
+_NOW = {Phase.BETTING: "wagers are still being taken", Phase.DEALING: "the cards are being dealt",
+        Phase.SETTING: "the hands are being set", Phase.SETTLED: "this round is settled",
+        Phase.MISDEAL: "this round was called a misdeal"}
+_WHEN = {Phase.BETTING: "while wagers are taken", Phase.DEALING: "while the cards are dealt",
+         Phase.SETTING: "once every hand is dealt, while hands are set",
+         Phase.SETTLED: "once the round is settled", Phase.MISDEAL: "after a misdeal"}
+
 
 class FoulPenalty(Enum):
     """What a player's foul costs: the hand (seed 001 physical, seed 004), a reset, or the

@@ -24,7 +24,7 @@ Check = Callable[[Parts], None]
 
 def why_no_bank_offer(p: Parts, rnd: Round) -> str:
     if rnd.phase is not Phase.BETTING:
-        return f"the bank is offered while the bets are open; the round is {rnd.phase.value}"
+        return f"the bank is offered while wagers are taken; now {rnd.phase.now}"
     taken = rnd.bank
     if taken.player is not None:
         return f"seat {taken.player} has the bank this round"
@@ -224,8 +224,8 @@ def dice(p: Parts) -> None:
 def cards(p: Parts) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.DEALING:
-        raise TableError(f"cards are entered while the round is dealing, after action; it is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"cards are entered while the cards are dealt, after action; now "
+                         f"{rnd.phase.now}")
     selected = p.keyboard.selected
     if p.devices.shoe_online and p.play.typing_allowed is None and not (
             selected is not None and p.deal.short_by_a_hole(rnd, selected)):
@@ -241,7 +241,7 @@ def cards(p: Parts) -> None:
 def deal_done(p: Parts) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.DEALING:
-        raise TableError(f"the deal is complete once dealt; the round is {rnd.phase.value}")
+        raise TableError(f"the deal is completed while the cards are dealt; now {rnd.phase.now}")
     stream = p.deal.stream
     if p.deal.manual:
         raise TableError("cards typed by hand complete the deal by themselves: type every "

@@ -160,3 +160,14 @@ def test_the_demo_shoe_unplugged_stays_out_until_o_and_nothing_it_reads_is_used(
     p.key("O")  # plugged back by the dealer
     p.shoe(True)
     assert devices.shoe_online
+
+
+def test_s_pressed_while_wagers_are_taken_is_refused_in_the_dealers_words():
+    # Issue 25: "the round is betting: that is done while it is setting" when S is early.
+    p = opened()
+
+    refused = p.key("S")
+
+    assert not refused.done
+    assert "wagers are still being taken" in refused.message
+    assert "is betting" not in refused.message and "while it is setting" not in refused.message
