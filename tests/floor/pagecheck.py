@@ -19,7 +19,7 @@ _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 def words_for_developers(text: str, audit: tuple[str, ...] | list[str] = ()) -> list[str]:
     """The station's list of developer words, and a bare id outside the ledger's own audit
     text (a broken chain's row, the recall's round id: what `paigow ledger verify` and
-    `recall` name for the auditor, marked `.audit` on the page)."""
+    `recall` name for the auditor, marked `data-audit` on the page)."""
     from app.ui.screencheck import developer_words
 
     found = list(developer_words(text))
@@ -35,7 +35,7 @@ def problems(driver: Any) -> list[str]:
     found: list[str] = list(driver.execute_script(_LOOK))
     text, audit = driver.execute_script(
         "return [document.body.innerText, "
-        "[...document.querySelectorAll('.audit')].map(e => e.innerText)];")
+        "[...document.querySelectorAll('[data-audit]')].map(e => e.innerText)];")
     return found + words_for_developers(text, audit)
 
 
