@@ -82,6 +82,7 @@ from app.core.table import (
 )
 
 if TYPE_CHECKING:
+    from app.core.gaming_day import GamingDay
     from drivers.printer.config import PrinterConfig
     from drivers.shoe.transport import ShoeConfig
 
@@ -460,6 +461,30 @@ class FilesSection(_Section):
     archive_after_days: int = Field(default=30, ge=0, le=3_650)
 
 
+class FloorSection(_Section):
+    """The pit floor's gaming day (app/core/gaming_day.py): when it starts and where its
+    shifts change, in local time (`time_zone`, or the machine's own when empty). The shift
+    report counts by it."""
+
+    gaming_day_starts: str = "06:00"
+    shift_changes: list[str] = Field(default_factory=lambda: ["14:00", "22:00"],
+                                     max_length=11)
+    time_zone: str = ""
+
+    @model_validator(mode="after")
+    def _a_gaming_day(self) -> FloorSection:
+        from app.core.gaming_day import GamingDay
+
+        GamingDay.of(self.gaming_day_starts, self.shift_changes, self.time_zone)
+        return self
+
+    def gaming_day(self) -> GamingDay:
+        """The floor's GamingDay (app.core.gaming_day), as checked at load."""
+        from app.core.gaming_day import GamingDay
+
+        return GamingDay.of(self.gaming_day_starts, self.shift_changes, self.time_zone)
+
+
 class TableConfig(BaseSettings):
     """The whole table configuration, as config/default.toml lays it out. Built in code, it
     holds what it is given; `load_config` adds the files and the environment."""
@@ -481,6 +506,7 @@ class TableConfig(BaseSettings):
     station: StationSection = StationSection()
     supervisor: SupervisorSection = SupervisorSection()
     files: FilesSection = FilesSection()
+    floor: FloorSection = FloorSection()
 
     @classmethod
     def settings_customise_sources(
@@ -533,7 +559,7 @@ class TableConfig(BaseSettings):
 
 # Sections a round's config snapshot leaves out: where the ledger is, secrets, and the
 # station's own housekeeping (no rule of the round).
-NOT_IN_SNAPSHOT = ("ledger", "supervisor", "files")
+NOT_IN_SNAPSHOT = ("ledger", "supervisor", "files", "floor")
 
 
 SECTIONS = tuple(TableConfig.model_fields)

@@ -207,26 +207,61 @@ class AlertError(Exception):
     """Why an acknowledgement was refused."""
 
 
-def acknowledge(engine: Engine, alert_id: str, user: User, note: str) -> None:
+def _may_note(user: User, note: str) -> str:
     note = note.strip()
     if not user.may_act:
         raise AlertError(f"an {user.role_words} reads alerts but does not acknowledge them: "
                          f"ask a pit supervisor or a shift manager")
     if not note:
         raise AlertError("write a note: what was seen and done")
+    return note
+
+
+def _ids(alert_ids: list[str]) -> list[uuid.UUID]:
     try:
-        aid = uuid.UUID(alert_id)
+        return list(dict.fromkeys(uuid.UUID(a) for a in alert_ids))
     except ValueError:
         raise AlertError("that alert does not exist: reload the page") from None
+
+
+def acknowledge(engine: Engine, alert_id: str, user: User, note: str) -> None:
+    acknowledge_many(engine, [alert_id], user, note)
+
+
+def acknowledge_many(engine: Engine, alert_ids: list[str], user: User, note: str) -> int:
+    """Each alert acknowledged with the one note, as if one by one: a row of `floor_acks`
+    and a line of the floor's log per alert. All or none: an alert gone, or one someone
+    else acknowledged meanwhile, refuses the lot, so that no note is recorded against an
+    alert its writer did not see open. Returns how many were acknowledged."""
+    note = _may_note(user, note)
+    ids = _ids(alert_ids)
+    if not ids:
+        raise AlertError("tick the alerts to acknowledge, or press \"Acknowledge all\": "
+                         "none was chosen")
     try:
         with Session(engine.execution_options(**WRITE)) as s, s.begin():
-            alert = s.get(FloorAlert, aid)
-            if alert is None:
-                raise AlertError("that alert does not exist: reload the page")
+            alerts = {a.id: a for a in s.scalars(select(FloorAlert)
+                                                 .where(FloorAlert.id.in_(ids)))}
+            if len(alerts) < len(ids):
+                raise AlertError("that alert does not exist: reload the page"
+                                 if len(ids) == 1 else "one of those alerts does not exist: "
+                                 "reload the page; nothing was recorded")
+            done = set(s.scalars(select(FloorAck.alert_id).where(FloorAck.alert_id.in_(ids))))
+            if done:
+                raise AlertError(_taken(len(ids)))
             at = now()
-            s.add(FloorAck(id=uuid.uuid4(), alert_id=aid, by=user.name, note=note, at=at))
-            log(s, user.name, "alert_ack", {"alert": alert_id, "key": alert.key,
-                                            "note": note}, at)
-    except IntegrityError:
-        raise AlertError("someone acknowledged that alert a moment ago: reload the page "
-                         "to read their note") from None
+            for aid in ids:
+                alert = alerts[aid]
+                s.add(FloorAck(id=uuid.uuid4(), alert_id=aid, by=user.name, note=note, at=at))
+                log(s, user.name, "alert_ack", {"alert": str(aid), "key": alert.key,
+                                                "note": note}, at)
+    except IntegrityError:  # acknowledged in the moment between the read and the write
+        raise AlertError(_taken(len(ids))) from None
+    return len(ids)
+
+
+def _taken(n: int) -> str:
+    if n == 1:
+        return "someone acknowledged that alert a moment ago: reload the page to read their note"
+    return ("someone acknowledged one of those alerts a moment ago: reload the page to read "
+            "their note, then acknowledge the rest; nothing was recorded")

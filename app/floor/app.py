@@ -18,7 +18,7 @@ import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 from urllib.parse import quote
 
@@ -40,6 +40,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from app.core.gaming_day import GamingDay
 from app.core.settlement import MoneyError, parse_money
 from app.ledger import LedgerError, Store, anchors, chain
 from app.ledger.database import WRITE, make_engine, migrate
@@ -66,6 +67,7 @@ class FloorSettings:
     https_only: bool = False  # True behind TLS: the cookie is sent over https only
     data_dir: str | None = None
     checkpoint_s: float = 300.0  # how often the chains' heads are kept outside the database
+    gaming_day: GamingDay = GamingDay()  # the config's [floor]: what the report counts by
 
 
 class Floor:
@@ -298,7 +300,8 @@ async def table_page(request: Request, floor: Floor, user: User) -> Response:
         raise Refused(404, f"There is no table named {table!r} on this floor: pick one from "
                            f"the floor page.")
     return render(request, floor, "table.html", user, page=found, tile=tile,
-                  alerts=table_alerts, chain=await run_in_threadpool(_chain, floor, table))
+                  alerts=table_alerts, message=request.query_params.get("done"),
+                  chain=await run_in_threadpool(_chain, floor, table))
 
 
 def _chain(floor: Floor, table: str) -> dict[str, object]:
@@ -338,6 +341,12 @@ async def alerts_page(request: Request, floor: Floor, user: User) -> Response:
                   message=request.query_params.get("done"))
 
 
+def _back(form: dict[str, str], said: str) -> RedirectResponse:
+    back = form.get("back", "/alerts")
+    return RedirectResponse((back if back.startswith("/") and not back.startswith("//")
+                             else "/alerts") + "?done=" + quote(said), 303)
+
+
 @page(act=True)
 async def acknowledge(request: Request, floor: Floor, user: User) -> Response:
     form = await form_of(request)
@@ -346,9 +355,24 @@ async def acknowledge(request: Request, floor: Floor, user: User) -> Response:
                                 request.path_params["alert_id"], user, form.get("note", ""))
     except alerts_mod.AlertError as e:
         raise Refused(409, str(e)) from None
-    back = form.get("back", "/alerts")
-    return RedirectResponse((back if back.startswith("/") else "/alerts")
-                            + "?done=acknowledged", 303)
+    return _back(form, "Alert acknowledged: your name and note are recorded.")
+
+
+@page(act=True)
+async def acknowledge_many(request: Request, floor: Floor, user: User) -> Response:
+    """Several alerts, one note: the ticked ones, or every open alert the page showed (not
+    one raised since, which nobody has read yet)."""
+    form = await form_of(request)
+    raw = await request.form()
+    field = "shown" if form.get("which") == "all" else "alert"
+    ids = [v for v in raw.getlist(field) if isinstance(v, str)]
+    try:
+        n = await run_in_threadpool(alerts_mod.acknowledge_many, floor.engine, ids, user,
+                                    form.get("note", ""))
+    except alerts_mod.AlertError as e:
+        raise Refused(409, str(e)) from None
+    return _back(form, f"{n} alert{'s' if n != 1 else ''} acknowledged with one note: your "
+                       f"name and note are recorded on each.")
 
 
 # --- a round: void while in play, correct once settled ------------------------------------------
@@ -443,48 +467,79 @@ async def correct_round(request: Request, floor: Floor, user: User) -> Response:
 
 # --- the shift report ---------------------------------------------------------------------
 
-def _window(request: Request) -> tuple[datetime, datetime, str]:
+@dataclass(frozen=True)
+class Window:
+    """What a report covers: a gaming day, or one shift of it."""
+
+    day: date
+    shift: int | None
+    since: datetime
+    until: datetime
+    words: str  # its heading: "gaming day 2026-11-27, shift 2 (14:00-22:00)"
+    name: str  # for a file name: "2026-11-27" or "2026-11-27-shift-2"
+    query: str  # for a link: "date=2026-11-27&shift=2"
+
+
+def _window(request: Request, floor: Floor) -> Window:
     q = request.query_params
+    gd = floor.settings.gaming_day
     try:
-        day = date.fromisoformat(q["date"]) if q.get("date") else datetime.now(UTC).date()
+        day = date.fromisoformat(q["date"]) if q.get("date") else gd.day_of(now())
     except ValueError:
-        raise Refused(400, "The date is written YYYY-MM-DD, e.g. 2026-11-27.") from None
-    since = datetime(day.year, day.month, day.day, tzinfo=UTC)
-    return since, since + timedelta(days=1), day.isoformat()
+        raise Refused(400, "The gaming day is written YYYY-MM-DD, e.g. 2026-11-27.") from None
+    shift: int | None = None
+    if q.get("shift"):
+        try:
+            shift = int(q["shift"])
+        except ValueError:
+            shift = 0
+        if not 1 <= shift <= gd.shift_count:
+            raise Refused(400, f"There is no shift {q['shift']!r}: this floor's gaming day "
+                               f"has shifts 1 to {gd.shift_count}, or leave it out for the "
+                               f"whole day.")
+    since, until = gd.window(day) if shift is None else gd.shift_window(day, shift)
+    words = f"gaming day {day.isoformat()}" + (f", {gd.shift_words(shift)}" if shift else "")
+    name = day.isoformat() + (f"-shift-{shift}" if shift else "")
+    query = f"date={day.isoformat()}" + (f"&shift={shift}" if shift else "")
+    return Window(day, shift, since, until, words, name, query)
 
 
 @page()
 async def report_page(request: Request, floor: Floor, user: User) -> Response:
-    since, until, day = _window(request)
-    rep = await run_in_threadpool(report_mod.build, floor.engine, since, until)
-    return render(request, floor, "report.html", user, report=rep, day=day)
+    w = _window(request, floor)
+    rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
+    gd = floor.settings.gaming_day
+    return render(request, floor, "report.html", user, report=rep, w=w,
+                  header=report_mod.HEADER,
+                  shifts=[(n, gd.shift_words(n)) for n in range(1, gd.shift_count + 1)],
+                  starts=f"{gd.starts:%H:%M}", zone=gd.zone_words())
 
 
 @page()
 async def report_csv(request: Request, floor: Floor, user: User) -> Response:
-    since, until, day = _window(request)
-    rep = await run_in_threadpool(report_mod.build, floor.engine, since, until)
-    await run_in_threadpool(_log, floor, user.name, "report_csv", {"date": day})
+    w = _window(request, floor)
+    rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
+    await run_in_threadpool(_log, floor, user.name, "report_csv", {"report": w.name})
     return Response(report_mod.to_csv(rep), media_type="text/csv",
                     headers={"Content-Disposition":
-                             f'attachment; filename="shift-report-{day}.csv"'})
+                             f'attachment; filename="shift-report-{w.name}.csv"'})
 
 
 @page()
 async def report_pdf(request: Request, floor: Floor, user: User) -> Response:
-    since, until, day = _window(request)
-    rep = await run_in_threadpool(report_mod.build, floor.engine, since, until)
+    w = _window(request, floor)
+    rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
     data = await run_in_threadpool(report_mod.to_pdf, rep)
-    await run_in_threadpool(_log, floor, user.name, "report_pdf", {"date": day})
+    await run_in_threadpool(_log, floor, user.name, "report_pdf", {"report": w.name})
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition":
-                             f'attachment; filename="shift-report-{day}.pdf"'})
+                             f'attachment; filename="shift-report-{w.name}.pdf"'})
 
 
 @page()
 async def report_chart(request: Request, floor: Floor, user: User) -> Response:
-    since, until, _day = _window(request)
-    rep = await run_in_threadpool(report_mod.build, floor.engine, since, until)
+    w = _window(request, floor)
+    rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
     png = await run_in_threadpool(report_mod.chart_png, rep)
     return Response(png, media_type="image/png")
 
@@ -530,6 +585,7 @@ def create_app(settings: FloorSettings) -> Starlette:
         Route("/rounds/{round_id}/void", void_round, methods=["POST"]),
         Route("/rounds/{round_id}/correct", correct_round, methods=["POST"]),
         Route("/alerts", alerts_page),
+        Route("/alerts/ack", acknowledge_many, methods=["POST"]),
         Route("/alerts/{alert_id}/ack", acknowledge, methods=["POST"]),
         Route("/report", report_page),
         Route("/report.csv", report_csv),

@@ -88,6 +88,10 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    help="send the session cookie over https only (behind TLS)")
     p.add_argument("--offline-after", type=_seconds, default=10.0, metavar="SECONDS",
                    help="a station with no heartbeat this long shows offline (default 10)")
+    p.add_argument("--config", type=Path, metavar="FILE",
+                   help="the site's config file, for its [floor] section: the gaming day "
+                        "the shift report counts by (else PAIGOW_CONFIG; default: 06:00 "
+                        "local, shifts at 14:00 and 22:00)")
     p.add_argument("--demo", action="store_true",
                    help="a demo floor: a fresh SQLite ledger and four simulated tables")
     p.add_argument("--tables", type=int, default=4, help="the demo's tables (default 4)")
@@ -172,10 +176,16 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.ledger.database import make_engine, migrate
+    from app.settings import ConfigError, load_config
 
     from .app import FloorSettings, create_app
     from .auth import add_user
 
+    try:
+        gaming_day = load_config(args.config).floor.gaming_day()
+    except ConfigError as e:
+        print(f"paigow-floor: {e}", file=sys.stderr)
+        return EXIT_REFUSED
     folder: str | None = None
     demo = None
     url = args.database_url
@@ -199,7 +209,7 @@ def serve(args: argparse.Namespace) -> int:
             return EXIT_REFUSED
         settings = FloorSettings(database_url=url, secret_key=secret_key(args.secret_file),
                                  https_only=args.https_only, offline_s=args.offline_after,
-                                 data_dir=folder)
+                                 data_dir=folder, gaming_day=gaming_day)
         app = create_app(settings)
         print(f"The pit floor is at http://{args.host}:{args.port}/", flush=True)
         if args.demo:

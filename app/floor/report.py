@@ -59,6 +59,7 @@ HEADER = ["", "rounds", "drop", "win/loss", "commission", "hold", "player banker
 class Report:
     since: datetime
     until: datetime
+    words: str  # what it covers: "gaming day 2026-11-27, shift 2 (14:00-22:00)"
     tables: list[Line] = field(default_factory=list)
     dealers: list[Line] = field(default_factory=list)
     total: Line = field(default_factory=lambda: Line("all tables"))
@@ -67,7 +68,7 @@ class Report:
     heads: list[str] = field(default_factory=list)
 
 
-def build(engine: Engine, since: datetime, until: datetime) -> Report:
+def build(engine: Engine, since: datetime, until: datetime, words: str = "") -> Report:
     """The report over rounds settled (or voided) in [since, until). Drop, win and
     commission are the ledger's own totals (app.ledger.reads.totals), corrections counted,
     so the floor and `paigow ledger totals` never disagree."""
@@ -119,7 +120,8 @@ def build(engine: Engine, since: datetime, until: datetime) -> Report:
                 money_of(line, None, shift)
         money_of(total, None, None)
         now_heads = anchors.heads(s.connection())
-    return Report(since, until, sorted(by_table.values(), key=lambda x: x.name),
+    words = words or f"{since:%Y-%m-%d %H:%M} to {until:%Y-%m-%d %H:%M} UTC"
+    return Report(since, until, words, sorted(by_table.values(), key=lambda x: x.name),
                   sorted(by_dealer.values(), key=lambda x: x.name), total,
                   [now_heads[t].code for t in sorted(by_table) if t in now_heads])
 
@@ -162,7 +164,7 @@ def chart_png(rep: Report) -> bytes:
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(list(xs), names)
     ax.set_ylabel("dollars")
-    ax.set_title(f"Drop and win per table, {rep.since:%Y-%m-%d} (UTC)")
+    ax.set_title(f"Drop and win per table, {rep.words}")
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     buf = io.BytesIO()
@@ -177,7 +179,7 @@ def to_pdf(rep: Report) -> bytes:
     pdf.set_creator("paigow floor")
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 14)
-    pdf.cell(0, 9, f"Pai Gow Poker - shift report {rep.since:%Y-%m-%d} (UTC)",
+    pdf.cell(0, 9, f"Pai Gow Poker - shift report, {rep.words}",
              new_x="LMARGIN", new_y="NEXT")
     widths = (40, 18, 30, 30, 28, 18, 36, 16, 16, 24)
     for title, rows in (("Per table", [*rep.tables, rep.total]), ("Per dealer", rep.dealers)):

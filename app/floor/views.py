@@ -50,6 +50,37 @@ class Tile:
     alerts: int
 
 
+def device_words(name: str, words: str) -> str:
+    """A device's state in words, named ("Printer: out of paper"), so that the tile says it
+    without its colour. A station's own words may name the device already."""
+    said = words.strip() or "no word from the station"
+    if said.lower().startswith(name.lower()):
+        return said
+    return f"{name.capitalize()}: {said}"
+
+
+# The table's rules as the pit says them (the slip and the config keep their own words).
+_RULE_NAMES = {"house_way": "House Way", "joker": "Joker", "wheel": "A-2-3-4-5",
+               "foul_penalty": "A fouled hand", "commission": "Commission",
+               "wagers": "Wagers", "direction": "Action counted", "copies": "Ties (copies)",
+               "asked_house_way": "House Way asked", "dragons_per_player":
+               "Dragon hands a player may take"}
+_RULE_VALUES = {("joker", "bug"): "a bug: an ace, or fills a straight or a flush",
+                ("joker", "fully-wild"): "fully wild",
+                ("wheel", "second"): "the second-highest straight",
+                ("wheel", "lowest"): "the lowest straight",
+                ("foul_penalty", "forfeit"): "forfeits",
+                ("foul_penalty", "house-way"): "is set again by the House Way",
+                ("foul_penalty", "resplit"): "is set again by the player",
+                ("asked_house_way", "after-the-bank"): "after the bank's hand is opened",
+                ("asked_house_way", "at-once"): "at once"}
+
+
+def rule_words(key: str, value: str) -> tuple[str, str]:
+    return (_RULE_NAMES.get(key, key.replace("_", " ").capitalize()),
+            _RULE_VALUES.get((key, value), value))
+
+
 def dom_id(table: str) -> str:
     return "tile-" + "".join(c if c.isalnum() else "-" for c in table)
 
@@ -67,8 +98,9 @@ def tiles(s: Session, at: datetime, offline_s: float) -> list[Tile]:
         offline = age > offline_s
         wagers = tuple((position_name(int(p)), money(c))
                        for p, c in json.loads(row.wagers).items())
-        devices = tuple((name, bool(ok) and not offline, words if not offline else
-                         f"no heartbeat for {int(age)} s")
+        devices = tuple((name, bool(ok) and not offline,
+                         device_words(name, words if not offline else
+                                      f"unknown: no heartbeat for {int(age)} s"))
                         for name, (ok, words) in json.loads(row.devices).items())
         out.append(Tile(
             table=row.table_name, station=row.name, dom_id=dom_id(row.table_name),
@@ -251,7 +283,7 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
     page.standings = [standing(game, seat) for seat in game.rules.table.positions
                       if seat != DEALER]
     page.rotation = rotation_lines(game)
-    page.rules = [(k.replace("_", " "), v) for k, v in game.rules.summary()]
+    page.rules = [rule_words(k, v) for k, v in game.rules.summary()]
     for row in s.scalars(select(RoundRow).where(RoundRow.table_name == table)
                          .order_by(RoundRow.started_at.desc()).limit(rounds)):
         fixes = tuple(c.text() for c in corrections(s, row))

@@ -29,6 +29,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from app.core.gaming_day import GamingDay
 from app.floor import auth
 from app.floor.app import FloorSettings
 from app.floor.stations import DemoFloor
@@ -36,6 +37,7 @@ from app.ledger import people
 from app.ledger.database import make_engine, migrate
 from tests.ledger.pg import PgServer
 
+from . import pagecheck
 from .browser import WAIT_S, chromium, floor_server, shrink_png, until
 
 PASSWORD = "correct horse battery"
@@ -193,7 +195,7 @@ def test_5_the_shift_report_downloads_as_csv(live: Live) -> None:
     d.get(f"{live.url}/report")
     shot(live, "report")
     d.find_element(By.ID, "csv").click()
-    day = datetime.now(UTC).date().isoformat()
+    day = GamingDay().day_of(datetime.now(UTC)).isoformat()  # the floor's, by default
     path = live.downloads / f"shift-report-{day}.csv"
     until(lambda: sorted(p.name for p in live.downloads.glob("*")),
           lambda names: path.name in names, f"{path.name} downloaded")
@@ -238,3 +240,42 @@ def test_8_an_expired_session_must_log_in_again(live: Live) -> None:
     d.get(f"{live.url}/")
     assert d.current_url.startswith(f"{live.url}/login")
     shot(live, "login")
+
+
+SCREENS = {"phone": (390, 844), "tablet": (820, 1180), "desktop": (1280, 800)}
+
+
+def _round_page(live: Live) -> str:
+    d = live.driver
+    d.get(f"{live.url}/tables/PG-1")
+    return str(until(lambda: d.execute_script(
+        "const a = document.querySelector('.round h3 a'); return a ? a.href : '';"),
+        bool, "a round on PG-1's page", every=0.2))
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_9_every_floor_page_fits_a_phone_a_tablet_and_a_desktop(live: Live, screen: str) -> None:
+    """Issue 25: no page scrolls sideways, cuts a text or shows a developer's words, at a
+    phone's 390 px, a tablet's 820 and a desktop's 1280 (each page's screenshot kept)."""
+    d = live.driver
+    width, height = SCREENS[screen]
+    log_in(live, "Pat", PASSWORD)
+    pages = {"floor": "/", "table": "/tables/PG-1", "round": _round_page(live),
+             "alerts": "/alerts", "report": "/report"}
+    found: dict[str, list[str]] = {}
+    try:
+        pagecheck.screen(d, width, height)
+        for name, path in pages.items():
+            d.get(path if path.startswith("http") else f"{live.url}{path}")
+            until(lambda: d.execute_script("return document.readyState"),
+                  lambda s: s == "complete", f"the {name} page")
+            found[name] = pagecheck.problems(d)
+            shot(live, f"{name}-{width}")
+        d.delete_all_cookies()
+        d.get(f"{live.url}/login")
+        found["login"] = pagecheck.problems(d)
+        shot(live, f"login-{width}")
+    finally:
+        d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    seen = [f"{page} at {width} px: {p}" for page, problems in found.items() for p in problems]
+    assert not seen, "\n".join(seen)
