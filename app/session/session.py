@@ -158,6 +158,10 @@ class DealerSession(Parts):
                 return self.out.attempt(lambda: steps.pick_card(self, position, c))
             case FrontTyped(text=text):
                 type_front(self, text)
+            case SupervisorCommand() if self.keyboard.held is not None:
+                # the supervisor came to the table: what was refused has been read
+                self.keyboard.held = None
+                return self._dispatch(event)
             case SupervisorCommand(what="void", by=by, reason=reason):
                 return self.out.attempt(lambda: steps.void_round(self, reason, by))
             case SupervisorCommand(what="misdeal", by=by, reason=reason, secret=secret):
