@@ -74,12 +74,13 @@ from drivers.action import ActionInput
 from . import theme, view
 from .cards import CardWidget
 from .felt import FeltView
-from .panel import ControlPanel
+from .panel import ControlPanel, button_text, button_tip
 from .present import Device
 from .seat import restyle
 from .services import LedgerView, Printer, PrintJob, ledger_view, outcome_of
 from .shoe import ShoeFeed
 from .theme import STYLE, named
+from .touch import target_px
 from .worker import Worker
 
 if TYPE_CHECKING:  # the pit loads when it is first asked for, after the first paint
@@ -97,6 +98,7 @@ WARM_AFTER_MS = 150  # after the window's last resize
 NAMED_KEYS = {Qt.Key.Key_Return: "Enter", Qt.Key.Key_Enter: "Enter", Qt.Key.Key_Escape: "Esc",
               Qt.Key.Key_Backspace: "Backspace", Qt.Key.Key_Left: "Left",
               Qt.Key.Key_Right: "Right", Qt.Key.Key_Space: "Space"}
+BAR_LABELS = {"help": "Keys", "shift": "Dealer"}
 NOT_THE_DEALERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                    | Qt.KeyboardModifier.MetaModifier)
 
@@ -187,6 +189,15 @@ class MainWindow(QMainWindow):
             label.setMinimumWidth(0)
             bar.addWidget(label, 1)
         self.banner.hide()
+        # What the keyboard's F1, F3 and F2 do, for a finger (the registry's words and keys).
+        self.bar_buttons: dict[str, QPushButton] = {}
+        for name in ("help", "shift"):
+            command = COMMANDS_BY_ID[name]
+            b = named(QPushButton(button_text(command, BAR_LABELS[name])), "statusButton")
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.setToolTip(button_tip(command))
+            self.bar_buttons[name] = b
+            bar.addPermanentWidget(b)
         self.pit_button = named(QPushButton("Pit view  [F2]"), "statusButton")
         self.pit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
@@ -253,8 +264,13 @@ class MainWindow(QMainWindow):
             pit = PitController(self)
         self.pit = pit
         self.pit_button.clicked.connect(self.toggle_pit)
+        for name, button in self.bar_buttons.items():
+            key = COMMANDS_BY_ID[name].keys[0][0]  # as its key does: F1, F3
+            button.clicked.connect(lambda _=False, key=key: self.press(key))
+        self.felt.keypad.pressed.connect(self.press)
         for name, button in self.panel.buttons.items():
             button.clicked.connect(lambda _=False, name=name: self.click(name))
+        self.panel.refused.connect(self.explain)
         for seat in self.felt.seats.values():
             seat.clicked.connect(self.select)
             seat.card_clicked.connect(self.pick)
@@ -409,11 +425,16 @@ class MainWindow(QMainWindow):
         p.show_message(s.message, s.level)
         p.selected.setText(lines.selected)
         p.show_availability(availability(s), lines.labels)
+        self.show_bar_availability()
         p.buttons["co_bank"].setChecked(s.play.co_bank)
         p.fields["cards"].setPlaceholderText(lines.cards_hint)
         p.fields["bank"].setPlaceholderText(lines.bank_hint)
         p.fields["dragon"].setPlaceholderText(lines.dragon_hint)
         entry = s.keyboard.entry
+        k = s.keyboard
+        self.felt.show_keypad(entry.field.takes if entry is not None else None,
+                              entry is not None or k.asking is not None or k.same is not None
+                              or k.held is not None)
         p.show_entry(entry.field.name if entry is not None else None,
                      entry.text if entry is not None else "", s.keyboard.front_text)
         if changes is None:
@@ -426,6 +447,15 @@ class MainWindow(QMainWindow):
             self.paint_devices()
         if self.help is not None and self.help.isVisible():
             self.help.show_rows(help_rows(s))
+
+    def show_bar_availability(self) -> None:
+        assert self.session is not None
+        for name, button in self.bar_buttons.items():
+            reason = COMMANDS_BY_ID[name].available(self.session)
+            button.setEnabled(reason is None)
+            tip = button_tip(COMMANDS_BY_ID[name]) if reason is None else f"Not now: {reason}"
+            if button.toolTip() != tip:
+                button.setToolTip(tip)
 
     def paint_slip(self) -> None:
         s = self.session
@@ -479,6 +509,7 @@ class MainWindow(QMainWindow):
         room = self.screen().availableGeometry()
         self.rescale(min(theme.scale_for(self.width(), self.height()),
                          theme.scale_for(room.width(), room.height())))
+        self.fit_targets()  # the screen is known once shown
         super().showEvent(event)
         self._warm.start()
 
@@ -497,6 +528,25 @@ class MainWindow(QMainWindow):
         self.panel.setFixedWidth(theme.px(PANEL_WIDTH, scale))
         self.panel.set_scale(scale)
         self.felt.set_scale(scale)
+        self.fit_targets()
+
+    def fit_targets(self) -> None:
+        """Every button a fingertip's size on this screen (app/ui/touch.py): the station's
+        screen is a touch screen at many tables."""
+        side = target_px(self.screen())
+        self.felt.keypad.set_target(side)
+        for b in (*self.bar_buttons.values(), self.pit_button):
+            b.setMinimumHeight(side)
+
+    def explain(self, name: str) -> None:
+        """A button tapped while it may not be pressed: why not, in the message (its tooltip
+        says the same, but a finger cannot hover)."""
+        if self.session is None:
+            return
+        command = COMMANDS_BY_ID[name]
+        reason = command.available(self.session)
+        if reason is not None:
+            self.panel.show_message(f"{command.button}: not now - {reason}", "info")
 
     def warm_cards(self, left: list[Card] | None = None) -> None:
         """Draw the deck at each seat's card size while the window is idle, a few cards at a
