@@ -503,6 +503,23 @@ class Opening(QObject):
             self.jobs.close()
 
 
+def show_station(window: MainWindow, size: tuple[int, int] | None, fullscreen: bool) -> None:
+    """The window at `size`, full screen, or maximised. Maximised and full screen are a
+    window manager's to grant: a station's X server without one opened the window at its
+    own size hint (603x711, the seats' labels cut). The window is first given the screen's
+    size, so it fills the screen with or without a window manager."""
+    if size:
+        window.resize(*size)
+        window.show()
+        return
+    screen = window.screen()
+    window.setGeometry(screen.geometry() if fullscreen else screen.availableGeometry())
+    if fullscreen:
+        window.showFullScreen()
+    else:
+        window.showMaximized()
+
+
 def run(args: argparse.Namespace) -> int:
     """The station's window until it is closed or told to stop; the exit code. The window
     is shown before the ledger opens (`Opening`)."""
@@ -525,13 +542,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with stop_on_signals(stop):
-            if args.size:
-                window.resize(*args.size)
-                window.show()
-            elif args.fullscreen:
-                window.showFullScreen()
-            else:
-                window.showMaximized()
+            show_station(window, args.size, args.fullscreen)
             window.felt.setFocus()
             code = int(app.exec())
     finally:

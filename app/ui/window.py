@@ -124,9 +124,12 @@ def key_name(event: QKeyEvent) -> str | None:
 
 class HelpView(QDialog):
     """F1: every key of the registry, what it does, and whether (or why not) it may be done
-    now."""
+    now. As large as the dealer's window allows (never past a 1024x768 screen), in the
+    window's scale, each row as tall as its words wrapped in the columns' widths now."""
 
     COLUMNS = ("Key", "What it does", "Now")
+    MOST = (1100, 700)  # on a large screen: a dialog, not a second window
+    MARGIN = 24  # the dealer's window shows round it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -138,13 +141,27 @@ class HelpView(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        # The rows were measured in the columns' first, narrow widths (190 px tall rows at
+        # 1024x768): measured again whenever a column's width settles.
+        header.sectionResized.connect(lambda *_: QTimer.singleShot(0, self.fit_rows))
         box = QVBoxLayout(self)
+        box.setContentsMargins(8, 8, 8, 8)
         box.addWidget(self.table)
-        self.resize(1100, 700)
+        self.resize(*self.MOST)
+
+    def fit_to(self, window: QWidget, scale: float) -> None:
+        """The window's scale, and no larger than the window (the station's screen)."""
+        self.setStyleSheet(theme.style(scale))
+        width = min(self.MOST[0], window.width() - 2 * self.MARGIN)
+        height = min(self.MOST[1], window.height() - 2 * self.MARGIN)
+        self.resize(width, height)
+        corner = window.mapToGlobal(window.rect().center())
+        self.move(corner.x() - width // 2, corner.y() - height // 2)
 
     def show_rows(self, rows: tuple[HelpRow, ...]) -> None:
         self.table.setRowCount(len(rows))
@@ -154,8 +171,10 @@ class HelpView(QDialog):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.table.setItem(r, c, item)
-        self.table.resizeRowsToContents()
+        self.fit_rows()
 
+    def fit_rows(self) -> None:
+        self.table.resizeRowsToContents()
 
 class MainWindow(QMainWindow):
     changed = Signal()  # the session handled an event (the pit's view follows the round)
@@ -622,6 +641,7 @@ class MainWindow(QMainWindow):
         if self.help is None:
             self.help = HelpView(self)
             self.help.finished.connect(lambda _r: self.felt.setFocus())
+        self.help.fit_to(self, self.scale)
         self.help.show_rows(help_rows(self.session))
         self.help.show()
         self.help.raise_()
