@@ -67,7 +67,7 @@ QLabel#badgeOrder {{ background: rgba(255,255,255,210); color: black; font-weigh
                      font-size: 15px; border-radius: 6px; padding: 2px 7px; }}
 QLabel#badgeRole {{ background: #37474f; color: white; font-weight: bold; font-size: 14px;
                     border-radius: 6px; padding: 2px 7px; }}
-QLabel#hands {{ font-size: 19px; color: #e0f2f1; }}
+QLabel#hands {{ font-size: 15px; color: #e0f2f1; }}
 QLabel#rule {{ font-size: 19px; color: #ffffff; }}
 QLabel#foul {{ font-size: 15px; font-weight: bold; color: white; background: {FOUL};
                border-radius: 6px; padding: 3px 6px; }}
@@ -88,8 +88,8 @@ QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
 QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
 QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
-QLabel#phase {{ font-size: 18px; font-weight: bold; color: #b0bec5; }}
-QLabel#next {{ font-size: 22px; font-weight: bold; color: #ffe082; }}
+QLabel#phase {{ font-size: 17px; font-weight: bold; color: #b0bec5; }}
+QLabel#next {{ font-size: 20px; font-weight: bold; color: #ffe082; }}
 QLabel#message {{ font-size: 16px; border-radius: 8px; padding: 8px; color: white;
                   background: #263238; }}
 QLabel#message[level="error"] {{ background: #b71c1c; font-weight: bold; }}

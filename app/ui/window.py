@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QKeyEvent,
@@ -98,7 +98,7 @@ WARM_AFTER_MS = 150  # after the window's last resize
 NAMED_KEYS = {Qt.Key.Key_Return: "Enter", Qt.Key.Key_Enter: "Enter", Qt.Key.Key_Escape: "Esc",
               Qt.Key.Key_Backspace: "Backspace", Qt.Key.Key_Left: "Left",
               Qt.Key.Key_Right: "Right", Qt.Key.Key_Space: "Space"}
-BAR_LABELS = {"help": "Keys", "shift": "Dealer"}
+CORNER_LABELS = {"help": "Keys", "shift": "Dealer"}
 NOT_THE_DEALERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                    | Qt.KeyboardModifier.MetaModifier)
 
@@ -200,6 +200,7 @@ class MainWindow(QMainWindow):
         self.devices = [named(QLabel(), "device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
+            label.installEventFilter(self)  # a tap tells what its tooltip tells (explain_device)
         self.banner = named(QLabel(), "banner")  # on two lines if it must
         self.banner.setWordWrap(True)
         self.table_info = named(QLabel(), "tableInfo")  # two whole lines (view.table_info)
@@ -208,15 +209,21 @@ class MainWindow(QMainWindow):
             label.setMinimumWidth(0)
             bar.addWidget(label, 1)
         self.banner.hide()
-        # What the keyboard's F1, F3 and F2 do, for a finger (the registry's words and keys).
-        self.bar_buttons: dict[str, QPushButton] = {}
+        # What the keyboard's F1 and F3 do, for a finger (the registry's words and keys).
+        self.corner_buttons: dict[str, QPushButton] = {}
         for name in ("help", "shift"):
             command = COMMANDS_BY_ID[name]
-            b = named(QPushButton(button_text(command, BAR_LABELS[name])), "statusButton")
+            b = named(QPushButton(button_text(command, CORNER_LABELS[name])), "statusButton")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.setToolTip(button_tip(command))
-            self.bar_buttons[name] = b
-            bar.addPermanentWidget(b)
+            self.corner_buttons[name] = b
+        # in the felt's top corners, empty beside seats 3 and 4: the status bar has no room
+        # left at 1024x768 (the table's two lines of rules)
+        top = Qt.AlignmentFlag.AlignTop
+        self.felt.grid.addWidget(self.corner_buttons["help"], 0, 0,
+                                 top | Qt.AlignmentFlag.AlignLeft)
+        self.felt.grid.addWidget(self.corner_buttons["shift"], 0, 5,
+                                 top | Qt.AlignmentFlag.AlignRight)
         self.pit_button = named(QPushButton("Pit view  [F2]"), "statusButton")
         self.pit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
@@ -283,7 +290,7 @@ class MainWindow(QMainWindow):
             pit = PitController(self)
         self.pit = pit
         self.pit_button.clicked.connect(self.toggle_pit)
-        for name, button in self.bar_buttons.items():
+        for name, button in self.corner_buttons.items():
             key = COMMANDS_BY_ID[name].keys[0][0]  # as its key does: F1, F3
             button.clicked.connect(lambda _=False, key=key: self.press(key))
         self.felt.keypad.pressed.connect(self.press)
@@ -444,7 +451,7 @@ class MainWindow(QMainWindow):
         p.show_message(s.message, s.level)
         p.selected.setText(lines.selected)
         p.show_availability(availability(s), lines.labels)
-        self.show_bar_availability()
+        self.show_corner_availability()
         p.buttons["co_bank"].setChecked(s.play.co_bank)
         p.fields["cards"].setPlaceholderText(lines.cards_hint)
         p.fields["bank"].setPlaceholderText(lines.bank_hint)
@@ -467,9 +474,9 @@ class MainWindow(QMainWindow):
         if self.help is not None and self.help.isVisible():
             self.help.show_rows(help_rows(s))
 
-    def show_bar_availability(self) -> None:
+    def show_corner_availability(self) -> None:
         assert self.session is not None
-        for name, button in self.bar_buttons.items():
+        for name, button in self.corner_buttons.items():
             reason = COMMANDS_BY_ID[name].available(self.session)
             button.setEnabled(reason is None)
             tip = button_tip(COMMANDS_BY_ID[name]) if reason is None else f"Not now: {reason}"
@@ -554,8 +561,23 @@ class MainWindow(QMainWindow):
         screen is a touch screen at many tables."""
         side = target_px(self.screen())
         self.felt.keypad.set_target(side)
-        for b in (*self.bar_buttons.values(), self.pit_button):
+        for b in (*self.corner_buttons.values(), self.pit_button):
             b.setMinimumHeight(side)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() is QEvent.Type.MouseButtonRelease and watched in self.devices:
+            self.explain_device(self.devices.index(watched))
+        return super().eventFilter(watched, event)
+
+    def explain_device(self, index: int) -> None:
+        """A device's whole story (the port, the reason, what to do), which its tooltip
+        holds, in the message: a finger cannot hover."""
+        label = self.devices[index]
+        detail = label.toolTip()
+        if detail and detail != label.text():
+            self.panel.show_message(f"{label.text()}. {detail}", "info")
+        else:
+            self.panel.show_message(label.text(), "info")
 
     def explain(self, name: str) -> None:
         """A button tapped while it may not be pressed: why not, in the message (its tooltip

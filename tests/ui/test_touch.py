@@ -100,7 +100,7 @@ def test_every_touch_target_is_a_fingertip_wide(make_station) -> None:  # noqa: 
     for name, key in pad.keys.items():
         if key.isVisible():
             assert key.width() >= side and key.height() >= side, name
-    for b in (*s.window.bar_buttons.values(), s.window.pit_button):
+    for b in (*s.window.corner_buttons.values(), s.window.pit_button):
         assert b.height() >= side, b.text()
     for position, seat in s.window.felt.seats.items():
         assert seat.width() >= side and seat.height() >= side, position
@@ -118,7 +118,7 @@ def test_a_button_tapped_when_it_may_not_be_pressed_says_why(make_station) -> No
 
 def test_the_keys_help_is_reached_by_touch(make_station) -> None:  # noqa: ANN001
     s = touch_station(make_station)
-    tap(s, s.window.bar_buttons["help"])
+    tap(s, s.window.corner_buttons["help"])
     assert s.window.help is not None and s.window.help.isVisible()
 
 
@@ -152,3 +152,11 @@ def test_a_whole_round_played_by_touch_only(make_station) -> None:  # noqa: ANN0
     tap_button(s, "settle")
     assert s.session.round.phase is Phase.SETTLED
     assert s.session.round.slip is not None
+
+
+def test_a_device_tapped_in_the_status_bar_tells_what_its_tooltip_tells(make_station) -> None:  # noqa: ANN001
+    s = touch_station(make_station)
+    shoe = s.window.devices[0]
+    assert shoe.toolTip()
+    tap(s, shoe)
+    assert shoe.text() in s.message and shoe.toolTip() in s.message
