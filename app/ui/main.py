@@ -59,6 +59,7 @@ from app.ledger import LedgerError, LedgerUnavailable
 from app.session.deal import resume_point
 from app.station import Jobs, Ledger, Station
 
+from . import theme
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, pack_old_files, session_path
@@ -513,7 +514,10 @@ def show_station(window: MainWindow, size: tuple[int, int] | None, fullscreen: b
         window.show()
         return
     screen = window.screen()
-    window.setGeometry(screen.geometry() if fullscreen else screen.availableGeometry())
+    room = screen.geometry() if fullscreen else screen.availableGeometry()
+    # styled for this screen first: the style for a larger one holds the window wider
+    window.rescale(theme.scale_for(room.width(), room.height()))
+    window.setGeometry(room)
     if fullscreen:
         window.showFullScreen()
     else:

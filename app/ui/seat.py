@@ -202,7 +202,7 @@ class SeatView(QFrame):
         scale (theme.scale_for)."""
         self.scale = scale
         # little room between the lines: the House Way's words are 14 px at 1024x768
-        self.box.setContentsMargins(px(10, scale), px(4, scale), px(10, scale), px(4, scale))
+        self.box.setContentsMargins(px(10, scale), px(3, scale), px(10, scale), px(3, scale))
         self.box.setSpacing(px(2, scale))
         self.row.setMinimumHeight(px(56, scale))
         self.arrange_header()

@@ -11,8 +11,10 @@ from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
+from app.core.cards import parse_cards
 from app.core.round import Phase
 from app.session.procedure import to_set
+from app.ui.screenshots import SHOWCASE
 from app.ui.touch import target_px
 
 from .conftest import Station
@@ -42,10 +44,10 @@ def tap_button(s: Station, name: str) -> None:
 
 def tap_keys(s: Station, keys: str) -> None:
     """The on-screen keypad: each character, then OK."""
-    pad = s.window.felt.keypad
+    pad = s.window.felt.keypad.shown_keys()
     for ch in keys:
-        tap(s, pad.keys["Space" if ch == " " else ch])
-    tap(s, pad.keys["Enter"])
+        tap(s, pad["Space" if ch == " " else ch])
+    tap(s, pad["Enter"])
 
 
 def touch_station(make_station, size: tuple[int, int] = (1366, 768)) -> Station:  # noqa: ANN001
@@ -97,7 +99,7 @@ def test_every_touch_target_is_a_fingertip_wide(make_station) -> None:  # noqa: 
     tap(s, s.seat(1))
     tap_button(s, "wager")
     pad = s.window.felt.keypad
-    for name, key in pad.keys.items():
+    for name, key in pad.shown_keys().items():
         if key.isVisible():
             assert key.width() >= side and key.height() >= side, name
     for b in (*s.window.corner_buttons.values(), s.window.pit_button):
@@ -160,3 +162,21 @@ def test_a_device_tapped_in_the_status_bar_tells_what_its_tooltip_tells(make_sta
     assert shoe.toolTip()
     tap(s, shoe)
     assert shoe.text() in s.message and shoe.toolTip() in s.message
+
+
+def test_cards_are_typed_on_the_card_keypad_with_the_shoe_offline(make_station) -> None:  # noqa: ANN001
+    s = make_station(online=False)
+    s.window.resize(1366, 768)
+    s.qtbot.waitUntil(lambda: s.window.width() == 1366, timeout=3000)
+    tap_button(s, "new")
+    tap(s, s.seat(3))
+    tap_button(s, "wager")
+    tap_keys(s, "50")
+    tap_button(s, "rng")
+    assert s.session.round is not None
+    tap(s, s.seat(3))
+    tap_button(s, "cards")
+    pad = s.window.felt.keypad
+    assert pad.cards.isVisible() and not pad.digits.isVisible()
+    tap_keys(s, SHOWCASE[3])
+    assert tuple(s.session.dealing()[3]) == parse_cards(SHOWCASE[3])
