@@ -22,7 +22,7 @@ from PySide6.QtGui import (
     QRadialGradient,
     QResizeEvent,
 )
-from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.core.table import DEALER, Direction
 
@@ -30,6 +30,7 @@ from . import theme
 from .present import CenterState
 from .seat import SeatView
 from .theme import named, px
+from .touch import Keypad
 
 # (row, column, column span) in a grid of 3 rows by 6 half-columns.
 PLACES: dict[int, tuple[int, int]] = {
@@ -75,12 +76,18 @@ class FeltView(QWidget):
         self.direction = Direction.CLOCKWISE
         self.seats: dict[int, SeatView] = {}
         self.center = CenterView(self)
+        # The keypad takes the centre's place while an amount is typed: the seats stay in
+        # sight and may still be tapped (a wager's field moves with the seat tapped).
+        self.keypad = Keypad(self)
+        self.middle = QStackedWidget(self)
+        self.middle.addWidget(self.center)
+        self.middle.addWidget(self.keypad)
         self.grid = grid = QGridLayout(self)
         for position, (row, col) in PLACES.items():
             view = SeatView(position, self)
             self.seats[position] = view
             grid.addWidget(view, row, col, 1, 2)
-        grid.addWidget(self.center, CENTER[0], CENTER[1], 1, 2)
+        grid.addWidget(self.middle, CENTER[0], CENTER[1], 1, 2)
         for c in range(6):
             grid.setColumnStretch(c, 1)
         for r in range(3):
@@ -104,6 +111,13 @@ class FeltView(QWidget):
         self.grid.setVerticalSpacing(px(10, scale))
         for seat in self.seats.values():
             seat.set_scale(scale)
+
+    def show_keypad(self, takes: str | None, shown: bool) -> None:
+        """The keypad in the middle (the keys `takes` allows: Keypad.show_for), or the
+        round's centre again."""
+        if shown:
+            self.keypad.show_for(takes)
+        self.middle.setCurrentWidget(self.keypad if shown else self.center)
 
     def show_no_play(self, between: tuple[int, int] | None) -> None:
         """Put the NO PLAY button between these two places (None: the table has none)."""

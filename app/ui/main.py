@@ -59,6 +59,7 @@ from app.ledger import LedgerError, LedgerUnavailable
 from app.session.deal import resume_point
 from app.station import Jobs, Ledger, Station
 
+from . import theme
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
 from .recorder import SessionFile, pack_old_files, session_path
@@ -515,6 +516,26 @@ class Opening(QObject):
             self.jobs.close()
 
 
+def show_station(window: MainWindow, size: tuple[int, int] | None, fullscreen: bool) -> None:
+    """The window at `size`, full screen, or maximised. Maximised and full screen are a
+    window manager's to grant: a station's X server without one opened the window at its
+    own size hint (603x711, the seats' labels cut). The window is first given the screen's
+    size, so it fills the screen with or without a window manager."""
+    if size:
+        window.resize(*size)
+        window.show()
+        return
+    screen = window.screen()
+    room = screen.geometry() if fullscreen else screen.availableGeometry()
+    # styled for this screen first: the style for a larger one holds the window wider
+    window.rescale(theme.scale_for(room.width(), room.height()))
+    window.setGeometry(room)
+    if fullscreen:
+        window.showFullScreen()
+    else:
+        window.showMaximized()
+
+
 def run(args: argparse.Namespace) -> int:
     """The station's window until it is closed or told to stop; the exit code. The window
     is shown before the ledger opens (`Opening`)."""
@@ -537,13 +558,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with stop_on_signals(stop):
-            if args.size:
-                window.resize(*args.size)
-                window.show()
-            elif args.fullscreen:
-                window.showFullScreen()
-            else:
-                window.showMaximized()
+            show_station(window, args.size, args.fullscreen)
             window.felt.setFocus()
             code = int(app.exec())
     finally:

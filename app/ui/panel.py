@@ -3,7 +3,7 @@ their keys, the entry fields, and the round log or the settlement slip."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -169,6 +169,10 @@ class SlipView(QWidget):
 class ControlPanel(QWidget):
     """Layout only; the window binds the buttons and fields to the dealer session."""
 
+    # A button tapped while it may not be pressed: its name (the window says why, in the
+    # message: a finger has no hover to read the tooltip by).
+    refused = Signal(str)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("panel")
@@ -187,6 +191,7 @@ class ControlPanel(QWidget):
             b.setObjectName("primary" if action in ("new", "settle") else "button")
             b.setCheckable(action == "co_bank")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.installEventFilter(self)
             self.buttons[action] = b
         self.fields: dict[str, QLineEdit] = {}
         for name, hint in FIELDS.items():
@@ -244,6 +249,20 @@ class ControlPanel(QWidget):
         box.addLayout(title_row)
         box.addWidget(self.stack, 1)
         self.set_scale(1.0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A disabled button gets no click, but its filter still sees the release.
+        if (event.type() is QEvent.Type.MouseButtonRelease and isinstance(watched, QPushButton)
+                and not watched.isEnabled()):
+            for action, button in self.buttons.items():
+                if button is watched:
+                    self.refused.emit(action)
+        return False
+
+    def set_target(self, side: int) -> None:
+        """Every button at least `side` pixels tall: a fingertip's target (app/ui/touch)."""
+        for b in self.buttons.values():
+            b.setMinimumHeight(side)
 
     def set_scale(self, scale: float) -> None:
         """Margins, spacing, the buttons' column and the message's least height for the

@@ -201,8 +201,9 @@ class SeatView(QFrame):
         """Margins, spacing and the least room for the cards and a note, for the style's
         scale (theme.scale_for)."""
         self.scale = scale
-        self.box.setContentsMargins(px(10, scale), px(5, scale), px(10, scale), px(5, scale))
-        self.box.setSpacing(px(3, scale))
+        # little room between the lines: the House Way's words are 14 px at 1024x768
+        self.box.setContentsMargins(px(10, scale), px(3, scale), px(10, scale), px(3, scale))
+        self.box.setSpacing(px(2, scale))
         self.row.setMinimumHeight(px(56, scale))
         self.arrange_header()
 

@@ -59,6 +59,9 @@ ADVICE_COLUMNS = ("", "Front", "Back", "EV", "±", "Win", "Push", "Lose", "vs Ho
 TOTAL_COLUMNS = ("Seat", "Hands", "Banked", "Wagered", "Commission", "Net")
 
 
+HISTORY_ROWS = 10  # rounds the history shows at once, on any screen
+
+
 def _label(name: str, text: str = "", wrap: bool = True) -> QLabel:
     label = QLabel(text)
     label.setObjectName(name)
@@ -706,6 +709,17 @@ class SupervisorWindow(QDialog):
         self.pit.history(self.shift.currentData(), self.seat.currentData(), day,
                          self._show_history)
 
+    def _rounds_in_sight(self) -> None:
+        """Room for HISTORY_ROWS rounds above the slip, however the splitter lies (one over
+        the other on a 1024x768 screen showed a single round until its divider was
+        dragged)."""
+        t = self.rounds
+        t.ensurePolished()
+        row = max([t.rowHeight(r) for r in range(min(t.rowCount(), HISTORY_ROWS))]
+                  + [t.fontMetrics().height() + 8])
+        t.setMinimumHeight(t.horizontalHeader().sizeHint().height() + HISTORY_ROWS * row
+                           + 2 * t.frameWidth())
+
     def _show_history(self, shown: list[RoundSummary]) -> None:
         self.shown = shown
         rows, colours = [], []
@@ -716,6 +730,7 @@ class SupervisorWindow(QDialog):
                          money_or_blank(r.house_net_cents, sign=True)))
             colours.append({"void": theme.LOSE, "open": theme.INFO}.get(r.status))
         _fill(self.rounds, rows, colours, right=(0, 7, 8))
+        self._rounds_in_sight()
         self.stored = None
         self.slip_text.setPlainText("Choose a round to read its slip." if self.shown else
                                     "No rounds match.")

@@ -68,7 +68,7 @@ QLabel#badgeOrder {{ background: rgba(255,255,255,210); color: black; font-weigh
 QLabel#badgeRole {{ background: #37474f; color: white; font-weight: bold; font-size: 14px;
                     border-radius: 6px; padding: 2px 7px; }}
 QLabel#hands {{ font-size: 15px; color: #e0f2f1; }}
-QLabel#rule {{ font-size: 15px; color: #ffffff; }}
+QLabel#rule {{ font-size: 19px; color: #ffffff; }}
 QLabel#foul {{ font-size: 15px; font-weight: bold; color: white; background: {FOUL};
                border-radius: 6px; padding: 3px 6px; }}
 QLabel#foul[preview="true"] {{ background: #8e2424; border: 2px dashed #ffcdd2; }}
@@ -88,8 +88,8 @@ QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
 QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
 QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
-QLabel#phase {{ font-size: 24px; font-weight: bold; color: white; }}
-QLabel#next {{ font-size: 16px; color: #b0bec5; }}
+QLabel#phase {{ font-size: 17px; font-weight: bold; color: #b0bec5; }}
+QLabel#next {{ font-size: 20px; font-weight: bold; color: #ffe082; }}
 QLabel#message {{ font-size: 16px; border-radius: 8px; padding: 8px; color: white;
                   background: #263238; }}
 QLabel#message[level="error"] {{ background: #b71c1c; font-weight: bold; }}
@@ -100,9 +100,11 @@ QPushButton {{ font-size: 16px; font-weight: bold; padding: 3px 6px; border-radi
                background: #37474f; color: white; border: 2px solid #546e7a; }}
 QPushButton:hover {{ background: #455a64; }}
 QPushButton:focus {{ border: 2px solid {ACTION}; }}
-QPushButton:disabled {{ background: #263238; color: #607d8b; border: 2px solid #263238; }}
+QPushButton:disabled {{ background: transparent; color: #90a4ae; border: 2px dashed #546e7a;
+                       font-weight: normal; font-style: italic; }}
 QPushButton#primary {{ background: #1565c0; border-color: #1e88e5; }}
-QPushButton#primary:disabled {{ background: #263238; color: #607d8b; border-color: #263238; }}
+QPushButton#primary:disabled {{ background: transparent; color: #90a4ae; border: 2px dashed #546e7a;
+                               font-weight: normal; font-style: italic; }}
 QLineEdit {{ font-size: 16px; padding: 2px 6px; border-radius: 6px; background: #eceff1;
              color: black; border: 2px solid #90a4ae; }}
 QLineEdit:focus {{ border: 3px solid {ACTION}; }}
@@ -127,9 +129,12 @@ QLabel#tableInfo {{ font-size: 14px; color: #b0bec5; padding: 0 8px; }}
 QLabel#banner {{ font-size: 15px; font-weight: bold; color: white; background: {OFF};
                  border-radius: 6px; padding: 3px 10px; }}
 QPushButton#statusButton {{ font-size: 14px; padding: 2px 10px; border-radius: 6px; }}
+QWidget#keypad {{ background: rgba(10, 20, 16, 220); border-radius: 12px; }}
+QPushButton#key {{ font-size: 20px; }}
 QPushButton#small {{ font-size: 14px; padding: 2px 10px; border-radius: 6px; }}
 QPushButton#danger {{ background: #8e2424; border-color: #c62828; }}
-QPushButton#danger:disabled {{ background: #263238; color: #607d8b; border-color: #263238; }}
+QPushButton#danger:disabled {{ background: transparent; color: #90a4ae; border: 2px dashed #546e7a;
+                              font-weight: normal; font-style: italic; }}
 QDialog#pit, QDialog#pitDialog {{ background: #1d2327; }}
 QLabel#pitHeading {{ font-size: 20px; font-weight: bold; color: white; }}
 QLabel#pitText {{ font-size: 15px; color: #eceff1; }}

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QKeyEvent,
@@ -74,12 +74,13 @@ from drivers.action import ActionInput
 from . import theme, view
 from .cards import CardWidget
 from .felt import FeltView
-from .panel import ControlPanel
+from .panel import ControlPanel, button_text, button_tip
 from .present import Device
 from .seat import restyle
 from .services import LedgerView, Printer, PrintJob, ledger_view, outcome_of
 from .shoe import ShoeFeed
 from .theme import STYLE, named
+from .touch import target_px
 from .worker import Worker
 
 if TYPE_CHECKING:  # the pit loads when it is first asked for, after the first paint
@@ -97,6 +98,7 @@ WARM_AFTER_MS = 150  # after the window's last resize
 NAMED_KEYS = {Qt.Key.Key_Return: "Enter", Qt.Key.Key_Enter: "Enter", Qt.Key.Key_Escape: "Esc",
               Qt.Key.Key_Backspace: "Backspace", Qt.Key.Key_Left: "Left",
               Qt.Key.Key_Right: "Right", Qt.Key.Key_Space: "Space"}
+CORNER_LABELS = {"help": "Keys", "shift": "Dealer"}
 NOT_THE_DEALERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                    | Qt.KeyboardModifier.MetaModifier)
 
@@ -122,9 +124,12 @@ def key_name(event: QKeyEvent) -> str | None:
 
 class HelpView(QDialog):
     """F1: every key of the registry, what it does, and whether (or why not) it may be done
-    now."""
+    now. As large as the dealer's window allows (never past a 1024x768 screen), in the
+    window's scale, each row as tall as its words wrapped in the columns' widths now."""
 
     COLUMNS = ("Key", "What it does", "Now")
+    MOST = (1100, 700)  # on a large screen: a dialog, not a second window
+    MARGIN = 24  # the dealer's window shows round it
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,13 +141,27 @@ class HelpView(QDialog):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setWordWrap(True)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        # The rows were measured in the columns' first, narrow widths (190 px tall rows at
+        # 1024x768): measured again whenever a column's width settles.
+        header.sectionResized.connect(lambda *_: QTimer.singleShot(0, self.fit_rows))
         box = QVBoxLayout(self)
+        box.setContentsMargins(8, 8, 8, 8)
         box.addWidget(self.table)
-        self.resize(1100, 700)
+        self.resize(*self.MOST)
+
+    def fit_to(self, window: QWidget, scale: float) -> None:
+        """The window's scale, and no larger than the window (the station's screen)."""
+        self.setStyleSheet(theme.style(scale))
+        width = min(self.MOST[0], window.width() - 2 * self.MARGIN)
+        height = min(self.MOST[1], window.height() - 2 * self.MARGIN)
+        self.resize(width, height)
+        corner = window.mapToGlobal(window.rect().center())
+        self.move(corner.x() - width // 2, corner.y() - height // 2)
 
     def show_rows(self, rows: tuple[HelpRow, ...]) -> None:
         self.table.setRowCount(len(rows))
@@ -152,8 +171,10 @@ class HelpView(QDialog):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.table.setItem(r, c, item)
-        self.table.resizeRowsToContents()
+        self.fit_rows()
 
+    def fit_rows(self) -> None:
+        self.table.resizeRowsToContents()
 
 class MainWindow(QMainWindow):
     changed = Signal()  # the session handled an event (the pit's view follows the round)
@@ -179,6 +200,7 @@ class MainWindow(QMainWindow):
         self.devices = [named(QLabel(), "device") for _ in range(3)]
         for label in self.devices:
             bar.addWidget(label)
+            label.installEventFilter(self)  # a tap tells what its tooltip tells (explain_device)
         self.banner = named(QLabel(), "banner")  # on two lines if it must
         self.banner.setWordWrap(True)
         self.table_info = named(QLabel(), "tableInfo")  # two whole lines (view.table_info)
@@ -187,6 +209,21 @@ class MainWindow(QMainWindow):
             label.setMinimumWidth(0)
             bar.addWidget(label, 1)
         self.banner.hide()
+        # What the keyboard's F1 and F3 do, for a finger (the registry's words and keys).
+        self.corner_buttons: dict[str, QPushButton] = {}
+        for name in ("help", "shift"):
+            command = COMMANDS_BY_ID[name]
+            b = named(QPushButton(button_text(command, CORNER_LABELS[name])), "statusButton")
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.setToolTip(button_tip(command))
+            self.corner_buttons[name] = b
+        # in the felt's top corners, empty beside seats 3 and 4: the status bar has no room
+        # left at 1024x768 (the table's two lines of rules)
+        top = Qt.AlignmentFlag.AlignTop
+        self.felt.grid.addWidget(self.corner_buttons["help"], 0, 0,
+                                 top | Qt.AlignmentFlag.AlignLeft)
+        self.felt.grid.addWidget(self.corner_buttons["shift"], 0, 5,
+                                 top | Qt.AlignmentFlag.AlignRight)
         self.pit_button = named(QPushButton("Pit view  [F2]"), "statusButton")
         self.pit_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pit_button.setToolTip("The pit supervisor's view: who may bank, the history, "
@@ -253,8 +290,13 @@ class MainWindow(QMainWindow):
             pit = PitController(self)
         self.pit = pit
         self.pit_button.clicked.connect(self.toggle_pit)
+        for name, button in self.corner_buttons.items():
+            key = COMMANDS_BY_ID[name].keys[0][0]  # as its key does: F1, F3
+            button.clicked.connect(lambda _=False, key=key: self.press(key))
+        self.felt.keypad.pressed.connect(self.press)
         for name, button in self.panel.buttons.items():
             button.clicked.connect(lambda _=False, name=name: self.click(name))
+        self.panel.refused.connect(self.explain)
         for seat in self.felt.seats.values():
             seat.clicked.connect(self.select)
             seat.card_clicked.connect(self.pick)
@@ -409,11 +451,16 @@ class MainWindow(QMainWindow):
         p.show_message(s.message, s.level)
         p.selected.setText(lines.selected)
         p.show_availability(availability(s), lines.labels)
+        self.show_corner_availability()
         p.buttons["co_bank"].setChecked(s.play.co_bank)
         p.fields["cards"].setPlaceholderText(lines.cards_hint)
         p.fields["bank"].setPlaceholderText(lines.bank_hint)
         p.fields["dragon"].setPlaceholderText(lines.dragon_hint)
         entry = s.keyboard.entry
+        k = s.keyboard
+        self.felt.show_keypad(entry.field.takes if entry is not None else None,
+                              entry is not None or k.asking is not None or k.same is not None
+                              or k.held is not None)
         p.show_entry(entry.field.name if entry is not None else None,
                      entry.text if entry is not None else "", s.keyboard.front_text)
         if changes is None:
@@ -426,6 +473,15 @@ class MainWindow(QMainWindow):
             self.paint_devices()
         if self.help is not None and self.help.isVisible():
             self.help.show_rows(help_rows(s))
+
+    def show_corner_availability(self) -> None:
+        assert self.session is not None
+        for name, button in self.corner_buttons.items():
+            reason = COMMANDS_BY_ID[name].available(self.session)
+            button.setEnabled(reason is None)
+            tip = button_tip(COMMANDS_BY_ID[name]) if reason is None else f"Not now: {reason}"
+            if button.toolTip() != tip:
+                button.setToolTip(tip)
 
     def paint_slip(self) -> None:
         s = self.session
@@ -479,6 +535,7 @@ class MainWindow(QMainWindow):
         room = self.screen().availableGeometry()
         self.rescale(min(theme.scale_for(self.width(), self.height()),
                          theme.scale_for(room.width(), room.height())))
+        self.fit_targets()  # the screen is known once shown
         super().showEvent(event)
         self._warm.start()
 
@@ -497,6 +554,40 @@ class MainWindow(QMainWindow):
         self.panel.setFixedWidth(theme.px(PANEL_WIDTH, scale))
         self.panel.set_scale(scale)
         self.felt.set_scale(scale)
+        self.fit_targets()
+
+    def fit_targets(self) -> None:
+        """Every button a fingertip's size on this screen (app/ui/touch.py): the station's
+        screen is a touch screen at many tables."""
+        side = target_px(self.screen())
+        self.felt.keypad.set_target(side)
+        for b in (*self.corner_buttons.values(), self.pit_button):
+            b.setMinimumHeight(side)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() is QEvent.Type.MouseButtonRelease and watched in self.devices:
+            self.explain_device(self.devices.index(watched))
+        return super().eventFilter(watched, event)
+
+    def explain_device(self, index: int) -> None:
+        """A device's whole story (the port, the reason, what to do), which its tooltip
+        holds, in the message: a finger cannot hover."""
+        label = self.devices[index]
+        detail = label.toolTip()
+        if detail and detail != label.text():
+            self.panel.show_message(f"{label.text()}. {detail}", "info")
+        else:
+            self.panel.show_message(label.text(), "info")
+
+    def explain(self, name: str) -> None:
+        """A button tapped while it may not be pressed: why not, in the message (its tooltip
+        says the same, but a finger cannot hover)."""
+        if self.session is None:
+            return
+        command = COMMANDS_BY_ID[name]
+        reason = command.available(self.session)
+        if reason is not None:
+            self.panel.show_message(f"{command.button}: not now - {reason}", "info")
 
     def warm_cards(self, left: list[Card] | None = None) -> None:
         """Draw the deck at each seat's card size while the window is idle, a few cards at a
@@ -572,6 +663,7 @@ class MainWindow(QMainWindow):
         if self.help is None:
             self.help = HelpView(self)
             self.help.finished.connect(lambda _r: self.felt.setFocus())
+        self.help.fit_to(self, self.scale)
         self.help.show_rows(help_rows(self.session))
         self.help.show()
         self.help.raise_()
