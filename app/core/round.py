@@ -169,7 +169,7 @@ class Round:
 
     def _require(self, *phases: Phase) -> None:
         if self.phase not in phases:
-            raise RoundError(f"not now: {self.phase.now}; that is done "
+            raise RoundError(f"{self.phase.now}; that is done "
                              + " or ".join(p.when for p in phases))
 
     def _verify_seat(self, seat: int) -> None:

@@ -290,7 +290,11 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
             values.update(note="Set by the player: the dealer entered the front",
                           note_kind="rule")
         elif hand.rule:
-            values.update(note=f"House Way {hand.rule}: {hand.rule_says}", note_kind="rule")
+            # The felt says which kind of hand the House Way read, in the card's words; the
+            # row's id and its whole text are in F1, the pit and on the slip (issue 25).
+            kind = (hand.rule_says or "").split(":")[0].strip()
+            values.update(note=f"House Way: {kind}" if kind else "House Way",
+                          note_kind="rule")
     else:
         values.update(cards=tuple(sort_cards(hand.cards)))
         # The dealer's own hand is opened after every other hand is set (the round says

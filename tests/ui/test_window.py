@@ -122,7 +122,8 @@ def test_house_way_on_a_seat_shows_the_rule_that_set_it(make_station):
     way = set_house_way(parse_cards(SHOWCASE[5]))
     seat = s.seat(5)
     assert seat.state.rule_id == way.rule.id
-    assert seat.note.text().startswith(f"House Way {way.rule.id}: ")
+    # the felt names the kind of hand in the card's words; the row's id is the pit's and F1's
+    assert seat.note.text() == "House Way: " + way.rule.says.split(":")[0]
     assert [c.card for c in seat.cards[:2]] == list(way.low)
     assert way.rule.id in s.message
 
@@ -228,7 +229,7 @@ def test_disabled_actions_say_why_in_their_tooltips(make_station):
         rnd.verify_settle()
     assert not b["settle"].isEnabled()
     assert b["settle"].toolTip() == f"Not now: {why.value}"
-    assert not b["house_way"].isEnabled() and "betting" in b["house_way"].toolTip()
+    assert not b["house_way"].isEnabled() and "wagers are still being taken" in b["house_way"].toolTip()
     assert not b["new"].isEnabled() and "settle it (S)" in b["new"].toolTip()
     assert not b["print"].isEnabled() and "settle the round first" in b["print"].toolTip()
     # A key for something not allowed now says why instead of acting.
