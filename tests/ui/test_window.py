@@ -229,7 +229,8 @@ def test_disabled_actions_say_why_in_their_tooltips(make_station):
         rnd.verify_settle()
     assert not b["settle"].isEnabled()
     assert b["settle"].toolTip() == f"Not now: {why.value}"
-    assert not b["house_way"].isEnabled() and "wagers are still being taken" in b["house_way"].toolTip()
+    assert not b["house_way"].isEnabled()
+    assert "wagers are still being taken" in b["house_way"].toolTip()
     assert not b["new"].isEnabled() and "settle it (S)" in b["new"].toolTip()
     assert not b["print"].isEnabled() and "settle the round first" in b["print"].toolTip()
     # A key for something not allowed now says why instead of acting.
