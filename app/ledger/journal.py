@@ -65,7 +65,7 @@ class Op:
     op_id: str
     kind: str
     round_id: str | None
-    payload: dict[str, Any]
+    payload: dict[str, object]
     at: str
     seq: int = 0
     delivered: bool = False

@@ -186,7 +186,7 @@ class Opened:
     ledger: Ledger
     resumed: Recording | None
     rotation: BankRotation
-    deal: dict[str, Any] | None
+    deal: dict[str, object] | None
 
 
 def open_station(args: argparse.Namespace) -> Opened:
