@@ -20,11 +20,11 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import product
 from math import prod
-from typing import Any
 
 from app.core.cards import DECK, Card, CardError, parse_cards
 from app.core.hands import HandRules
 from app.core.house_way import HouseWay, HouseWayError, HouseWaySetting
+from app.core.house_way.engine import Rule
 from app.core.house_way.table import (
     FIVE_OF_A_SUIT,
     PLACE,
@@ -80,7 +80,7 @@ class Answers:
                       for n, rule in enumerate(card.rules)
                       for k, step in enumerate((None, *rule.steps))}
 
-    def _tail(self, rule: Any, step: Any) -> str:
+    def _tail(self, rule: Rule, step: Rule | None) -> str:
         if self.as_json:
             return (f', "rule": {json.dumps(rule.id)}, "says": {json.dumps(rule.says)}, '
                     f'"step": {json.dumps(step.id if step else None)}, '

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+
+from sqlalchemy import Engine
 
 from app.core.cards import DECK
 from app.core.round import Phase, RoundRules
@@ -47,7 +48,7 @@ class HeadlessStation:
     def __init__(self, database_url: str, table: str, data_dir: str | Path, *,
                  dealer: str = "Demo dealer", seed: int | None = None,
                  void_chance: float = 0.03, foul_chance: float = 0.15,
-                 status_engine: Any = None, supervisor: tuple[str, str] | None = None
+                 status_engine: Engine | None = None, supervisor: tuple[str, str] | None = None
                  ) -> None:
         """`supervisor`: (name, secret) of the person in the ledger who stands at this
         headless table: its voids (its own and those the floor asks for) are theirs,
@@ -128,7 +129,7 @@ class HeadlessStation:
         return [self._open, self._bank, self._wagers, self._action, self._deal, self._dragon,
                 self._set, self._settle]
 
-    def play_round(self, pause: Callable[[float], Any] | None = None,
+    def play_round(self, pause: Callable[[float], object] | None = None,
                    step_s: float = 0.0) -> bool:
         """One round, each step followed by a heartbeat (and `pause(step_s)`); True when
         it settled, False when the pit voided it."""

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.settlement import Role
+from app.core.settlement import Role, SlipDict
 
 from .codec import stored_record
 from .errors import LedgerError, RoundSettled
@@ -32,6 +32,20 @@ from .models import (
     Shift,
     Station,
     WagerRow,
+)
+from .payloads import (
+    BankDecisionOp,
+    EligibilityJson,
+    HandJson,
+    NoteOp,
+    RecordJson,
+    RecordsOp,
+    RoundBeginOp,
+    RoundSnapshot,
+    RoundVoidOp,
+    ShiftCloseOp,
+    ShiftOpenOp,
+    StationOp,
 )
 
 ROUND_BEGUN = "round_begun"
@@ -56,35 +70,37 @@ def _when(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def _dumps(data: Any) -> str:
+def _dumps(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
 def apply_op(s: Session, op: Op) -> bool:
     """Write one op; False when the database had it already."""
+    # The payload is as the store wrote it for its kind: the journal vouched for it by the
+    # station's signature (an op changed since is held back, never applied).
     p = op.payload
     match op.kind:
         case "station":
-            return _station(s, p)
+            return _station(s, cast(StationOp, p))
         case "shift_open":
-            return _shift_open(s, p)
+            return _shift_open(s, cast(ShiftOpenOp, p))
         case "shift_close":
-            return _shift_close(s, p)
+            return _shift_close(s, cast(ShiftCloseOp, p))
         case "round_begin":
-            return _round_begin(s, p)
+            return _round_begin(s, cast(RoundBeginOp, p))
         case "records":
-            return _records(s, p)
+            return _records(s, cast(RecordsOp, p))
         case "round_void":
-            return _round_void(s, p)
+            return _round_void(s, cast(RoundVoidOp, p))
         case "bank_decision":
-            return _bank_decision(s, p)
+            return _bank_decision(s, cast(BankDecisionOp, p))
         case "note":
-            return _note(s, p)
+            return _note(s, cast(NoteOp, p))
     raise LedgerError(f"the journal holds an op of an unknown kind {op.kind!r}: this station "
                       f"is older than its journal")
 
 
-def _station(s: Session, p: dict[str, Any]) -> bool:
+def _station(s: Session, p: StationOp) -> bool:
     if s.get(Station, uuid.UUID(p["id"])) is not None:
         return False
     name = p["name"]
@@ -101,13 +117,13 @@ def _station(s: Session, p: dict[str, Any]) -> bool:
 
 def _event(s: Session, *, id: uuid.UUID, station_id: str, shift_id: str | None,
            round_id: str | None, seq: int | None, kind: str, actor: str | None, at: str,
-           payload: Any) -> None:
+           payload: object) -> None:
     s.add(Event(id=id, station_id=uuid.UUID(station_id), shift_id=_uuid(shift_id),
                 round_id=_uuid(round_id), seq=seq, kind=kind, actor=actor, at=_when(at),
                 payload=_dumps(payload)))
 
 
-def _note(s: Session, p: dict[str, Any]) -> bool:
+def _note(s: Session, p: NoteOp) -> bool:
     event_id = uuid.UUID(p["id"])
     if s.get(Event, event_id) is not None:
         return False
@@ -117,7 +133,7 @@ def _note(s: Session, p: dict[str, Any]) -> bool:
     return True
 
 
-def _shift_open(s: Session, p: dict[str, Any]) -> bool:
+def _shift_open(s: Session, p: ShiftOpenOp) -> bool:
     shift_id = uuid.UUID(p["id"])
     if s.get(Shift, shift_id) is not None:
         return False
@@ -130,7 +146,7 @@ def _shift_open(s: Session, p: dict[str, Any]) -> bool:
     return True
 
 
-def _shift_close(s: Session, p: dict[str, Any]) -> bool:
+def _shift_close(s: Session, p: ShiftCloseOp) -> bool:
     shift = s.get(Shift, uuid.UUID(p["id"]))
     if shift is None:
         raise LedgerError(f"shift {p['id']} was never opened in the ledger")
@@ -143,7 +159,7 @@ def _shift_close(s: Session, p: dict[str, Any]) -> bool:
     return True
 
 
-def _round_begin(s: Session, p: dict[str, Any]) -> bool:
+def _round_begin(s: Session, p: RoundBeginOp) -> bool:
     rid = uuid.UUID(p["id"])
     if s.get(RoundRow, rid) is not None:
         return False
@@ -161,7 +177,7 @@ def _round_begin(s: Session, p: dict[str, Any]) -> bool:
     return True
 
 
-def _without_secrets(stored: dict[str, Any]) -> dict[str, Any]:
+def _without_secrets(stored: RoundSnapshot) -> RoundSnapshot:
     """A round's {"rules", "config"} without any secret in the table config: a journal
     written by an older station may still hold the supervisor's PIN there."""
     from app.settings import NOT_IN_SNAPSHOT
@@ -183,7 +199,7 @@ def _open_round(s: Session, round_id: str) -> RoundRow:
     return rnd
 
 
-def _records(s: Session, p: dict[str, Any]) -> bool:
+def _records(s: Session, p: RecordsOp) -> bool:
     """The records one save made, in one transaction: a round in the database is always
     whole changes (the dealer's bank with the action that made it)."""
     wrote = False
@@ -192,7 +208,7 @@ def _records(s: Session, p: dict[str, Any]) -> bool:
     return wrote
 
 
-def _record(s: Session, p: dict[str, Any], seq: int, record: dict[str, Any]) -> bool:
+def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
     rid = p["round_id"]
     existing = s.scalar(select(Event).where(Event.round_id == uuid.UUID(rid),
                                             Event.seq == seq))
@@ -253,7 +269,7 @@ def _record(s: Session, p: dict[str, Any], seq: int, record: dict[str, Any]) -> 
 
 
 def _decision(s: Session, id: uuid.UUID, station_id: str, round_id: str | None,
-              verdict: dict[str, Any], decision: str, actor: str | None, at: datetime) -> None:
+              verdict: EligibilityJson, decision: str, actor: str | None, at: datetime) -> None:
     s.add(BankDecision(id=id, station_id=uuid.UUID(station_id), round_id=_uuid(round_id),
                        seat=verdict["seat"], eligible=verdict["eligible"],
                        reasons=_dumps(verdict["reasons"]), chips_cents=verdict["chips_cents"],
@@ -283,13 +299,13 @@ def _bets_closed(s: Session, rnd: RoundRow, at: datetime) -> None:
                        seat=None, kind="dealer", amount_cents=rnd.dealer_wager_cents, at=at))
 
 
-def _penalty(hand: dict[str, Any]) -> str | None:
+def _penalty(hand: HandJson) -> str | None:
     if hand.get("forfeit"):
         return "forfeit"
     return "reset" if hand.get("set_by") == "reset" else None
 
 
-def _hand(s: Session, rnd: RoundRow, hand: dict[str, Any], at: datetime) -> None:
+def _hand(s: Session, rnd: RoundRow, hand: HandJson, at: datetime) -> None:
     s.add(HandRow(id=derived_id(rnd.id, f"hand/{hand['position']}"), round_id=rnd.id,
                   position=hand["position"], role=hand["role"], seat=hand["player"],
                   cards=hand["cards"], low=hand["low"], high=hand["high"],
@@ -297,7 +313,7 @@ def _hand(s: Session, rnd: RoundRow, hand: dict[str, Any], at: datetime) -> None
                   foul=hand["foul"], penalty=_penalty(hand), at=at))
 
 
-def _settled(s: Session, rnd: RoundRow, slip: dict[str, Any], p: dict[str, Any],
+def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
              at: datetime) -> None:
     set_positions = set(s.scalars(select(HandRow.position).where(HandRow.round_id == rnd.id)))
     for line in slip["positions"]:
@@ -340,7 +356,7 @@ def _settled(s: Session, rnd: RoundRow, slip: dict[str, Any], p: dict[str, Any],
 MISDEAL_PREFIX = "misdeal: "
 
 
-def _round_void(s: Session, p: dict[str, Any]) -> bool:
+def _round_void(s: Session, p: RoundVoidOp) -> bool:
     rnd = s.get(RoundRow, uuid.UUID(p["round_id"]))
     if rnd is None:
         raise LedgerError(f"round {p['round_id']} was never begun in the ledger")
@@ -361,7 +377,7 @@ def _round_void(s: Session, p: dict[str, Any]) -> bool:
     return True
 
 
-def _bank_decision(s: Session, p: dict[str, Any]) -> bool:
+def _bank_decision(s: Session, p: BankDecisionOp) -> bool:
     did = uuid.UUID(p["id"])
     if s.get(BankDecision, did) is not None:
         return False

@@ -50,14 +50,25 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import cast
 
-from sqlalchemy import Connection, Engine, Table, event, insert, inspect, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    RowMapping,
+    Table,
+    event,
+    insert,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.orm import Session
 
 from . import keys
 from .models import (
     BankDecision,
+    Base,
     ChainEntry,
     ChainUnsigned,
     Event,
@@ -81,7 +92,7 @@ PEOPLE = "people"  # the chain of the users, their sign-in tries and the enrolle
 PEOPLE_TABLES = ("users", "sign_ins", "station_keys")
 SIGNER = "paigow_signer"  # the execution option that carries the keys.Signer of a writer
 
-MODELS: dict[str, Any] = {m.__tablename__: m for m in (
+MODELS: dict[str, type[Base]] = {m.__tablename__: m for m in (
     Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BankDecision, Event, User,
     SignIn, StationKey)}
 CHAINED = tuple(MODELS)
@@ -98,7 +109,7 @@ BY_STATION = ("shifts", "events", "bank_decisions")
 
 # --- hashing ---------------------------------------------------------------------------------
 
-def _value(v: Any) -> Any:
+def _value(v: object) -> str | int | None:
     if isinstance(v, datetime):
         if v.tzinfo is None:  # the ledger keeps UTC; a naive time read back is UTC
             v = v.replace(tzinfo=UTC)
@@ -110,7 +121,7 @@ def _value(v: Any) -> Any:
     raise TypeError(f"the chain has no canonical form for {type(v).__name__}")
 
 
-def canonical(table: str, row: Mapping[str, Any]) -> bytes:
+def canonical(table: str, row: Mapping[str, object]) -> bytes:
     """The row's canonical content (module docstring): what its hash is taken of."""
     content = {"table": table,
                "row": {k: _value(v) for k, v in row.items() if v is not None}}
@@ -118,7 +129,7 @@ def canonical(table: str, row: Mapping[str, Any]) -> bytes:
                       ensure_ascii=False).encode("utf-8")
 
 
-def row_hash(table: str, row: Mapping[str, Any]) -> str:
+def row_hash(table: str, row: Mapping[str, object]) -> str:
     return hashlib.sha256(canonical(table, row)).hexdigest()
 
 
@@ -156,7 +167,7 @@ def tx_hash(chain: str, seq: int, subject: str, prev_hash: str, rows: bytes) -> 
     return hashlib.sha256(head.encode("utf-8") + bytes(rows)).hexdigest()
 
 
-def entry_of(chain: str, link: Mapping[Any, Any]) -> str:
+def entry_of(chain: str, link: RowMapping) -> str:
     """What a stored link's entry hash must be, from what it holds (either format)."""
     if link["row_table"] == TX:
         return tx_hash(chain, int(link["seq"]), str(link["row_id"]), str(link["prev_hash"]),
@@ -165,7 +176,7 @@ def entry_of(chain: str, link: Mapping[Any, Any]) -> str:
                      str(link["row_hash"]), str(link["prev_hash"]))
 
 
-def covered(link: Mapping[Any, Any]) -> list[tuple[str, str, str]] | None:
+def covered(link: RowMapping) -> list[tuple[str, str, str]] | None:
     """The (table, row id, row hash) a stored link vouches for; None: its rows are unreadable."""
     if link["row_table"] == TX:
         return unpack(link["rows"] or b"")
@@ -175,22 +186,20 @@ def covered(link: Mapping[Any, Any]) -> list[tuple[str, str, str]] | None:
 # --- writing links -----------------------------------------------------------------------
 
 def _table(name: str) -> Table:
-    table: Table = MODELS[name].__table__
-    return table
+    return _table_of(MODELS[name])
 
 
 def _chain_table() -> Table:
-    table: Table = ChainEntry.__table__  # type: ignore[assignment]
-    return table
+    return _table_of(ChainEntry)
 
 
-def _row(conn: Connection, table: str, row_id: str) -> Mapping[str, Any] | None:
+def _row(conn: Connection, table: str, row_id: str) -> Mapping[str, object] | None:
     t = _table(table)
     found = conn.execute(select(t).where(t.c.id == uuid.UUID(row_id))).mappings().first()
     return None if found is None else dict(found)
 
 
-def chain_of(conn: Connection, table: str, row: Mapping[str, Any]) -> str:
+def chain_of(conn: Connection, table: str, row: Mapping[str, object]) -> str:
     """Which chain a row belongs to: its casino table's name (or "people")."""
     if table in PEOPLE_TABLES:
         return PEOPLE
@@ -232,8 +241,8 @@ def _signed(signer: keys.Signer | None, entry: str) -> dict[str, str]:
 
 
 def _touched_rows(conn: Connection, touched: Iterable[tuple[str, str]]
-                  ) -> list[tuple[str, str, str, Mapping[str, Any]]]:
-    rows: list[tuple[str, str, str, Mapping[str, Any]]] = []
+                  ) -> list[tuple[str, str, str, Mapping[str, object]]]:
+    rows: list[tuple[str, str, str, Mapping[str, object]]] = []
     for table, row_id in touched:
         row = _row(conn, table, row_id)
         if row is not None:
@@ -262,7 +271,7 @@ def append(conn: Connection, touched: Iterable[tuple[str, str]],
     return len(rows)
 
 
-def _subject(table: str, row: Mapping[str, Any]) -> str | None:
+def _subject(table: str, row: Mapping[str, object]) -> str | None:
     """The round a row belongs to (the id a /2 link is found by), if any."""
     if table == "rounds":
         return str(row["id"])
@@ -315,7 +324,7 @@ class LedgerSession(Session):
 
 
 @event.listens_for(LedgerSession, "after_flush")
-def _note_touched(session: Session, _context: Any) -> None:
+def _note_touched(session: Session, _context: object) -> None:
     touched: dict[tuple[str, str], None] = session.info.setdefault(TOUCHED, {})
     for obj in (*session.new, *session.dirty):
         name = getattr(obj, "__tablename__", None)
@@ -343,7 +352,7 @@ def seal_existing(conn: Connection) -> int:
     in the order they were written; returns how many."""
     c = ChainEntry.__table__
     linked = {(t, i) for t, i in conn.execute(select(c.c.row_table, c.c.row_id))}
-    todo: list[tuple[Any, str, str]] = []
+    todo: list[tuple[str | int | None, str, str]] = []
     present = set(inspect(conn).get_table_names())  # an older migration has fewer tables
     for table in (t for t in CHAINED if t in present):
         t = _table(table)
@@ -373,7 +382,7 @@ class Problem:
     def text(self) -> str:
         return f"{self.chain}: {self.detail}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"chain": self.chain, "kind": self.kind, "table": self.table,
                 "row_id": self.row_id, "seq": self.seq, "detail": self.detail}
 
@@ -405,7 +414,7 @@ class ChainReport:
                 + f"; {self.rows} rows checked"
                 + (f"; {self.unchecked}" if self.unchecked else ""))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"chain": self.chain, "rows": self.rows, "links": self.links,
                 "intact": self.intact, "head": self.head, "unchecked": self.unchecked,
                 "problems": [p.to_dict() for p in self.problems]}
@@ -440,7 +449,7 @@ def may_read_secrets(conn: Connection) -> bool:
 
 
 def _rows_of(conn: Connection, chain: str, table: str,
-             secrets: bool = True) -> Iterator[Mapping[str, Any]]:
+             secrets: bool = True) -> Iterator[Mapping[str, object]]:
     """The chain's rows of `table`; without `secrets`, users rows less their hash (only
     whether each is there, and linked, can then be told)."""
     t = _table(table)
@@ -467,7 +476,7 @@ def _rows_of(conn: Connection, chain: str, table: str,
 
 
 def describe(conn: Connection, table: str, row_id: str,
-             row: Mapping[str, Any] | None = None) -> str:
+             row: Mapping[str, object] | None = None) -> str:
     """A row as an auditor would look for it: its table, its id and what it is."""
     what = f"{table} row {row_id}"
     if row is None:
@@ -534,12 +543,12 @@ def unsigned_upto(conn: Connection, chain: str) -> int:
     return int(conn.scalar(select(u.c.upto_seq).where(u.c.chain == chain)) or 0)
 
 
-def _table_of(model: Any) -> Table:
-    table: Table = model.__table__
-    return table
+def _table_of(model: type[Base]) -> Table:
+    # every model is declared on a Table (not a select): its __table__ is one
+    return cast(Table, model.__table__)
 
 
-def link_name(link: Mapping[Any, Any]) -> str:
+def link_name(link: RowMapping) -> str:
     """A link as verify names it: its number and what it covers."""
     if link["row_table"] == TX:
         rows = unpack(link["rows"] or b"")
@@ -548,7 +557,7 @@ def link_name(link: Mapping[Any, Any]) -> str:
     return f"link {link['seq']} ({link['row_table']} row {link['row_id']})"
 
 
-def signature_problem(chain: str, link: Any, ring: Mapping[str, EnrolledKey],
+def signature_problem(chain: str, link: RowMapping, ring: Mapping[str, EnrolledKey],
                       legacy: int) -> Problem | None:
     """Why a link's signature does not make it a record of an enrolled station (or None)."""
     seq = int(link["seq"])
@@ -658,14 +667,14 @@ def verify(conn: Connection, chain: str) -> ChainReport:
 # --- rows that count ---------------------------------------------------------------------
 
 def _newest_links(conn: Connection, table: str, wanted: list[str]
-                  ) -> dict[str, Mapping[Any, Any]]:
+                  ) -> dict[str, RowMapping]:
     """The newest link that names each of these rows: a /1 link found by the row's id, a /2
     link by the round the row belongs to (or the row's own id, for a row of no round)."""
     c = _chain_table()
     t = _table(table)
-    newest: dict[str, Mapping[Any, Any]] = {}
+    newest: dict[str, RowMapping] = {}
 
-    def keep(row_id: str, link: Mapping[Any, Any]) -> None:
+    def keep(row_id: str, link: RowMapping) -> None:
         kept = newest.get(row_id)
         if kept is None or int(link["seq"]) > int(kept["seq"]):
             newest[row_id] = link

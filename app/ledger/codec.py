@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
 
 from app.core.banker import BankRotation, Eligibility
 from app.core.cards import Card, cards_text, parse_cards
@@ -58,12 +57,10 @@ from app.core.table import (
 )
 
 from .errors import LedgerError
+from .payloads import ActionJson, DealJson, EligibilityJson, HandJson, Json, RecordJson
 
 RULES_SCHEMA = "paigow.rules/1"
 ROTATION_SCHEMA = "paigow.rotation/1"
-
-Json = dict[str, Any]
-
 
 class CodecError(LedgerError):
     """A stored record that cannot be read, or a round that does not replay as written."""
@@ -71,7 +68,7 @@ class CodecError(LedgerError):
 
 # --- cards ---------------------------------------------------------------------------------
 
-def _cards(text: str) -> tuple[Card, ...]:
+def _cards(text: str | None) -> tuple[Card, ...]:
     return parse_cards(text) if text else ()
 
 
@@ -81,7 +78,7 @@ def encode_rules(rules: RoundRules) -> Json:
     return rules_to_data(rules)
 
 
-def decode_rules(data: Mapping[str, Any]) -> RoundRules:
+def decode_rules(data: Mapping[str, object]) -> RoundRules:
     try:
         return rules_from_data(data)
     except RulesDataError as e:
@@ -92,7 +89,7 @@ def encode_rotation(rotation: BankRotation) -> Json:
     return rotation_to_data(rotation)
 
 
-def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
+def decode_rotation(data: Mapping[str, object]) -> BankRotation:
     try:
         return rotation_from_data(data)
     except RulesDataError as e:
@@ -101,29 +98,29 @@ def decode_rotation(data: Mapping[str, Any]) -> BankRotation:
 
 # --- records -------------------------------------------------------------------------------
 
-def _eligibility(e: Eligibility | None) -> Json | None:
+def _eligibility(e: Eligibility | None) -> EligibilityJson | None:
     if e is None:
         return None
     return {"seat": e.seat, "eligible": e.eligible, "reasons": list(e.reasons),
             "chips_cents": e.chips, "cover_cents": e.cover}
 
 
-def encode_eligibility(e: Eligibility) -> Json:
+def encode_eligibility(e: Eligibility) -> EligibilityJson:
     out = _eligibility(e)
     assert out is not None
     return out
 
 
-def _action(a: Action) -> Json:
+def _action(a: Action) -> ActionJson:
     return {"number": a.number, "source": a.source.value, "dice": list(a.dice),
             "drawn_by": a.drawn_by}
 
 
-def _decode_action(d: Mapping[str, Any]) -> Action:
+def _decode_action(d: ActionJson) -> Action:
     return Action(d["number"], ActionSource(d["source"]), tuple(d["dice"]), d["drawn_by"])
 
 
-def encode_hand(h: Hand) -> Json:
+def encode_hand(h: Hand) -> HandJson:
     return {
         "position": h.position, "role": h.role.value, "player": h.player,
         "cards": cards_text(h.cards), "wager_cents": h.wager,
@@ -134,7 +131,7 @@ def encode_hand(h: Hand) -> Json:
     }
 
 
-def encode_record(record: Record) -> Json:
+def encode_record(record: Record) -> RecordJson:
     """One record of `Round.log` as JSON (`type` names it)."""
     match record:
         case WagerPlaced(seat, wager, rule):
@@ -181,13 +178,14 @@ def encode_record(record: Record) -> Json:
                      f"app/ledger/codec.py")
 
 
-def stored_record(record: Mapping[str, Any]) -> dict[str, Any]:
+def stored_record(record: RecordJson) -> RecordJson:
     """A record as the ledger's event keeps it: the settled record without its slip, which
     the round's row keeps (slip_json) and recall checks against the cards. A ledger written
     before migration 0012 keeps the copy in the event too."""
+    kept = record.copy()
     if record.get("type") == "settled":
-        return {k: v for k, v in record.items() if k != "slip"}
-    return dict(record)
+        kept.pop("slip", None)
+    return kept
 
 
 RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
@@ -197,14 +195,14 @@ RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
 
 # --- replay --------------------------------------------------------------------------------
 
-def _is_implied(data: Mapping[str, Any]) -> bool:
+def _is_implied(data: RecordJson) -> bool:
     """The dealer's bank, which `set_action` records itself. Read with .get: a record changed
     outside the stations may lack either key, and is then named by the check against the
     record the core makes."""
     return data.get("type") == "bank_taken" and data.get("player") is None
 
 
-def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:
+def _front(game: Round, hand: HandJson) -> tuple[Card, ...] | None:
     """The two cards the dealer entered in front for a recorded setting (None: House Way)."""
     set_by = SetBy(hand["set_by"])
     if set_by in (SetBy.HOUSE_WAY, SetBy.AFTER_BANK):
@@ -222,7 +220,7 @@ def _front(game: Round, hand: Mapping[str, Any]) -> tuple[Card, ...] | None:
                      f"({hand['foul']})")
 
 
-def _apply(game: Round, data: Mapping[str, Any]) -> None:
+def _apply(game: Round, data: RecordJson) -> None:
     kind = data["type"]
     match kind:
         case "wager_placed":
@@ -232,7 +230,10 @@ def _apply(game: Round, data: Mapping[str, Any]) -> None:
         case "bank_passed":
             game.pass_bank(data["seat"])
         case "bank_taken":
-            game.take_bank(data["player"], data["chips_cents"], data["co_bank"])
+            seat, chips = data["player"], data["chips_cents"]
+            if seat is None or chips is None:  # the dealer's bank is never replayed here
+                raise ValueError("a player's bank without the player or the chips")
+            game.take_bank(seat, chips, data["co_bank"])
         case "action_counted":
             game.set_action(_decode_action(data["action"]))
         case "dealt":
@@ -259,7 +260,7 @@ def _apply(game: Round, data: Mapping[str, Any]) -> None:
                              f"than the ledger")
 
 
-def _replay_deal(game: Round, deal: Mapping[str, Any]) -> None:
+def _replay_deal(game: Round, deal: DealJson) -> None:
     order: list[int] = deal["order"]
     hands = [_cards(h) for h in deal["hands"]]
     leftovers = _cards(deal["leftovers"]) if deal["leftovers_counted"] else None
@@ -274,7 +275,7 @@ def _replay_deal(game: Round, deal: Mapping[str, Any]) -> None:
 
 
 def replay(rules: RoundRules, rotation: BankRotation,
-           records: Sequence[Mapping[str, Any]]) -> Round:
+           records: Sequence[RecordJson]) -> Round:
     """The round rebuilt from its records, each checked against what was written."""
     game = Round(rules, rotation)
     for i, data in enumerate(records):
@@ -303,7 +304,7 @@ def replay(rules: RoundRules, rotation: BankRotation,
     return game
 
 
-def _check(game: Round, records: Sequence[Mapping[str, Any]], i: int) -> None:
+def _check(game: Round, records: Sequence[RecordJson], i: int) -> None:
     made = encode_record(game.log[i])
     if i >= len(records) or dict(records[i]) not in (made, stored_record(made)):
         written = records[i].get("type") if i < len(records) else "nothing"

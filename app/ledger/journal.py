@@ -65,7 +65,7 @@ class Op:
     op_id: str
     kind: str
     round_id: str | None
-    payload: dict[str, Any]
+    payload: dict[str, object]
     at: str
     seq: int = 0
     delivered: bool = False
@@ -81,6 +81,8 @@ COLUMNS = (("prev_hash", "TEXT"), ("hash", "TEXT"), ("held", "TEXT"),
 UNSIGNED = ("it has no signature: it was written into the journal by something other than "
             "the station")
 CHANGED = "it was changed after the station wrote it"
+# An ops row as _ops selects it; the payload is whatever the file holds (checked, not trusted).
+OpRow = tuple[str, str, str | None, object, str, int, int, str | None, str | None]
 
 
 def digest(seq: int, op_id: str, kind: str, round_id: str | None, at: str,
@@ -159,12 +161,12 @@ class Journal:
             raise
         self._db.execute("COMMIT")
 
-    def _set_meta(self, key: str, value: Any) -> None:
+    def _set_meta(self, key: str, value: object) -> None:
         self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
                          "UPDATE SET value = excluded.value", (key, json.dumps(value)))
 
     def _legacy_fault(self, seq: int, op_id: str, kind: str, round_id: str | None, at: str,
-                      text: Any, prev_hash: str | None, sealed: str | None,
+                      text: object, prev_hash: str | None, sealed: str | None,
                       linked: bool = True) -> str | None:
         """Why an op an older station kept is not as it kept it (its /1 seal), or None."""
         sealed_from = self.meta("sealed_from") or 0
@@ -197,7 +199,7 @@ class Journal:
             self._marks.close()
             self._db.close()
 
-    def _write(self, statements: Iterable[tuple[str, tuple[Any, ...]]],
+    def _write(self, statements: Iterable[tuple[str, tuple[object, ...]]],
                db: sqlite3.Connection | None = None) -> None:
         db = db or self._db
         with self._lock:
@@ -214,12 +216,12 @@ class Journal:
                 raise LedgerError(f"the station cannot write its journal {self.path} ({e}): "
                                   f"stop play and call a supervisor; check the disk") from None
 
-    def append(self, ops: Iterable[Op], meta: Mapping[str, Any] | None = None) -> None:
+    def append(self, ops: Iterable[Op], meta: Mapping[str, object] | None = None) -> None:
         """Keep these ops (and set these meta values, None deletes) in one durable write."""
         with self._lock:
             self._append(ops, meta)
 
-    def _append(self, ops: Iterable[Op], meta: Mapping[str, Any] | None) -> None:
+    def _append(self, ops: Iterable[Op], meta: Mapping[str, object] | None) -> None:
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -253,25 +255,25 @@ class Journal:
             row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else json.loads(row[0])
 
-    def _ops(self, where: str, args: tuple[Any, ...], limit: int = -1) -> list[Op]:
+    def _ops(self, where: str, args: tuple[object, ...], limit: int = -1) -> list[Op]:
         with self._lock:
             rows = self._db.execute(
                 f"SELECT op_id, kind, round_id, payload, at, seq, delivered, signature, held "
                 f"FROM ops WHERE {where} ORDER BY seq LIMIT ?", (*args, limit)).fetchall()
             return [self._op(r) for r in rows]
 
-    def _op(self, r: tuple[Any, ...]) -> Op:
+    def _op(self, r: OpRow) -> Op:
         op_id, kind, round_id, text, at, seq, delivered, signature, held = r
         try:
-            payload = json.loads(text)
-        except (TypeError, ValueError):
+            payload = json.loads(text) if isinstance(text, str | bytes | bytearray) else {}
+        except ValueError:
             payload = {}
         return Op(op_id, kind, round_id, payload, at, seq, bool(delivered),
                   self._fault(seq, op_id, kind, round_id, at, text, signature,
                               linked=not delivered), held)
 
     def _fault(self, seq: int, op_id: str, kind: str, round_id: str | None, at: str,
-               text: Any, signature: str | None, linked: bool = True) -> str | None:
+               text: object, signature: str | None, linked: bool = True) -> str | None:
         """Why this op is not as the station kept it, or None. `linked`: the op before it is
         checked too (only for an op still to send: once sent, the ops before it may have
         been dropped)."""

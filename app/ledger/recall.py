@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -36,6 +36,7 @@ from .codec import CodecError, decode_rotation, decode_rules, replay
 from .errors import LedgerError
 from .escape import shown
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, SignIn, Station
+from .payloads import HandJson, RecordJson
 from .reads import find_round
 
 SUPERVISED = ("round_voided", "override", "misdeal_called", "correction")
@@ -96,7 +97,8 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     rnd = find_round(s, ref, table)
     events = list(s.scalars(select(Event).where(Event.round_id == rnd.id)
                             .order_by(Event.at, Event.seq)))
-    records = [_stored_object(rnd, e.payload, f"record {e.seq}") for e in sorted(
+    # read as a station writes them: a record of another shape is named where it is shown
+    records = [cast(RecordJson, _stored_object(rnd, e.payload, f"record {e.seq}")) for e in sorted(
         (e for e in events if e.seq is not None and e.seq > 0), key=lambda e: e.seq or 0)]
     rows = list(s.scalars(select(SettlementRow).where(SettlementRow.round_id == rnd.id)
                           .order_by(SettlementRow.position, SettlementRow.entry_no)))
@@ -244,7 +246,7 @@ def _reason(payload: str) -> str:
     return str(data.get("reason") or data.get("why") or "")
 
 
-def _stored_object(rnd: RoundRow, text: str, what: str) -> dict[str, Any]:
+def _stored_object(rnd: RoundRow, text: str, what: str) -> dict[str, object]:
     """A JSON object the ledger stored with the round. A station only ever stores JSON
     objects, so one that cannot be read was written outside the stations: refused, saying
     which (the round cannot be recalled from it)."""
@@ -272,8 +274,8 @@ def _stored_object(rnd: RoundRow, text: str, what: str) -> dict[str, Any]:
 MISSHAPEN = (KeyError, TypeError, AttributeError, IndexError, ValueError)
 
 
-def _shown(part: str, render: Callable[[Sequence[dict[str, Any]]], list[str]],
-           records: Sequence[dict[str, Any]], diffs: list[str]) -> list[str]:
+def _shown(part: str, render: Callable[[Sequence[RecordJson]], list[str]],
+           records: Sequence[RecordJson], diffs: list[str]) -> list[str]:
     try:
         return render(records)
     except MISSHAPEN:
@@ -283,16 +285,19 @@ def _shown(part: str, render: Callable[[Sequence[dict[str, Any]]], list[str]],
                 f"shown; `paigow ledger export events` lists them as stored)"]
 
 
-def _banker(records: Sequence[dict[str, Any]]) -> list[str]:
+def _banker(records: Sequence[RecordJson]) -> list[str]:
     banker = next((r for r in records if r.get("type") == "bank_taken"), None)
     if banker is None or banker.get("player") is None:
         return ["  banker: the dealer (the house)"]
+    chips = banker["chips_cents"]
+    if chips is None:  # a player's bank always has them: a misshapen record (MISSHAPEN)
+        raise TypeError("a player's bank without its chips")
     co = ", co-banked with the dealer" if banker.get("co_bank") else ""
-    return [f"  banker: seat {banker['player']} with {money(banker['chips_cents'])}{co}"
+    return [f"  banker: seat {banker['player']} with {money(chips)}{co}"
             + (f" ({banker['rule']})" if banker.get("rule") else "")]
 
 
-def _cards(records: Sequence[dict[str, Any]]) -> list[str]:
+def _cards(records: Sequence[RecordJson]) -> list[str]:
     out: list[str] = []
     say = out.append
     dealt = [r for r in records if r.get("type") == "dealt"]
@@ -324,7 +329,7 @@ def _cards(records: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _setting_lines(records: Sequence[dict[str, Any]]) -> list[str]:
+def _setting_lines(records: Sequence[RecordJson]) -> list[str]:
     out: list[str] = []
     settings = _settings(records)
     if not settings:
@@ -341,7 +346,7 @@ def _setting_lines(records: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _slip_order(slip: Mapping[str, Any] | None) -> list[tuple[int, str]]:
+def _slip_order(slip: Mapping[str, object] | None) -> list[tuple[int, str]]:
     """The positions in the order the stored slip paid them; none when its lines are not
     as a station writes them (the comparison with the slip the core makes says so)."""
     lines = (slip or {}).get("positions", [])
@@ -355,9 +360,9 @@ def _slip_order(slip: Mapping[str, Any] | None) -> list[tuple[int, str]]:
     return [(ln["position"], ln["role"]) for ln in paid]
 
 
-def _settings(records: Sequence[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
+def _settings(records: Sequence[RecordJson]) -> dict[int, HandJson]:
     """Each position's last setting, in the order first set."""
-    out: dict[int, Mapping[str, Any]] = {}
+    out: dict[int, HandJson] = {}
     for r in records:
         if r.get("type") in ("hand_set", "hand_returned"):
             out[r["hand"]["position"]] = r["hand"]
@@ -365,8 +370,8 @@ def _settings(records: Sequence[Mapping[str, Any]]) -> dict[int, Mapping[str, An
 
 
 def _compare(slip: Slip, originals: Mapping[tuple[int, str], SettlementRow],
-             stored: Mapping[str, Any] | None, rnd: RoundRow,
-             records: Sequence[Mapping[str, Any]]) -> list[str]:
+             stored: Mapping[str, object] | None, rnd: RoundRow,
+             records: Sequence[RecordJson]) -> list[str]:
     """What the core pays against each place the ledger keeps it."""
     out: list[str] = []
     want: dict[tuple[int, str], tuple[str, int, int, int]] = {}

@@ -28,12 +28,12 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar, cast
 
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
@@ -80,7 +80,11 @@ from .models import (
 )
 from .paths import data_dir as station_data_dir
 from .paths import default_url
+from .payloads import Authorised, RecordsOp, RoundBeginOp
 from .people import Person
+
+if TYPE_CHECKING:
+    from app.settings import TableConfig
 
 T = TypeVar("T")
 QUIET_LAG_S = 2.0  # the longest the journal waits for a quiet moment to be sent
@@ -205,7 +209,7 @@ class LedgerStatus:
             return f"Ledger: sending {self.pending} record(s) kept on this station."
         return None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"database": self.database, "online": self.online, "pending": self.pending,
                 "oldest": self.oldest, "offline_since": self.offline_since,
                 "error": self.error, "refused": self.refused, "held": self.held,
@@ -231,14 +235,14 @@ class Recording:
         """Record a decision on who may bank this round (the pit asked), with its reasons."""
         self.store.record_eligibility(verdict, round_id=self.round_id, by=by)
 
-    def keep_deal(self, deal: dict[str, Any]) -> None:
+    def keep_deal(self, deal: Mapping[str, object]) -> None:
         """The deal coming in as the station holds it (every card the shoe read, at its
         place, with the shoe's number; the cards typed; the leftovers), on disk before this
         returns: a station killed mid-deal gets every card back (`deal()`) and asks the shoe
         only for what followed. Kept in the journal until the round is finished."""
         self.store._keep_deal(self, deal)
 
-    def deal(self) -> dict[str, Any] | None:
+    def deal(self) -> dict[str, object] | None:
         """The deal kept for this round (`keep_deal`), or None."""
         kept = self.store.journal.meta("deal")
         if not isinstance(kept, dict) or kept.get("round_id") != self.round_id:
@@ -308,7 +312,7 @@ class Store:
                 self._went_offline(e)
 
     @classmethod
-    def from_config(cls, config: Any, *, database_url: str | None = None,
+    def from_config(cls, config: TableConfig, *, database_url: str | None = None,
                     station: str | None = None, data_dir: str | Path | None = None
                     ) -> Store:
         """The store for a table config (app.settings.TableConfig): its ledger.database_url
@@ -455,7 +459,7 @@ class Store:
                     {"station": self.station_id})
         return journal
 
-    def _op(self, kind: str, round_id: str | None, payload: dict[str, Any],
+    def _op(self, kind: str, round_id: str | None, payload: Mapping[str, object],
             at: datetime | None = None) -> Op:
         when = (at or now()).isoformat()
         return Op(str(uuid.uuid4()), kind, round_id, {**payload, "at": when}, when)
@@ -514,7 +518,8 @@ class Store:
             last = None
         return decode_rotation(json.loads(last)) if last else BankRotation()
 
-    def begin(self, game: Round, *, config: Any = None, by: str | None = None) -> Recording:
+    def begin(self, game: Round, *, config: TableConfig | Mapping[str, object] | None = None,
+              by: str | None = None) -> Recording:
         """Start recording a round (and write what it has done so far). `config` is the
         table config it was built from (kept as the round's config snapshot, less the
         ledger's own section)."""
@@ -555,11 +560,11 @@ class Store:
                 raise RoundSettled(f"round {rec.round_id[:8]} is no longer in play here (settled "
                                    f"or void): it cannot change")
             shift = self.shift
-            payload: dict[str, Any] = {
+            payload: dict[str, object] = {
                 "round_id": rec.round_id, "first_seq": rec.saved + 1,
                 "actor": by or (shift.dealer if shift else None),
                 "records": [encode_record(record) for record in new]}
-            meta: dict[str, Any] = {}
+            meta: dict[str, object] = {}
             settled = next((r for r in new if isinstance(r, Settled)), None)
             if settled is not None:
                 payload["slip_json"] = json.dumps(settled.slip.to_dict(),
@@ -574,7 +579,7 @@ class Store:
         self._deliver()
         return len(new)
 
-    def _keep_deal(self, rec: Recording, deal: dict[str, Any]) -> None:
+    def _keep_deal(self, rec: Recording, deal: Mapping[str, object]) -> None:
         with self._lock:
             if self.journal.meta("open_round") != rec.round_id:
                 raise RoundSettled(f"round {rec.round_id[:8]} is no longer in play here: its "
@@ -619,11 +624,13 @@ class Store:
                 self.journal.append([], {"open_round": None})
                 round_id = None
             if round_id is not None:
-                begin = next(op for op in ops if op.kind == "round_begin")
+                # none of them changed since the station signed them (above): as it wrote them
+                begin = cast(RoundBeginOp, next(op.payload for op in ops
+                                                if op.kind == "round_begin"))
                 records = [r for op in ops if op.kind == "records"
-                           for r in op.payload["records"]]
-                game = replay(decode_rules(begin.payload["config"]["rules"]),
-                              decode_rotation(begin.payload["rotation"]), records)
+                           for r in cast(RecordsOp, op.payload)["records"]]
+                game = replay(decode_rules(begin["config"]["rules"]),
+                              decode_rotation(begin["rotation"]), records)
                 rec = Recording(self, round_id, game, len(game.log))
             finished_unsent = self.journal.has_round_ops()
         self._deliver()  # what the station had not sent when it stopped
@@ -655,7 +662,7 @@ class Store:
         game = replay(decode_rules(json.loads(rnd.config)["rules"]),
                       decode_rotation(json.loads(rnd.rotation)), records)
         round_id = str(rnd.id)
-        meta: dict[str, Any] = {"open_round": round_id}
+        meta: dict[str, object] = {"open_round": round_id}
         if shift is not None and shift.closed_at is None and self.shift is None:
             meta["shift"] = {"id": str(shift.id), "dealer": shift.dealer,
                              "opened_at": shift.opened_at.isoformat()}
@@ -686,7 +693,7 @@ class Store:
                 "actor": by or (shift.dealer if shift else None)})])
         self._deliver()
 
-    def note(self, kind: str, payload: dict[str, Any], *, by: str | None,
+    def note(self, kind: str, payload: Mapping[str, object], *, by: str | None,
              round_id: str | None = None) -> None:
         """Log something done at the station that is not a change of a round, for the
         auditors: a supervisor's PIN refused, say. `kind` is at most 24 characters."""
@@ -1148,7 +1155,7 @@ def _aware(at: datetime) -> datetime:
     return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
-def _authorised(person: Person | None) -> dict[str, Any]:
+def _authorised(person: Person | None) -> Authorised:
     """How a supervisor's action was authorised, as its event records it (never a secret)."""
     if person is None:
         return {"by": "the station's PIN (the ledger has no named people yet)"}
@@ -1156,7 +1163,7 @@ def _authorised(person: Person | None) -> dict[str, Any]:
             "sign_in": str(person.sign_in)}
 
 
-def _config_dump(config: Any) -> Any:
+def _config_dump(config: TableConfig | Mapping[str, object] | None) -> object:
     """The table config a round keeps beside its rules, without where the ledger is (and
     its password) or any secret such as the supervisor's PIN (app.settings decides which)."""
     from app.settings import NOT_IN_SNAPSHOT

@@ -49,7 +49,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSocketNotifier, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox
@@ -123,7 +123,7 @@ def window_size(text: str) -> tuple[int, int]:
         f"(from 320x240 to 16384x16384)")
 
 
-def make_shoe(args: argparse.Namespace, config: Any = None,
+def make_shoe(args: argparse.Namespace, config: TableConfig | None = None,
               resume: tuple[int | None, int | None] = (None, None)) -> ShoeFeed:
     """`resume`: the deal a restarted station was reading (deal.resume_point)."""
     if args.shoe:
@@ -187,7 +187,7 @@ class Opened:
     ledger: Ledger
     resumed: Recording | None
     rotation: BankRotation
-    deal: dict[str, Any] | None
+    deal: dict[str, object] | None
 
 
 def open_station(args: argparse.Namespace) -> Opened:

@@ -20,7 +20,6 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as Late
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
@@ -197,7 +196,7 @@ class Printer(QObject):
 
     # --- printing ----------------------------------------------------------------------
 
-    def print_slip(self, slip: Any, job: PrintJob) -> None:
+    def print_slip(self, slip: object, job: PrintJob) -> None:
         """Print a slip (`job.kind` "slip", or "duplicate": marked REPRINT) on the thread."""
         duplicate = job.kind == "duplicate"
         self._start(job, lambda: self.printer.print_slip(slip, duplicate=duplicate))

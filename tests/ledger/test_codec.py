@@ -135,3 +135,25 @@ def test_the_house_banks_by_set_action_and_replays_without_a_call() -> None:
     stored = _as_stored(game)
     assert any(r["type"] == "bank_taken" and r["player"] is None for r in stored)
     assert _as_stored(replay(game.rules, game.rotation, stored)) == stored
+
+
+def _a_round_with_a_players_bank() -> tuple[Round, BankRotation, list[dict[str, typing.Any]]]:
+    rng, rotation = random.Random("a player banks"), BankRotation()
+    for _ in range(100):  # the bank is offered round by round: a player takes it in a few
+        game = play(Round(RULES["standard"], rotation), rng, lambda: None)
+        stored = _as_stored(game)
+        if any(r["type"] == "bank_taken" and r["player"] is not None for r in stored):
+            return game, rotation, stored
+        rotation = game.next_rotation()
+    raise AssertionError("no player took the bank in 100 rounds")
+
+
+def test_a_players_bank_stored_without_its_chips_is_refused_in_words() -> None:
+    game, rotation, stored = _a_round_with_a_players_bank()
+    taken = next(i for i, r in enumerate(stored)
+                 if r["type"] == "bank_taken" and r["player"] is not None)
+    stored[taken]["chips_cents"] = None
+    with pytest.raises(CodecError, match=f"record {taken + 1} \\(bank_taken\\) does not "
+                                         f"replay: a player's bank without the player or "
+                                         f"the chips"):
+        replay(game.rules, rotation, stored)

@@ -290,7 +290,7 @@ class _Reader:
                 return frozenset(range(lo, hi + 1))
         return None
 
-    def read_groups(self, data: Any) -> None:
+    def read_groups(self, data: object) -> None:
         if data is None:
             return
         line = self.find("[ranks]")
@@ -308,7 +308,8 @@ class _Reader:
             self.groups[name] = ranks
 
     # --- words --------------------------------------------------------------------------
-    def args(self, word: Word, raw: str | None, line: int | None, row: str) -> Any:
+    def args(self, word: Word, raw: str | None, line: int | None, row: str
+             ) -> tuple[object, ...] | None:
         """The word's arguments as its maker takes them, or a problem and None."""
         parts = [] if raw is None or not raw.strip() else [a.strip() for a in raw.split(",")]
         groups = ", ".join(self.groups) or "none yet: add them under [ranks]"
@@ -337,8 +338,10 @@ class _Reader:
                     return None
                 return (min(sets[0] or ()),)
             if word.takes == "rank-list":
-                return ([min(s or ()) for s in sets],) if all(len(s or ()) == 1 for s in sets) \
-                    else bad("names single ranks, one for each singleton")
+                if all(len(s or ()) == 1 for s in sets):
+                    return ([min(s or ()) for s in sets],)
+                bad("names single ranks, one for each singleton")
+                return None
             return (frozenset().union(*(s or frozenset() for s in sets)),)
         if word.takes in ("places", "count"):
             if not all(p.isdigit() for p in parts):
@@ -346,7 +349,10 @@ class _Reader:
                 return None
             numbers = [int(p) for p in parts]
             if word.takes == "count":
-                return (numbers[0],) if len(numbers) == 1 else bad("takes one number")
+                if len(numbers) == 1:
+                    return (numbers[0],)
+                bad("takes one number")
+                return None
             if not all(1 <= n <= 7 for n in numbers) or len(numbers) != 2 \
                     or len(set(numbers)) != 2:
                 bad("names two different places from 1 (the highest card) to 7")
@@ -365,7 +371,8 @@ class _Reader:
         return (tuple(combos),)
 
     def word(self, table: Mapping[str, Word], other: Mapping[str, Word], kind: str,
-             text: str, line: int | None, row: str) -> tuple[Word, Any] | None:
+             text: str, line: int | None, row: str
+             ) -> tuple[Word, tuple[object, ...]] | None:
         m = _TERM.match(text.strip())
         if m is None:
             self.problem(line, row, f"{text!r} is not a {kind} word: write a word, perhaps "
@@ -387,7 +394,7 @@ class _Reader:
         args = self.args(found, raw, self.line_of(line, name), row)
         return None if args is None else (found, args)
 
-    def condition(self, data: Any, line: int | None, row: str) -> Condition | None:
+    def condition(self, data: object, line: int | None, row: str) -> Condition | None:
         """`when`: a line or a list of lines, every one must hold; a line is words joined
         by "or", each perhaps starting with "not"."""
         if data is None:
@@ -420,7 +427,7 @@ class _Reader:
             return terms[0]
         return phrases.both(*terms)
 
-    def play(self, data: Any, line: int | None, row: str) -> Play | None:
+    def play(self, data: object, line: int | None, row: str) -> Play | None:
         choices = [data] if isinstance(data, str) else data
         if not isinstance(choices, list) or not choices \
                 or not all(isinstance(t, str) for t in choices):
@@ -473,7 +480,7 @@ def _display(path: Path) -> Path:
         return path
 
 
-def _build(r: _Reader, data: dict[str, Any], name: str) -> FileCard:
+def _build(r: _Reader, data: dict[str, object], name: str) -> FileCard:
     for key in data:
         if key not in TOP_KEYS:
             r.problem(r.find(key), None, f"{key!r} is not a key of a card file; the "
@@ -557,7 +564,7 @@ def _build(r: _Reader, data: dict[str, Any], name: str) -> FileCard:
                     notes=tuple(notes), path=r.path, lines=lines, unreachable=unreachable)
 
 
-def _read_row(r: _Reader, row: Any, line: int | None, rows: dict[str, Rule],
+def _read_row(r: _Reader, row: object, line: int | None, rows: dict[str, Rule],
               follows: dict[str, tuple[list[str], int | None]],
               unreachable: dict[str, str]) -> str | None:
     if not isinstance(row, dict):
