@@ -14,7 +14,9 @@ HAND = "JK 9H 9C 5S 4D 2C KS"  # the bug is an ace here; fully wild it pairs the
 
 
 def paigow(*args, env=None):
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("PAIGOW_")}
+    # No config of the machine's; the House Way tables' folder (not config) is kept.
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith("PAIGOW_") or k == "PAIGOW_CACHE_DIR"}
     return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
                           text=True, timeout=120, env={**clean, **(env or {})})
 

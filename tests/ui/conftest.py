@@ -158,7 +158,7 @@ def station_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     data = tmp_path / "xdg-data"
     monkeypatch.setenv("XDG_DATA_HOME", str(data))
     for name in list(os.environ):
-        if name.startswith("PAIGOW_"):
+        if name.startswith("PAIGOW_") and name != "PAIGOW_CACHE_DIR":  # tables, not config
             monkeypatch.delenv(name)
     return data / "paigow-station"
 
