@@ -100,6 +100,7 @@ def test_a_wager_over_the_round_s_own_limit_raises_an_alert(
     station._open()
     station.key("2")
     station.cmd("wager", "25")
+    station.store.drain()  # a send refused under load waits in the journal: sent now
     rid = uuid.UUID(station.ledger.round_id or "")
     engine = make_engine(url)
     with Session(engine) as s, s.begin():
