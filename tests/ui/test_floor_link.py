@@ -62,15 +62,25 @@ def test_the_heartbeat_carries_the_tables_live_state_and_is_written_off_the_gui_
         assert row.round_id is not None
         assert str(row.round_id) == s.recording.round_id
 
-    s.qtbot.waitUntil(betting, timeout=5000)
+    s.qtbot.waitUntil(betting, timeout=60_000)  # generous: a loaded machine is slow
     first = status_row(ledger)
     devices = json.loads(first.devices)
     assert set(devices) == {"shoe", "printer", "database"}
     assert devices["shoe"] == [True, "online"]
     # Nothing changes: the heartbeat alone goes on, so the floor knows the table is there.
-    s.qtbot.waitUntil(lambda: status_row(ledger).heartbeat_at > first.heartbeat_at,
-                      timeout=5000)
-    assert status_row(ledger).changed_at == first.changed_at
+    # (Under load a device's own check can land after the first beat read here: a change
+    # moves `first` on, and a beat that changes nothing must then come.)
+    seen = [first]
+
+    def a_beat_that_changes_nothing() -> None:
+        now = status_row(ledger)
+        if now.changed_at != seen[-1].changed_at:
+            seen.append(now)
+        assert now.heartbeat_at > seen[-1].heartbeat_at, \
+            [(r.changed_at, r.heartbeat_at, r.devices) for r in seen]
+
+    s.qtbot.waitUntil(a_beat_that_changes_nothing, timeout=60_000)
+    assert len(seen) <= 2, [(r.changed_at, r.devices) for r in seen]  # one late change
     s.key("R")
     s.wait_phase(Phase.SETTING)
     s.qtbot.waitUntil(lambda: status_row(ledger).state == "setting", timeout=5000)
