@@ -144,9 +144,9 @@ def test_each_hand_counts_once_in_its_highest_category():
     assert fortune("AS AH AD AC JK KD KH") is C.FIVE_ACES
 
 
-# --- a card with other categories: a hand counts in the highest the card names ------------------
+# --- a card with other categories: a hand counts in the highest the card names --------------
 
-def test_a_card_without_the_seven_card_categories_pays_a_seven_card_straight_flush_as_what_it_holds():
+def test_a_card_without_seven_card_categories_pays_a_seven_card_straight_flush_as_what_it_holds():
     mania = pay_card("pai-gow-mania-seven")
     assert mania.category(parse_cards("8H 9H TH JH QH KH AH")) is C.ROYAL_FLUSH
     assert mania.category(parse_cards("AS 2S 3S 4S 5S 6S 7S")) is C.STRAIGHT_FLUSH

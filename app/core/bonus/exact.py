@@ -16,7 +16,7 @@ every hand of it one by one and compare.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -71,7 +71,7 @@ def count_orders(orders: Sequence[Order], joker: JokerRule = "bug",
                 ways -= w
             add(base, ways)
     if any(Category.ROYAL_FLUSH_WITH_ROYAL_MATCH in order for order in orders):
-        _royal_matches(orders, tallies, first, joker, ranks, suits)
+        _royal_matches(tallies, first, joker, ranks, suits)
     return tallies
 
 
@@ -104,7 +104,8 @@ def _flush_suits(counts: tuple[int, ...], jokers: int, suits: int
                 yield sum(1 << i for i in inside), ways
 
 
-def _royal_matches(orders: Sequence[Order], tallies: list[dict[Category, int]], first: object,
+def _royal_matches(tallies: list[dict[Category, int]],
+                   first: Callable[[frozenset[Category]], tuple[Category, ...]],
                    joker: JokerRule, ranks: Sequence[int], suits: int) -> None:
     """Move each hand that holds a royal match from where its class put it to where it is."""
     deck = [c for c in DECK[:52] if c.rank in ranks and c.index // 13 < suits] + [JOKER]
@@ -112,8 +113,8 @@ def _royal_matches(orders: Sequence[Order], tallies: list[dict[Category, int]], 
         found = made(hand, joker)
         if Category.ROYAL_FLUSH_WITH_ROYAL_MATCH not in found:
             continue
-        before = first(found - {Category.ROYAL_FLUSH_WITH_ROYAL_MATCH})  # type: ignore[operator]
-        after = first(found)  # type: ignore[operator]
+        before = first(found - {Category.ROYAL_FLUSH_WITH_ROYAL_MATCH})
+        after = first(found)
         for tally, was, now in zip(tallies, before, after, strict=True):
             tally[was] -= 1
             tally[now] += 1

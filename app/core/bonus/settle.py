@@ -184,8 +184,8 @@ def settle_bonuses(hands: Sequence[BonusHand], pays: PayCard, envy: EnvyCard | N
                    ) -> BonusSettlement:
     """Every bonus and envy line of the round, in the order they are paid."""
     verify_hands(hands, rules)
-    bonuses = [_bonus(h, pays, rules, joker) for h in hands if h.wager is not None]
-    envies = _envy(hands, envy, rules, joker) if envy is not None else []
+    bonuses: list[Line] = [_bonus(h, pays, rules, joker) for h in hands if h.wager is not None]
+    envies: list[Line] = [*_envy(hands, envy, rules, joker)] if envy is not None else []
     if rules.order is PayOrder.ENVY_THEN_BONUSES:
         lines: list[Line] = [*envies, *bonuses]
     elif rules.order is PayOrder.SEAT_BY_SEAT:
