@@ -25,6 +25,7 @@ COMMANDS = (
     "advise",
     "odds",
     "edge",
+    "bonus",
     "replay",
     "floor",
 )

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -31,6 +31,9 @@ Deliver = Callable[[Done, Any, BaseException | None], None]
 # Enough for the long-running sender, the journal's lane, the pit's reads, the floor's
 # heartbeat and a slip printing at once, with one to spare.
 WORKERS = 6
+# How long a closing station waits for a job still running (a printer or a database that
+# stopped answering): it then closes anyway, and says how many it left running.
+CLOSE_WAIT_S = 10.0
 
 
 def at_once(then: Done, result: Any, error: BaseException | None) -> None:
@@ -43,18 +46,34 @@ class Jobs:
     def __init__(self, workers: int = WORKERS, name: str = "station") -> None:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
         self.closed = False
+        self._pending: set[Future[Any]] = set()
+        self._lock = threading.Lock()
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
-        return self.executor.submit(work)
+        future = self.executor.submit(work)
+        with self._lock:
+            self._pending.add(future)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._pending.discard(future)
 
     def lane(self, gather: float = 0.0, deliver: Deliver = at_once) -> Lane:
         return Lane(self, gather=gather, deliver=deliver)
 
-    def close(self) -> None:
-        """Wait for what is running and queued, then let the threads go. Once."""
-        if not self.closed:
-            self.closed = True
-            self.executor.shutdown(wait=True)
+    def close(self, deadline: float = CLOSE_WAIT_S) -> int:
+        """Wait up to `deadline` seconds for what is running and queued, then let the
+        threads go: the jobs still running then (0 when all ended). Once."""
+        if self.closed:
+            return 0
+        self.closed = True
+        with self._lock:
+            pending = set(self._pending)
+        _, left = wait(pending, timeout=deadline)
+        self.executor.shutdown(wait=not left)
+        return len(left)
 
 
 class Lane:

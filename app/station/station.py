@@ -61,14 +61,16 @@ class Station:
         self.port.adopt(rec)
         return self.session.resume(rec.game, deal)
 
-    def close(self) -> None:
+    def close(self) -> int:
         """Every write queued done, the journal sent on (or kept for the next start), the
-        pool let go. Once."""
+        pool let go: the background jobs still running after `CLOSE_WAIT_S` (a printer or
+        a database that stopped answering; the journal is closed before, so they hold
+        nothing the ledger needs). Once."""
         if self.closed:
-            return
+            return 0
         self.closed = True
         if self.writes is not None:
             self.writes.close()
         if self.ledger is not None:
             self.ledger.close()
-        self.jobs.close()
+        return self.jobs.close()

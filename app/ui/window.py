@@ -21,6 +21,7 @@ while the database is away. F2 opens the pit supervisor's view over it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,7 @@ from app.session import (
     next_line,
 )
 from app.session.commands import COMMANDS_BY_ID, HelpRow, availability
+from app.station.jobs import CLOSE_WAIT_S
 from drivers.action import ActionInput
 
 from . import theme, view
@@ -726,7 +728,12 @@ class MainWindow(QMainWindow):
         if self.worker is not None:
             self.worker.close()  # the station's own lane, or the polls' lane made here
         if self.station is not None:
-            self.station.close()  # the ledger's journal sent on or kept, the pool let go
+            left = self.station.close()  # the ledger's journal sent on or kept, the pool let go
+            if left:
+                print(f"paigow-dealer: closed with {left} background job(s) still running "
+                      f"after {CLOSE_WAIT_S:.0f} s (the printer or the database stopped "
+                      "answering); the journal is closed, so nothing is lost",
+                      file=sys.stderr)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.close_guard is not None and not self.close_guard():
