@@ -2,10 +2,11 @@
 
 A settled round's slip (`paigow.slip/1`, `Slip.to_dict`) repeats what the ledger already
 keeps in rows of its own: the table, round number, action, leftovers and totals are the
-round's columns; each position's role, player, cards, setting, House Way rule and foul are
-its `hands` row; its outcome and money are its original `settlements` row. Since migration
-0013 the round's `slip_json` keeps only the rest (`paigow.ledger-slip/1`): the rules as the
-slip printed them, the bank's result, and each position's front, back and order - plus any
+round's columns; the rules, in words, are the rules stored with the round (`config`);
+each position's role, player, cards, setting, House Way rule and foul are its `hands` row;
+its outcome and money are its original `settlements` row. Since migration 0013 the round's
+`slip_json` keeps only the rest (`paigow.ledger-slip/1`): the bank's result, and each
+settled position's front, back and order - plus any
 value that the rows do not give exactly, so the slip read back is always the slip as
 settled, key for key (`kept` checks that before it leaves anything out). The words of the
 slip (`slip_text`) are rendered from it by the core, so they are not stored either; a round
@@ -16,6 +17,7 @@ Every row the slip is read from is chained, so the slip is as provable as before
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import cast
 
@@ -31,6 +33,7 @@ from app.core.settlement import (
     line_name,
 )
 
+from .codec import CodecError, decode_rules
 from .models import HandRow, RoundRow, SettlementRow
 
 KEPT = "paigow.ledger-slip/1"
@@ -42,9 +45,19 @@ POSITION_KEYS = tuple(PositionDict.__annotations__)
 BANK_KEYS = tuple(BankDict.__annotations__)
 
 
+def _rules_words(rnd: RoundRow) -> dict[str, object]:
+    """The slip's rules, in words, from the rules stored with the round."""
+    try:
+        rules = decode_rules(json.loads(rnd.config)["rules"])
+    except (ValueError, KeyError, TypeError, RecursionError, CodecError):
+        return {}  # not as a station stores them: the slip keeps its own
+    return {"rules": dict(rules.summary())}
+
+
 def _round_part(rnd: RoundRow) -> dict[str, object]:
     """What the round's own columns say of its slip."""
     return {
+        **_rules_words(rnd),
         "schema": SLIP_SCHEMA, "table": rnd.table_name, "round": rnd.round_no,
         "action": {"source": rnd.action_source, "number": rnd.action_number,
                    "dice": [int(d) for d in rnd.action_dice.split("+")]
@@ -61,9 +74,13 @@ def _round_part(rnd: RoundRow) -> dict[str, object]:
 
 
 def _bank_part(rnd: RoundRow) -> dict[str, object]:
-    return {"who": "house" if rnd.banker_seat is None else f"seat {rnd.banker_seat}",
-            "position": rnd.banker_position, "player": rnd.banker_seat,
-            "co_bank": rnd.co_bank}
+    out: dict[str, object] = {
+        "who": "house" if rnd.banker_seat is None else f"seat {rnd.banker_seat}",
+        "position": rnd.banker_position, "player": rnd.banker_seat, "co_bank": rnd.co_bank}
+    if rnd.banker_seat is None:  # the house covers every wager: no stake, no banker's share
+        out.update(stake_cents=None, commission_cents=0, net_cents=0, exhausted=False,
+                   remaining_cents=None)
+    return out
 
 
 def _position_part(hand: HandRow | None, paid: SettlementRow | None) -> dict[str, object]:
@@ -83,9 +100,9 @@ def _position_part(hand: HandRow | None, paid: SettlementRow | None) -> dict[str
         out.update(outcome=paid.outcome, wager_cents=paid.wager_cents,
                    win_cents=paid.win_cents, commission_cents=paid.commission_cents,
                    net_cents=paid.net_cents, note=paid.reason or "")
-    else:
-        out.update(outcome=None, wager_cents=0, win_cents=0, commission_cents=0,
-                   net_cents=0)
+    else:  # the bank's hand, an unused hand: nothing settled there
+        out.update(front=None, back=None, outcome=None, wager_cents=0, win_cents=0,
+                   commission_cents=0, net_cents=0, order=None)
     return out
 
 
