@@ -19,6 +19,7 @@ from app.core.banker import BankError
 from app.core.round import Round, RoundError
 from app.core.settlement import PositionDict, SlipDict, money
 from app.core.table import DEALER, position_name
+from app.ledger import slips
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
 from app.session import words
@@ -231,7 +232,7 @@ def _how(line: PositionDict) -> str:
     return how
 
 
-def past_round(row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
+def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
     action = (f"{row.action_source.upper() if row.action_source else ''} {row.action_number}"
               f" -> {position_name(row.action_position)}"
               if row.action_position is not None else "-")
@@ -239,7 +240,7 @@ def past_round(row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
     bank = "house" if row.banker_seat is None else f"seat {row.banker_seat}"
     totals = ""
     if row.slip_json:
-        slip: SlipDict = json.loads(row.slip_json)
+        slip: SlipDict = slips.whole(s, row, json.loads(row.slip_json))
         lines = [p for p in slip["positions"] if p["role"] != "mucked"]
         # in order from action: the order the slip settled them, the bank last
         lines.sort(key=lambda p: (p["order"] is None, p["order"] or 0))
@@ -287,7 +288,7 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
     for row in s.scalars(select(RoundRow).where(RoundRow.table_name == table)
                          .order_by(RoundRow.started_at.desc()).limit(rounds)):
         fixes = tuple(c.text() for c in corrections(s, row))
-        page.rounds.append(past_round(row, fixes))
+        page.rounds.append(past_round(s, row, fixes))
     return page
 
 

@@ -31,8 +31,9 @@ from app.core.round import Round
 from app.core.settlement import Slip, money
 from app.core.table import DEALER, position_name
 
+from . import slips
 from .chain import untrusted
-from .codec import CodecError, decode_rotation, decode_rules, replay
+from .codec import CodecError, decode_rotation, decode_rules, encode_record, replay
 from .errors import LedgerError
 from .escape import shown
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, SignIn, Station
@@ -121,12 +122,20 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                           f"read ({e}): migrate the ledger (paigow ledger migrate)") from None
     way = getattr(rules.house_way, "name", str(rules.house_way))
     say(f"  rules as stored with the round: House Way {way}; commission {rules.commission}")
+    game: Round | None = None
+    try:
+        game = replay(rules, rotation, [r for r in records if r.get("type") != "settled"])
+    except LedgerError as e:
+        diffs.append(f"the recorded records do not play again: {e}")
+    # An event keeps what was done; the words the core gave it (the rule applied, a House
+    # Way rule's text) are made again by the replay, which checked them against the rest.
+    told = records if game is None else [encode_record(r) for r in game.log]
 
     # --- who ------------------------------------------------------------------------------
     say("")
     say("WHO")
     say(f"  dealer: {shift.dealer if shift else '(no shift recorded)'}")
-    lines.extend(_shown("the bank", _banker, records, diffs))
+    lines.extend(_shown("the bank", _banker, told, diffs))
     acted: list[tuple[datetime, str, str | None, str]] = [
         (e.at, e.kind, e.actor, e.payload) for e in events
              if (e.seq is None or e.seq == 0) and e.actor and e.kind != "round_begun"]
@@ -143,23 +152,19 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
         say(f"  {actor}: {kind.replace('_', ' ')} at {_when(at)}" + (f": {why}" if why else ""))
 
     # --- the cards, the settings -----------------------------------------------------------
-    game: Round | None = None
-    try:
-        game = replay(rules, rotation, [r for r in records if r.get("type") != "settled"])
-    except LedgerError as e:
-        diffs.append(f"the recorded records do not play again: {e}")
     say("")
     say("CARDS DEALT, IN ORDER")
-    lines.extend(_shown("the cards dealt", _cards, records, diffs))
+    lines.extend(_shown("the cards dealt", _cards, told, diffs))
     say("")
     say("SETTINGS (the two-card hand | the five-card hand)")
-    lines.extend(_shown("the settings", _setting_lines, records, diffs))
+    lines.extend(_shown("the settings", _setting_lines, told, diffs))
 
     # --- the money -------------------------------------------------------------------------
     say("")
     say("PAYOUTS, IN ORDER FROM ACTION (as the ledger paid them)")
     originals = {(r.position, r.role): r for r in rows if r.entry == "original"}
-    slip_data = _stored_object(rnd, rnd.slip_json, "the slip") if rnd.slip_json else None
+    slip_data = (slips.whole(s, rnd, _stored_object(rnd, rnd.slip_json, "the slip"))
+                 if rnd.slip_json else None)
     order = _slip_order(slip_data)
     for key in [*order, *sorted(k for k in originals if k not in order)]:
         paid = originals.get(key)
