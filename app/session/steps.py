@@ -431,7 +431,13 @@ def settle(p: Parts) -> None:
 
 
 def print_slip(p: Parts) -> None:
-    """P: print this round's slip (a slip kept by a printer failure: the kept slips)."""
+    """P: print this round's slip (a slip kept by a printer failure: the kept slips). P on
+    a slip printed already is no mistake: it is said as information, with how to reprint."""
+    rnd = p.round
+    if rnd is not None and rnd.slip is not None and p.devices.slip_printed == "printed":
+        p.say(f"Round {rnd.slip.round}'s slip is already printed: nothing is printed again. "
+              f"Shift+P prints a copy marked REPRINT.", "info")
+        return
     checks.print_slip(p)
     rnd = p.round
     assert rnd is not None and rnd.slip is not None
