@@ -207,7 +207,8 @@ def standing(game: Round, seat: int) -> Standing:
         poor = game.eligibility(seat, 0)
     except (BankError, RoundError) as e:
         return Standing(seat, "may not bank", False, (str(e),), "")
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (list(rich.failed) if not rich.eligible
+               else [r for r in rich.met if r in poor.reasons])
     reasons.append(f"needs chips to cover {money(poor.cover)} of other wagers")
     return Standing(seat, "may bank" if rich.eligible else "may not bank", rich.eligible,
                     tuple(reasons), money(poor.cover))

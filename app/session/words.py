@@ -69,10 +69,12 @@ def returned_words(record: HandSet | HandReturned) -> str:
 
 def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
     """Could the seat bank this round with chips enough, the core's reasons that do not
-    depend on the chips, and what its chips must cover now (cents)."""
+    depend on the chips (what failed when it could not, else what it met), and what its
+    chips must cover now (cents)."""
     rich = rnd.eligibility(seat, RICH)
     poor = rnd.eligibility(seat, 0)
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (rich.failed if not rich.eligible
+               else tuple(r for r in rich.met if r in poor.reasons))
     return rich.eligible, "; ".join(reasons), poor.cover
 
 
