@@ -21,7 +21,7 @@ from app.core.settlement import PositionDict, SlipDict, money
 from app.core.table import DEALER, position_name
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
-from app.session import words
+from app.session import glossary, words
 
 RICH = 10**12  # chips enough for any bank: what is left are the reasons chips cannot fix
 
@@ -277,7 +277,7 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
         return page
     no = game.rotation.round_no
     if live:
-        page.heading = (f"Round {no} in play: {game.phase.value}. Who may bank this round, "
+        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this round, "
                         f"seat by seat:")
     else:
         page.heading = f"No round in play. Round {no} opens next: who may bank in it:"
