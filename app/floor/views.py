@@ -277,8 +277,8 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
         return page
     no = game.rotation.round_no
     if live:
-        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this round, "
-                        f"seat by seat:")
+        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this "
+                        f"round, seat by seat:")
     else:
         page.heading = f"No round in play. Round {no} opens next: who may bank in it:"
     page.standings = [standing(game, seat) for seat in game.rules.table.positions

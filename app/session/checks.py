@@ -183,7 +183,7 @@ def bank(p: Parts) -> None:
 def co_bank(p: Parts) -> None:
     rnd = p.play.need_round()
     if not p.rules.banking.co_banking:
-        raise BankError("this table does not co-bank (table: player_banking.co_banking)")
+        raise BankError("this table does not co-bank: its rules let the bank be taken whole only")
     if p.bank_offered() is None:
         raise BankError(why_no_bank_offer(p, rnd))
 

@@ -129,7 +129,6 @@ class SlipView(QWidget):
                     item.setForeground(QColor("white"))
                 self.table.setItem(r, c, item)
         self.totals.setText(slip.totals)
-        self.setToolTip(slip.text)
         self.refit()
 
     def refit(self) -> None:

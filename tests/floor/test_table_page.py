@@ -135,7 +135,7 @@ def test_a_rounds_page_recalls_it_whole_and_the_core_agrees(station: HeadlessSta
     log_in(client, "Aud")
     page = client.get(f"/rounds/{rid}").text
     assert "CARDS DEALT, IN ORDER" in page and "PAYOUTS, IN ORDER FROM ACTION" in page
-    assert 'id="recall-verdict" class="ok">MATCH: the core' in page
+    assert 'id="recall-verdict" class="ok">MATCH: settled again' in page
 
 
 def test_a_row_changed_behind_the_ledgers_back_shows_the_tables_chain_broken(
