@@ -22,7 +22,7 @@ from app.core.table import DEALER, position_name
 from app.ledger import slips
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
-from app.session import words
+from app.session import glossary, words
 
 RICH = 10**12  # chips enough for any bank: what is left are the reasons chips cannot fix
 
@@ -208,7 +208,8 @@ def standing(game: Round, seat: int) -> Standing:
         poor = game.eligibility(seat, 0)
     except (BankError, RoundError) as e:
         return Standing(seat, "may not bank", False, (str(e),), "")
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (list(rich.failed) if not rich.eligible
+               else [r for r in rich.met if r in poor.reasons])
     reasons.append(f"needs chips to cover {money(poor.cover)} of other wagers")
     return Standing(seat, "may bank" if rich.eligible else "may not bank", rich.eligible,
                     tuple(reasons), money(poor.cover))
@@ -277,8 +278,8 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
         return page
     no = game.rotation.round_no
     if live:
-        page.heading = (f"Round {no} in play: {game.phase.value}. Who may bank this round, "
-                        f"seat by seat:")
+        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this "
+                        f"round, seat by seat:")
     else:
         page.heading = f"No round in play. Round {no} opens next: who may bank in it:"
     page.standings = [standing(game, seat) for seat in game.rules.table.positions

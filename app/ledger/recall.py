@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from app.core.round import Round
 from app.core.settlement import Slip, money
 from app.core.table import DEALER, position_name
+from app.session import glossary
 
 from . import slips
 from .chain import untrusted
@@ -62,8 +63,8 @@ class Recall:
         if self.differences:
             return "MISMATCH: " + "; ".join(self.differences)
         if self.recomputed:
-            return ("MATCH: the core, settling the recorded cards under the recorded rules, "
-                    "pays exactly what the ledger paid")
+            return ("MATCH: settled again from the recorded cards under the recorded rules, "
+                    "the round pays exactly what the ledger paid")
         return f"MATCH: the round is {self.status}; nothing was paid and nothing is recorded " \
                f"as paid"
 
@@ -110,9 +111,12 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     diffs: list[str] = []
     say = lines.append
 
-    say(f"ROUND {rnd.round_no} - table {rnd.table_name} - {rnd.status.upper()}")
-    say(f"  id {rnd.id}; station {station.name if station else '?'}; started "
-        f"{_when(rnd.started_at)}; settled {_when(rnd.settled_at)}")
+    # A round is named as the pit names it (table, date, round number) and a station by its
+    # name: the round's id is the ledger's, and stays in its exports (to_dict).
+    say(f"{glossary.round_name(rnd.table_name, rnd.round_no, rnd.started_at)} - "
+        f"{rnd.status.upper()}")
+    say(f"  recorded by the station named {station.name if station else '(unknown)'}; "
+        f"started {_when(rnd.started_at)}; settled {_when(rnd.settled_at)}")
     try:
         stored = json.loads(rnd.config)
         rules = decode_rules(stored["rules"])
@@ -199,7 +203,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                 recomputed = True
                 diffs.extend(_compare(slip, originals, slip_data, rnd, records))
             except Exception as e:  # noqa: BLE001 - a round the core cannot settle is a finding
-                diffs.append(f"the core cannot settle the recorded round: {e}")
+                diffs.append(f"the recorded round cannot be settled again under its rules: {e}")
     elif originals:
         diffs.append(f"the round is {rnd.status} but the ledger has money paid on it "
                      f"({len(originals)} settlement row(s))")

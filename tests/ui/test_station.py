@@ -319,7 +319,8 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     # P does not print it again; Shift+P is the dealer's own reprint, marked REPRINT.
     s.key("P")
     assert opened == [str(printer_dir / "lp0")]
-    assert "is printed: Shift+P prints it again" in s.message
+    assert "is already printed" in s.message and "Shift+P prints a copy" in s.message
+    assert s.window.panel.message.property("level") == "info"  # blue, not a red refusal
     s.key("P", shift=True)
     qtbot.waitUntil(lambda: printer.busy is None and len(opened) == 2, timeout=10000)
     assert "REPRINT" in printed_text(printer_dir / "lp0")
