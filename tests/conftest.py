@@ -17,6 +17,8 @@ import pytest
 
 from app.cache import use_cache
 
+from .cli import paigow  # noqa: F401 - the `paigow` command in this process, for every test
+
 if TYPE_CHECKING:  # the server's module imports psycopg: only the tests that use it
     from .ledger.pg import PgServer
 

@@ -7,41 +7,35 @@ import sys
 import pytest
 
 
-def paigow(*args, stdin=None):
-    proc = subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
-    return proc
-
-
 def json_lines(out):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def test_rank_five_cards_gives_category_and_strength():
+def test_rank_five_cards_gives_category_and_strength(paigow):
     out = json_lines(paigow("rank", "--json", "AS", "KS", "QS", "JS", "TS").stdout)
     assert out[0]["category"] == "straight flush"
     assert out[0]["description"] == "royal flush"
 
 
-def test_rank_strength_orders_hands_and_equal_strength_is_a_copy():
+def test_rank_strength_orders_hands_and_equal_strength_is_a_copy(paigow):
     out = json_lines(paigow("rank", "--json", stdin="AH 2D 3C 4S 5H\nKS QD JH TC 9S\n"
                             "AD 2C 3S 4H 5D\n").stdout)
     assert out[0]["strength"] > out[1]["strength"]
     assert out[0]["strength"] == out[2]["strength"]
 
 
-def test_rank_seven_cards_ranks_the_best_five_and_shows_it():
+def test_rank_seven_cards_ranks_the_best_five_and_shows_it(paigow):
     out = json_lines(paigow("rank", "--json", "AS KD 9C 7H 5S 3D JK").stdout)[0]
     assert out["category"] == "one pair"
     assert out["best"] == ["JK", "AS", "KD", "9C", "7H"]
 
 
-def test_rank_two_cards_with_the_joker_is_an_ace():
+def test_rank_two_cards_with_the_joker_is_an_ace(paigow):
     out = json_lines(paigow("rank", "--json", "JK AD").stdout)[0]
     assert out["description"] == "pair of Aces"
 
 
-def test_stdin_answers_one_json_line_per_input_line_in_order():
+def test_stdin_answers_one_json_line_per_input_line_in_order(paigow):
     proc = paigow("rank", "--json", stdin="AS KD\nXX 2C\n2S 2D\n")
     out = json_lines(proc.stdout)
     assert [o.get("input") for o in out] == [None, "XX 2C", None]
@@ -57,36 +51,36 @@ def test_stdin_answers_one_json_line_per_input_line_in_order():
     (["JK", "AS", "JK"], "second joker"),
     (["AS", "KS", "QS"], "expected 2 or 5 or 7 cards, got 3"),
 ])
-def test_bad_cards_exit_2_with_the_message_and_no_traceback(cards, message):
+def test_bad_cards_exit_2_with_the_message_and_no_traceback(cards, message, paigow):
     proc = paigow("rank", *cards)
     assert proc.returncode == 2
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_check_reports_a_foul_with_its_reason():
+def test_check_reports_a_foul_with_its_reason(paigow):
     out = json_lines(paigow("check", "--json", "AS AD | KS QH 7C 5D 2H").stdout)[0]
     assert out["foul"] is True
     assert "pair of Aces" in out["reason"]
 
 
-def test_check_legal_split_is_not_a_foul():
+def test_check_legal_split_is_not_a_foul(paigow):
     out = json_lines(paigow("check", "--json", "KS QD | AS AH 7C 5D 2H").stdout)[0]
     assert out == {"low": ["KS", "QD"], "high": ["AH", "AS", "7C", "5D", "2H"],
                    "foul": False, "reason": None}
 
 
-def test_check_split_that_is_not_two_and_five_is_a_foul_with_that_reason():
+def test_check_split_that_is_not_two_and_five_is_a_foul_with_that_reason(paigow):
     out = json_lines(paigow("check", "--json", "KS QD 2C | AS AH 7C 5D").stdout)[0]
     assert out["foul"] is True and "2 + 5" in out["reason"]
 
 
-def test_check_line_without_a_bar_is_an_error():
+def test_check_line_without_a_bar_is_an_error(paigow):
     proc = paigow("check", "AS AD KS QH 7C 5D 2H")
     assert proc.returncode == 2 and "'|'" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_house_way_names_the_rule_and_the_card_wording():
+def test_house_way_names_the_rule_and_the_card_wording(paigow):
     out = json_lines(paigow("house-way", "--json", "AS", "AD", "AH", "AC", "JK", "KS",
                             "KD").stdout)[0]
     assert out["low"] == ["KS", "KD"] or sorted(out["low"]) == ["KD", "KS"]
@@ -94,12 +88,12 @@ def test_house_way_names_the_rule_and_the_card_wording():
     assert out["says"] == "Hand contains two Kings: The two cards will be the two Kings"
 
 
-def test_house_way_wants_seven_cards():
+def test_house_way_wants_seven_cards(paigow):
     proc = paigow("house-way", "AS", "KD")
     assert proc.returncode == 2 and "expected 7 cards, got 2" in proc.stderr
 
 
-def test_house_way_list_prints_the_whole_card():
+def test_house_way_list_prints_the_whole_card(paigow):
     text = paigow("house-way", "--list").stdout
     for heading in ("FIVE OF A KIND", "ROYAL FLUSH", "STRAIGHT FLUSH", "FOUR OF A KIND",
                     "FULL HOUSE", "FLUSH", "STRAIGHT", "THREE OF A KIND", "PAIRS", "HIGH CARD"):
@@ -107,7 +101,7 @@ def test_house_way_list_prints_the_whole_card():
     assert "HC-1" in text and "1st highest [Joker|A]" in text
 
 
-def test_house_way_fully_wild_card_keeps_three_nines_behind_on_issue_12s_hand():
+def test_house_way_fully_wild_card_keeps_three_nines_behind_on_issue_12s_hand(paigow):
     # Issue 12: the standard card gives "`9S 9H JK KC 7H 4S 2D` -> `KC 9S` high card, which no
     # casino would"; the fully wild card's joker completes three nines. It plays the joker
     # fully wild without --joker: the card is written for no other joker.
@@ -119,7 +113,7 @@ def test_house_way_fully_wild_card_keeps_three_nines_behind_on_issue_12s_hand():
         assert out["rule"] == "FW-3K" and out["section"] == "Three of a kind"
 
 
-def test_house_way_list_prints_the_fully_wild_card_and_help_names_it():
+def test_house_way_list_prints_the_fully_wild_card_and_help_names_it(paigow):
     text = paigow("house-way", "--list", "--way", "fully-wild").stdout
     for heading in ("FIVE OF A KIND", "STRAIGHT FLUSH", "FOUR OF A KIND", "FULL HOUSE",
                     "FLUSH", "STRAIGHT", "THREE OF A KIND", "TWO PAIR", "ONE PAIR", "NO PAIR"):
@@ -128,7 +122,7 @@ def test_house_way_list_prints_the_fully_wild_card_and_help_names_it():
     assert "fully-wild" in paigow("house-way", "--help").stdout
 
 
-def test_house_way_list_prints_a_card_file_like_the_built_in_card():
+def test_house_way_list_prints_a_card_file_like_the_built_in_card(paigow):
     built_in = paigow("house-way", "--list", "--way", "trump-plaza").stdout.splitlines()
     file = paigow("house-way", "--list", "--way", "config/house-ways/trump-plaza.toml")
 
@@ -138,19 +132,19 @@ def test_house_way_list_prints_a_card_file_like_the_built_in_card():
     assert "card file config/house-ways/trump-plaza.toml" in file.stdout.splitlines()[1]
 
 
-def test_house_way_with_a_card_file_names_its_row():
+def test_house_way_with_a_card_file_names_its_row(paigow):
     out = json_lines(paigow("house-way", "--json", "--way", "trump-plaza.toml",
                             "KS KD 4H 4C AD 9S 7H").stdout)[0]
     assert sorted(out["low"]) == ["9S", "AD"] and out["rule"] == "TP-2P-LH"
 
 
-def test_house_way_an_unknown_card_lists_every_card():
+def test_house_way_an_unknown_card_lists_every_card(paigow):
     proc = paigow("house-way", "--list", "--way", "caesars")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "standard, delaware-park, trump-plaza, fully-wild, trump-plaza.toml" in proc.stderr
 
 
-def test_house_way_check_refuses_a_broken_card_file_naming_the_row(tmp_path):
+def test_house_way_check_refuses_a_broken_card_file_naming_the_row(tmp_path, paigow):
     path = tmp_path / "ours.toml"
     path.write_text('title = "Ours"\n[[section]]\ntitle = "All"\n[[section.row]]\n'
                     'id = "ALL"\nsays = "Everything"\nplay = "the-best-two"\n')

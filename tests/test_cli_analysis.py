@@ -11,12 +11,7 @@ import pytest
 CORDOVA = Path(__file__).resolve().parents[1] / "config" / "cordova.toml"
 
 
-def paigow(*args, stdin=None, env=None, cwd=None):
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=env, cwd=cwd)
-
-
-def test_simulate_json_has_the_rates_the_edge_its_interval_and_copies():
+def test_simulate_json_has_the_rates_the_edge_its_interval_and_copies(paigow):
     proc = paigow("simulate", "--hands", "20000", "--seed", "3", "--workers", "2", "--json",
                   "--way", "trump-plaza")
     assert proc.returncode == 0, proc.stderr
@@ -35,7 +30,7 @@ def test_simulate_json_has_the_rates_the_edge_its_interval_and_copies():
     assert out["wager_cents"] == 500  # the table minimum of config/default.toml
 
 
-def test_simulate_is_reproducible_for_a_seed_and_worker_count():
+def test_simulate_is_reproducible_for_a_seed_and_worker_count(paigow):
     def figures():
         out = json.loads(paigow("simulate", "--hands", "8000", "--seed", "5", "--workers", "2",
                                 "--json").stdout)
@@ -44,14 +39,14 @@ def test_simulate_is_reproducible_for_a_seed_and_worker_count():
     assert figures() == figures()
 
 
-def test_simulate_shows_no_progress_bar_when_not_on_a_terminal():
+def test_simulate_shows_no_progress_bar_when_not_on_a_terminal(paigow):
     proc = paigow("simulate", "--hands", "30000", "--workers", "1")
     assert proc.returncode == 0
     assert proc.stderr == ""
     assert "house edge" in proc.stdout and "95% interval" in proc.stdout
 
 
-def test_simulate_plays_the_bank_by_its_own_card_and_the_configs_commission(tmp_path):
+def test_simulate_plays_the_bank_by_its_own_card_and_the_configs_commission(tmp_path, paigow):
     site = tmp_path / "site.toml"
     site.write_text('[commission]\nrate = "4%"\n[wagers]\nminimum = "10.00"\n')
     out = json.loads(paigow("simulate", "--hands", "5000", "--json", "--workers", "1",
@@ -62,7 +57,7 @@ def test_simulate_plays_the_bank_by_its_own_card_and_the_configs_commission(tmp_
     assert out["commission"]["on_a_win_cents"] == 50  # 4% of $10 is 40c, up to $0.50
 
 
-def test_simulate_at_a_fully_wild_table_plays_the_fully_wild_card():
+def test_simulate_at_a_fully_wild_table_plays_the_fully_wild_card(paigow):
     # config/cordova.toml: seed 004's joker "is FULLY WILD", and its House Way is the card
     # written for that joker.
     out = json.loads(paigow("simulate", "--hands", "2000", "--json", "--workers", "1",
@@ -76,14 +71,14 @@ def test_simulate_at_a_fully_wild_table_plays_the_fully_wild_card():
     (["--wager", "five"], "--wager: 'five' is not an amount of money"),
     (["--way", "fully-wild"], 'joker = "fully-wild"'),  # the card of a wild joker, at a bug's table
 ])
-def test_simulate_refuses_bad_options_with_exit_2_and_no_traceback(args, message):
+def test_simulate_refuses_bad_options_with_exit_2_and_no_traceback(args, message, paigow):
     proc = paigow("simulate", "--hands", "100", *args)
     assert proc.returncode == 2
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_simulate_refuses_a_bad_config_naming_the_key(tmp_path):
+def test_simulate_refuses_a_bad_config_naming_the_key(tmp_path, paigow):
     site = tmp_path / "site.toml"
     site.write_text('[commission]\nrate = "lots"\n')
     proc = paigow("simulate", "--hands", "100", "--config", str(site))
@@ -91,7 +86,7 @@ def test_simulate_refuses_a_bad_config_naming_the_key(tmp_path):
     assert "commission.rate" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_advise_json_lists_legal_settings_with_the_house_ways_marked():
+def test_advise_json_lists_legal_settings_with_the_house_ways_marked(paigow):
     proc = paigow("advise", "--json", "--way", "trump-plaza", "6S 6D 5H 5C KD 9S 8H")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
@@ -114,13 +109,13 @@ def test_advise_json_lists_legal_settings_with_the_house_ways_marked():
                                 "best"}
 
 
-def test_advise_text_marks_the_house_way_and_says_what_it_gives_up():
+def test_advise_text_marks_the_house_way_and_says_what_it_gives_up(paigow):
     proc = paigow("advise", "--samples", "3000", "AS", "KD", "9H", "7C", "5D", "3S", "2H")
     assert proc.returncode == 0
     assert "HW" in proc.stdout and "The House Way's setting" in proc.stdout
 
 
-def test_advise_reads_one_hand_a_line_and_reports_a_bad_one():
+def test_advise_reads_one_hand_a_line_and_reports_a_bad_one(paigow):
     proc = paigow("advise", "--json", "--samples", "500",
                   stdin="AS KD 9H 7C 5D 3S 2H\nAS KD 9H\nQS QD AH 9C 7D 4S 2H\n")
     out = [json.loads(line) for line in proc.stdout.splitlines()]
@@ -130,7 +125,7 @@ def test_advise_reads_one_hand_a_line_and_reports_a_bad_one():
     assert "Traceback" not in proc.stderr
 
 
-def test_odds_json_by_simulation_writes_the_chart(tmp_path):
+def test_odds_json_by_simulation_writes_the_chart(tmp_path, paigow):
     chart = tmp_path / "charts" / "odds.png"
     proc = paigow("odds", "--hands", "20000", "--json", "--out", str(chart))
     assert proc.returncode == 0, proc.stderr
@@ -145,7 +140,7 @@ def test_odds_json_by_simulation_writes_the_chart(tmp_path):
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_odds_by_default_counts_every_hand_exactly_and_writes_no_file(tmp_path):
+def test_odds_by_default_counts_every_hand_exactly_and_writes_no_file(tmp_path, paigow):
     out = json.loads(paigow("odds", "--json", cwd=tmp_path).stdout)
     assert out["method"] == "exact" and out["hands"] == 154_143_080 and out["chart"] is None
     assert list(tmp_path.iterdir()) == []
@@ -153,14 +148,14 @@ def test_odds_by_default_counts_every_hand_exactly_and_writes_no_file(tmp_path):
     assert rows["five aces"]["count"] == 1128 and rows["five aces"]["se"] is None
 
 
-def test_odds_says_where_it_wrote_the_chart(tmp_path):
+def test_odds_says_where_it_wrote_the_chart(tmp_path, paigow):
     proc = paigow("odds", "--hands", "2000", "--out", "odds.png", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert f"chart written to {tmp_path / 'odds.png'}" in proc.stdout
     assert (tmp_path / "odds.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_odds_refuses_a_folder_as_the_chart_file(tmp_path):
+def test_odds_refuses_a_folder_as_the_chart_file(tmp_path, paigow):
     proc = paigow("odds", "--hands", "2000", "--out", str(tmp_path))
     assert proc.returncode == 2
     assert "that is a folder" in proc.stderr and "Traceback" not in proc.stderr
@@ -197,7 +192,7 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
 
 
 @pytest.mark.parametrize("samples", ["1e12", "0", "-5", "lots"])
-def test_advise_refuses_a_sample_count_past_its_stated_limit(samples):
+def test_advise_refuses_a_sample_count_past_its_stated_limit(samples, paigow):
     proc = paigow("advise", "--samples", samples, "AS", "KS", "QS", "JS", "TS", "2D", "3C")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "--samples" in proc.stderr

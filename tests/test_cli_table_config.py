@@ -6,19 +6,26 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.cli import Paigow, Ran
+
 HAND = "JK 9H 9C 5S 4D 2C KS"  # the bug is an ace here; fully wild it pairs the nines
 
 
-def paigow(*args, env=None):
-    # No config of the machine's; the House Way tables' folder (not config) is kept.
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith("PAIGOW_") or k == "PAIGOW_CACHE_DIR"}
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
-                          text=True, timeout=120, env={**clean, **(env or {})})
+@pytest.fixture
+def paigow(paigow: Paigow) -> Callable[..., Ran]:
+    """The command, with no config of the machine's (the House Way tables' folder, which
+    is not config, is kept)."""
+    def run(*args: str, env: dict[str, str] | None = None) -> Ran:
+        clean = {k: v for k, v in os.environ.items()
+                 if not k.startswith("PAIGOW_") or k == "PAIGOW_CACHE_DIR"}
+        return paigow(*args, env={**clean, **(env or {})})
+
+    return run
 
 
 @pytest.fixture
@@ -36,13 +43,18 @@ def wild_site(tmp_path: Path) -> Path:
     return path
 
 
-def _set(*args, env=None):
-    proc = paigow("house-way", "--json", *args, *HAND.split(), env=env)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+@pytest.fixture
+def _set(paigow):
+    """`paigow house-way --json ... HAND`'s answer."""
+    def run(*args, env=None):
+        proc = paigow("house-way", "--json", *args, *HAND.split(), env=env)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    return run
 
 
-def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site, wild_site):
+def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site, wild_site, _set):
     assert _set("--config", str(site))["rule"].startswith("DP-")  # not the standard card
     table = _set("--config", str(wild_site))
     assert table["rule"].startswith("FW-")  # the card of the table's fully wild joker
@@ -51,11 +63,11 @@ def test_house_way_with_no_way_sets_by_the_tables_card_and_joker(site, wild_site
     assert _set("--way", "standard", "--joker", "bug")["low"] != table["low"]
 
 
-def test_house_way_reads_the_table_from_paigow_config_too(site):
+def test_house_way_reads_the_table_from_paigow_config_too(site, _set):
     assert _set(env={"PAIGOW_CONFIG": str(site)})["rule"].startswith("DP-")
 
 
-def test_house_way_options_name_what_differs_from_the_table(site):
+def test_house_way_options_name_what_differs_from_the_table(site, _set):
     standard = _set("--config", str(site), "--way", "standard")
     assert not standard["rule"].startswith("DP-")
     assert standard == _set("--way", "standard", "--joker", "bug")  # the table's joker
@@ -69,7 +81,7 @@ def test_house_way_options_name_what_differs_from_the_table(site):
     ("--config", "SITE", "--joker", "fully-wild"),  # the site's is Delaware Park's
 ])
 def test_house_way_refuses_a_card_that_reads_the_joker_as_a_bug_under_a_fully_wild_joker(
-        site, args):
+        site, args, paigow):
     # Seed 004: "In Joker's Wild, the Joker can be used as ANY card. In Non-Joker's Wild a
     # Joker can be used to complete a flush or straight, or as an Ace."
     args = tuple(str(site) if a == "SITE" else a for a in args)
@@ -79,16 +91,16 @@ def test_house_way_refuses_a_card_that_reads_the_joker_as_a_bug_under_a_fully_wi
     assert "give --way fully-wild" in proc.stderr
 
 
-def test_house_way_without_a_config_is_the_shipped_tables_standard_card():
+def test_house_way_without_a_config_is_the_shipped_tables_standard_card(_set):
     assert _set()["rule"] == "PR-1"
 
 
-def test_house_way_list_prints_the_tables_card(site):
+def test_house_way_list_prints_the_tables_card(site, paigow):
     proc = paigow("house-way", "--list", "--config", str(site))
     assert proc.stdout.startswith("Delaware Park House Way")
 
 
-def test_house_way_refuses_a_bad_config_naming_the_file_and_key(tmp_path):
+def test_house_way_refuses_a_bad_config_naming_the_file_and_key(tmp_path, paigow):
     bad = tmp_path / "bad.toml"
     bad.write_text('[rules]\nhouse_way = "caesars"\n')
     proc = paigow("house-way", "--config", str(bad), *HAND.split())
@@ -98,13 +110,13 @@ def test_house_way_refuses_a_bad_config_naming_the_file_and_key(tmp_path):
     assert "standard, delaware-park, trump-plaza" in proc.stderr
 
 
-def test_house_way_refuses_an_unknown_card_listing_the_cards():
+def test_house_way_refuses_an_unknown_card_listing_the_cards(paigow):
     proc = paigow("house-way", "--way", "caesars", *HAND.split())
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "no House Way called 'caesars': the cards are standard" in proc.stderr
 
 
-def test_advise_uses_the_tables_card_joker_and_commission(wild_site):
+def test_advise_uses_the_tables_card_joker_and_commission(wild_site, paigow):
     proc = paigow("advise", "--json", "--samples", "200", "--config", str(wild_site),
                   *HAND.split())
     assert proc.returncode == 0, proc.stderr
@@ -114,7 +126,7 @@ def test_advise_uses_the_tables_card_joker_and_commission(wild_site):
     assert advice["commission"]["policy"].startswith("4%")
 
 
-def test_simulate_uses_the_tables_card_and_commission(site):
+def test_simulate_uses_the_tables_card_and_commission(site, paigow):
     proc = paigow("simulate", "--json", "--hands", "200", "--workers", "1", "--config",
                   str(site))
     assert proc.returncode == 0, proc.stderr
@@ -124,7 +136,7 @@ def test_simulate_uses_the_tables_card_and_commission(site):
 
 
 def test_simulate_refuses_a_card_that_reads_the_joker_as_a_bug_at_a_fully_wild_table(
-        wild_site):
+        wild_site, paigow):
     proc = paigow("simulate", "--json", "--hands", "200", "--workers", "1", "--config",
                   str(wild_site), "--way", "standard")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from functools import cache
 from io import StringIO
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -159,7 +160,10 @@ def alembic_config(url: str | URL | None = None, output: TextIO | None = None) -
     return cfg
 
 
+@cache
 def head_revision() -> str:
+    """The newest migration: alembic reads every migration script to find it (a tenth of a
+    second), and a process's scripts do not change, so it is read once."""
     from alembic.script import ScriptDirectory
 
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()

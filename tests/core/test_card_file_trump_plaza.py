@@ -17,7 +17,7 @@ from app.core.house_way import SHIPPED_CARDS, house_way
 from app.core.house_way.card_file import CardCheck, check_card, load_card
 from tests.core.test_house_way_golden import GOLDEN
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.proof
 
 
 @pytest.fixture(scope="module")

@@ -4,30 +4,41 @@ import math
 import random
 from collections import Counter
 
-from app.core.cards import DECK
+import pytest
+
+from app.core.cards import DECK, Card
 from app.core.classes import ALL_HANDS, class_key, hand_classes
 
 
-def _key(hand: tuple) -> int:
-    return class_key([DECK.index(c) for c in hand])
+def _key(hand: tuple[Card, ...]) -> int:
+    return class_key([c.index for c in hand])
 
 
-def test_classes_count_every_seven_card_hand_once() -> None:
-    total = sum(ways for _, ways in hand_classes())
+@pytest.fixture(scope="module")
+def classes() -> list[tuple[tuple[Card, ...], int]]:
+    """The 292,253 classes, made once for the module's tests."""
+    return list(hand_classes())
+
+
+def test_classes_count_every_seven_card_hand_once(
+        classes: list[tuple[tuple[Card, ...], int]]) -> None:
+    total = sum(ways for _, ways in classes)
     assert total == ALL_HANDS == 154_143_080
     assert sum(ways for _, ways in hand_classes(joker=False)) == math.comb(52, 7)
 
 
-def test_every_class_hand_is_seven_distinct_cards_and_classes_do_not_repeat() -> None:
-    keys = Counter()
-    for hand, ways in hand_classes():
+def test_every_class_hand_is_seven_distinct_cards_and_classes_do_not_repeat(
+        classes: list[tuple[tuple[Card, ...], int]]) -> None:
+    keys: Counter[int] = Counter()
+    for hand, ways in classes:
         assert len(set(hand)) == 7 and ways > 0
         keys[_key(hand)] += 1
     assert max(keys.values()) == 1
 
 
-def test_every_random_hand_falls_in_one_of_the_classes() -> None:
-    weight = {_key(hand): ways for hand, ways in hand_classes()}
+def test_every_random_hand_falls_in_one_of_the_classes(
+        classes: list[tuple[tuple[Card, ...], int]]) -> None:
+    weight = {_key(hand): ways for hand, ways in classes}
     rng = random.Random(7)
     deck = list(DECK)
     for _ in range(2000):

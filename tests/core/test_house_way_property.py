@@ -15,8 +15,10 @@ SEVEN_CARDS = st.lists(st.integers(0, len(DECK) - 1), min_size=7, max_size=7, un
     lambda indexes: tuple(DECK[i] for i in indexes))
 
 
+# 600 random hands a card (3,000 took 10 s of CPU a card): every card is also set on every
+# one of the 154,143,080 hands, never a foul, in `make proof` (test_house_way_reach.py).
 @pytest.mark.parametrize("way", sorted(WAYS))
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(hand=SEVEN_CARDS)
 def test_house_way_setting_is_legal_and_names_a_rule_of_the_card(
         way: str, hand: tuple[Card, ...]) -> None:

@@ -26,7 +26,7 @@ from tests.core.test_house_way_golden import GOLDEN, golden_files, step_ids, unr
 REACH = GOLDEN / "reach.json"
 WAYS = [p.stem for p in golden_files()]
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.proof
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .shoe import kill_and_resume, place_errors
+
+pytestmark = pytest.mark.slow  # stations restarted mid-deal (half a minute)
 
 
 def test_a_station_killed_after_20_cards_resumes_with_every_card_in_its_place(

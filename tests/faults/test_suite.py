@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.ledger.pg import PgServer
 
 from . import suite
 from .suite import SHORT
+
+pytestmark = pytest.mark.slow  # each fault starts station processes (half a minute and more)
 
 
 def counted(make: Callable[[], suite.Row]) -> suite.Row:

@@ -40,6 +40,8 @@ from tests.ledger.pg import PgServer
 from . import pagecheck
 from .browser import WAIT_S, chromium, floor_server, shrink_png, until
 
+pytestmark = pytest.mark.slow  # a real Chromium against the floor
+
 PASSWORD = "correct horse battery"
 SECRET = "browser-test-secret"
 

@@ -32,7 +32,7 @@ SHOWN = "paigow-dealer: main window shown: "
 TITLE = "Pai Gow Poker - dealer station"
 SCREEN = """{"screens": [{"name": "station", "x": 0, "y": 0, "width": 1920, "height": 1080,
              "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}"""
-pytestmark = pytest.mark.slow  # the bundle is built once (PyInstaller, minutes)
+pytestmark = pytest.mark.proof  # the bundle is built once (PyInstaller, minutes)
 BUDGET_MB = 175  # measured 151 MB with the ledger (PostgreSQL client) and the slip printer
 
 

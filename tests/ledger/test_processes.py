@@ -24,6 +24,8 @@ from app.ledger.models import Event, HandRow, RoundRow, SettlementRow, Station
 from .enrolled import enrolled_key
 from .pg import PgServer
 
+pytestmark = pytest.mark.slow  # five station processes writing one ledger
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

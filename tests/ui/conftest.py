@@ -49,13 +49,13 @@ class Station:
         """Until the worker has confirmed every ledger write given so far."""
         port = self.window.ledger
         if port is not None:
-            self.qtbot.waitUntil(lambda: port.pending == 0, timeout=5000)
+            self.qtbot.waitUntil(lambda: port.pending == 0, timeout=60_000)
 
     def polled(self) -> None:
         """The status bar asks the printer and the ledger again (on the worker)."""
         self.window.poll_devices()
-        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=5000)
-        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=5000)
+        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=60_000)
+        self.qtbot.waitUntil(lambda: not self.window._polling, timeout=60_000)
 
     def key(self, key: str | Qt.Key, shift: bool = False) -> None:
         """A key pressed on the felt (where the dealer's focus rests)."""
@@ -92,7 +92,7 @@ class Station:
             assert self.session.round is not None
             assert self.session.round.phase is phase
 
-        self.qtbot.waitUntil(reached, timeout=5000)
+        self.qtbot.waitUntil(reached, timeout=60_000)
 
     def seat(self, position: int):  # noqa: ANN201 - the SeatView
         return self.window.felt.seats[position]
@@ -189,7 +189,7 @@ def make_station(qtbot) -> Callable[..., Station]:  # noqa: ANN001
         window.bind(station, shoe, printer=printer, pit=PitController(window))
         window.resize(1920, 1080)
         window.show()
-        with qtbot.waitActive(window, timeout=3000):
+        with qtbot.waitActive(window, timeout=60_000):
             window.activateWindow()
         window.felt.setFocus()
         return Station(window, session, shoe, qtbot)

@@ -90,7 +90,7 @@ def test_f1_lists_every_command_of_the_registry_and_why_not_now(make_station, qt
     assert rows["S"][1] == "not now: no round is open: press N to open one"
     help_view.close()
     s.window.activateWindow()
-    qtbot.waitUntil(s.window.isActiveWindow, timeout=3000)
+    qtbot.waitUntil(s.window.isActiveWindow, timeout=60_000)
     s.key("N")
     s.key(Qt.Key.Key_F1)  # kept up to date: with a round open, wagers may be placed
     assert table.item([c.label for c in COMMANDS].index("W"), 2).text() == "yes"

@@ -49,12 +49,12 @@ def test_closing_the_window_needs_a_supervisor_and_the_ledger_records_who(
     dialog.form.reason.setText("the table closes for the night")
     dialog.form.secret.setText(WRONG)
     dialog.ok.click()
-    qtbot.waitUntil(lambda: not dialog.waiting, timeout=10000)
+    qtbot.waitUntil(lambda: not dialog.waiting, timeout=60_000)
     assert window.isVisible() and guard.by is None
     assert dialog.answer.text().startswith(f"Close: Wrong name or secret for {SUPERVISOR}")
     dialog.form.secret.setText(SUPERVISOR_SECRET)
     dialog.ok.click()
-    qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=60_000)
     assert guard.by == SUPERVISOR
     window.close_station()
     engine = make_engine(f"sqlite:///{data / 'ledger.sqlite'}")

@@ -35,7 +35,7 @@ def test_a_hand_with_no_wager_arrives_face_down_while_the_shoe_deals(make_statio
     s.key("N")
     wagers(s, {1: "25", 3: "50", 5: "100"})
     s.key("R")
-    s.qtbot.waitUntil(lambda: len(s.session.dealing().get(4, ())) == 7, timeout=5000)
+    s.qtbot.waitUntil(lambda: len(s.session.dealing().get(4, ())) == 7, timeout=60_000)
     assert s.session.round is not None and s.session.round.phase is Phase.DEALING
     four = s.seat(4).cards
     assert sum(cw.card is not None for cw in four) == 7

@@ -38,7 +38,7 @@ def station(qtbot, data: Path) -> MainWindow:
     window.show()
     assert window.session is not None
     window.session.deal.randbelow = lambda n: 3
-    qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=60_000)
     return window
 
 
@@ -47,7 +47,7 @@ def supervisor_acts(qtbot, window: MainWindow, act, secret: str) -> None:  # noq
     pit = window.pit
     assert pit is not None
     act(secret)
-    qtbot.waitUntil(lambda: pit.reading == 0, timeout=10000)
+    qtbot.waitUntil(lambda: pit.reading == 0, timeout=60_000)
 
 
 def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
@@ -60,7 +60,7 @@ def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
     printer = window.printer
     assert printer is not None and window.press("P").done, c.message
     qtbot.waitUntil(lambda: printer.busy is None and c.devices.slip_printed == "printed",
-                    timeout=10000)
+                    timeout=60_000)
 
     wagered(window)  # round 2: voided, a wrong secret first
     for secret in (WRONG, SUPERVISOR_SECRET):
@@ -71,7 +71,7 @@ def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
     wagered(window)  # round 3: typing allowed mid-deal, then a misdeal
     window.press("R")
     qtbot.waitUntil(lambda: c.round is not None and c.round.phase is not Phase.BETTING,
-                    timeout=10000)
+                    timeout=60_000)
     for secret in (WRONG, SUPERVISOR_SECRET):
         supervisor_acts(qtbot, window,
                         lambda s: pit.misdeal(s, SUPERVISOR, "the wrong number dealt"), secret)
@@ -79,7 +79,7 @@ def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
 
     port = window.ledger
     assert port is not None
-    qtbot.waitUntil(lambda: port.pending == 0, timeout=10000)
+    qtbot.waitUntil(lambda: port.pending == 0, timeout=60_000)
     port.store.drain()
     first = min(port.store.history(status="settled"), key=lambda r: r.round_no)
     for secret in (WRONG, SUPERVISOR_SECRET):

@@ -19,7 +19,7 @@ from .conftest import Station
 def at(make_station, size: tuple[int, int]) -> Station:  # noqa: ANN001
     s = make_station()
     s.window.resize(*size)
-    s.qtbot.waitUntil(lambda: s.window.width() == size[0], timeout=3000)
+    s.qtbot.waitUntil(lambda: s.window.width() == size[0], timeout=60_000)
     return s
 
 
@@ -83,7 +83,7 @@ def test_the_pit_shows_ten_history_rows_at_1024x768(make_station, tmp_path) -> N
 
     s = make_station(ledger=people_ledger(tmp_path))
     s.window.resize(1024, 768)
-    s.qtbot.waitUntil(lambda: s.window.width() == 1024, timeout=3000)
+    s.qtbot.waitUntil(lambda: s.window.width() == 1024, timeout=60_000)
     pit = open_pit(s)
     pit.tabs.setCurrentIndex(1)
     answered(s, pit)

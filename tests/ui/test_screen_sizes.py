@@ -16,6 +16,8 @@ import pytest
 from app.ui import screencheck, screenshots
 from app.ui.screenshots import SIZES, Camera, size_name
 
+pytestmark = pytest.mark.slow  # three rounds played at five screen sizes
+
 
 @pytest.fixture(scope="module")
 def walk(qapp) -> Camera:  # noqa: ANN001 - pytest-qt's QApplication

@@ -30,7 +30,7 @@ def station(qtbot, data: Path) -> MainWindow:
     window.show()
     assert window.session is not None
     window.session.deal.randbelow = lambda n: 3  # RNG 4: the action on seat 3, as the deck lies
-    qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: window.shoe is not None and window.shoe.online, timeout=60_000)
     return window
 
 
@@ -50,7 +50,7 @@ def dealt_and_settled(qtbot, window: MainWindow) -> None:
     assert c is not None
     assert window.press("R").done, c.message
     qtbot.waitUntil(lambda: c.round is not None and c.round.phase is Phase.SETTING,
-                    timeout=10000)
+                    timeout=60_000)
     window.press("Shift+Q")  # the dragon passed
     window.pick(3, parse_cards("KS")[0])
     window.pick(3, parse_cards("KD")[0])

@@ -94,7 +94,7 @@ def device_number(seed: int) -> int:
 
 def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty):
     s = make_station(shoe=pty.shoe)
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     assert s.window.devices[0].text() == "Shoe: online"
     assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link}"
     s.key("N")
@@ -102,7 +102,7 @@ def test_a_round_dealt_by_the_simulated_shoe_over_a_pty(make_station, qtbot, pty
     deck = stacked_deck(SHOWCASE, 3)
     pty.deal(deck=deck, action="none")
     # The shoe deals before action is taken: the cards wait for action.
-    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=10000)
+    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=60_000)
     assert s.session.deal.stream == list(deck[:49])
     assert s.session.round.phase is Phase.BETTING
     assert s.window.devices[0].toolTip() == f"Shoe online: {pty.link.link} (PAIGOW-SIM)"
@@ -123,7 +123,7 @@ def test_action_sent_by_the_shuffler_is_the_rounds_action_with_its_source(
     position = Table().count(number)
     deck = stacked_deck(SHOWCASE, position)
     s = make_station(shoe=pty.shoe)
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     s.key("N")
     wagers(s, {1: "25", 3: "50", 5: "10"})
     pty.deal(deck=deck, action="rng", seed=seed)
@@ -151,10 +151,10 @@ def test_action_sent_before_the_wagers_waits_and_r_takes_it(make_station, qtbot,
     number = device_number(seed)
     deck = stacked_deck(SHOWCASE, Table().count(number))
     s = make_station(shoe=pty.shoe)
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     s.key("N")
     pty.deal(deck=deck, action="rng", seed=seed)
-    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=10000)
+    qtbot.waitUntil(lambda: s.session.deal.leftovers is not None, timeout=60_000)
     c = s.session
     assert c.deal.device_action is not None and c.round.action is None
     assert s.window.felt.center.action.text() == (
@@ -172,7 +172,7 @@ def test_action_from_the_shuffler_after_the_dealers_is_not_used_and_said_so(
         make_station, qtbot, pty):
     deck = stacked_deck(SHOWCASE, 3)
     s = make_station(shoe=pty.shoe)  # the station's RNG gives 4: seat 3
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     s.key("N")
     wagers(s, {1: "25"})
     s.key("R")
@@ -194,7 +194,7 @@ def test_action_from_the_shuffler_after_the_dealers_is_not_used_and_said_so(
 def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, qtbot, pty):
     deck = stacked_deck(SHOWCASE, 3)
     s = make_station(shoe=pty.shoe)
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     s.key("N")
     wagers(s, {1: "25", 3: "50"})
     s.key("R")
@@ -207,7 +207,7 @@ def test_deal_complete_for_a_shoe_that_never_reads_the_leftovers(make_station, q
     lines.append(encode_line("BEAT", 50))
     pty.link.write(b"".join(lines))
     c = s.session
-    qtbot.waitUntil(lambda: len(c.deal.stream) == 49, timeout=5000)
+    qtbot.waitUntil(lambda: len(c.deal.stream) == 49, timeout=60_000)
     assert c.round.phase is Phase.DEALING
     assert s.window.panel.next.text() == ("Next: the 49 cards dealt are read; waiting for the "
                                           "4 left over (BURN) - E if this shoe does not read "
@@ -235,7 +235,7 @@ def card_only_deal(make_station, qtbot, pty, **options: object):  # noqa: ANN001
     dealer was told."""
     deck = stacked_deck(SHOWCASE, 3)
     s = make_station(shoe=pty.shoe)
-    qtbot.waitUntil(lambda: pty.shoe.online, timeout=5000)
+    qtbot.waitUntil(lambda: pty.shoe.online, timeout=60_000)
     s.key("N")
     wagers(s, {1: "25", 3: "50"})
     s.key("R")
@@ -253,7 +253,7 @@ def test_a_card_only_shoe_that_loses_the_deals_first_card_leaves_a_hole_at_card_
     s, deck, told = card_only_deal(make_station, qtbot, pty, device=ShoeDevice(seq=500),
                                    inject=(Injection("lose", 1),))
     c = s.session
-    qtbot.waitUntil(lambda: c.deal.leftovers is not None, timeout=10000)
+    qtbot.waitUntil(lambda: c.deal.leftovers is not None, timeout=60_000)
     assert c.deal.stream == [None, *deck[1:49]]
     assert ("The shoe lost card 1 of the deal (seat 3's hand): the later cards are in their "
             "places. Type the missing card for its position (C), or call a misdeal.") in told
@@ -289,7 +289,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
     assert isinstance(shoe, PtyDemoShoe)
     s = Station(window, session, shoe, qtbot)
     try:
-        qtbot.waitUntil(lambda: shoe.online, timeout=5000)
+        qtbot.waitUntil(lambda: shoe.online, timeout=60_000)
         assert window.devices[0].text() == "Shoe: online"
         assert window.devices[0].toolTip() == (f"Shoe online: demo shoe (simulator on "
                                                f"{shoe.link.path})")
@@ -300,7 +300,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         rnd = session.round
         action = rnd.action
         # The cards arrive one by one over the pseudo-terminal and go to their seats.
-        qtbot.waitUntil(lambda: 7 <= len(session.deal.stream) < 49, timeout=5000)
+        qtbot.waitUntil(lambda: 7 <= len(session.deal.stream) < 49, timeout=60_000)
         first = s.seat(action.position)
         assert all(cw.card is not None for cw in first.cards)
         s.wait_phase(Phase.SETTING)
@@ -322,7 +322,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
 
         # Unplugged (O): the reader sees the port go, and the cards are typed by hand.
         s.key("O")
-        qtbot.waitUntil(lambda: not shoe.online, timeout=5000)
+        qtbot.waitUntil(lambda: not shoe.online, timeout=60_000)
         assert window.devices[0].text() == "Shoe: unplugged"
         assert window.devices[0].toolTip() == ("Shoe offline: demo shoe unplugged (O plugs "
                                                "it back) - enter cards by hand (C)")
@@ -338,7 +338,7 @@ def test_the_demo_deals_over_a_pty_and_falls_back_to_cards_by_hand(qtbot):
         assert session.round.deal.mode == "by-position"
         assert shoe.deals == 1
         s.key("O")
-        qtbot.waitUntil(lambda: shoe.online, timeout=5000)
+        qtbot.waitUntil(lambda: shoe.online, timeout=60_000)
     finally:
         window.close()
 

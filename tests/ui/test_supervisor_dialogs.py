@@ -20,7 +20,7 @@ from .test_window import open_and_wager
 def enter(s: Station, dialog: ActionDialog) -> None:
     """Enter in the secret's field, and until the ledger has answered."""
     s.qtbot.keyClick(dialog.form.secret, Qt.Key.Key_Return)
-    s.qtbot.waitUntil(lambda: not dialog.waiting, timeout=10000)
+    s.qtbot.waitUntil(lambda: not dialog.waiting, timeout=60_000)
 
 
 def test_enter_confirms_the_misdeal_and_a_new_try_clears_the_wrong_secret_at_once(
@@ -43,7 +43,7 @@ def test_enter_confirms_the_misdeal_and_a_new_try_clears_the_wrong_secret_at_onc
     s.qtbot.keyClick(dialog.form.secret, Qt.Key.Key_Return)
     # the new try is under way: the old refusal is gone before the ledger answers
     assert "Wrong" not in dialog.answer.text()
-    s.qtbot.waitUntil(lambda: not dialog.waiting, timeout=10000)
+    s.qtbot.waitUntil(lambda: not dialog.waiting, timeout=60_000)
     assert not dialog.isVisible()
     assert s.message.startswith(f"Round {no} is a misdeal ({SUPERVISOR}: the shoe lost")
 
@@ -103,5 +103,5 @@ def test_the_last_supervisor_checked_is_offered_and_the_secret_is_asked_next(
     misdeal_later = pit.open_void()
     assert misdeal_later.form.by.text() == SUPERVISOR
     s.qtbot.waitUntil(lambda: misdeal_later.focusWidget() is misdeal_later.form.secret,
-                      timeout=3000)
+                      timeout=60_000)
     assert misdeal_later.form.secret.text() == ""  # never kept

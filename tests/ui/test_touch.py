@@ -32,7 +32,7 @@ def tap(s: Station, widget: QWidget, at: QPoint | None = None) -> None:
     spot = widget.mapToGlobal(point)
     if not screen.contains(spot):
         s.window.move(s.window.pos() + screen.center() - spot)
-        s.qtbot.waitUntil(lambda: screen.contains(widget.mapToGlobal(point)), timeout=2000)
+        s.qtbot.waitUntil(lambda: screen.contains(widget.mapToGlobal(point)), timeout=60_000)
     QTest.touchEvent(widget, TOUCH).press(0, point, widget).commit()
     QTest.touchEvent(widget, TOUCH).release(0, point, widget).commit()
     s.qtbot.wait(1)
@@ -58,7 +58,7 @@ def tap_keys(s: Station, keys: str) -> None:
 def touch_station(make_station, size: tuple[int, int] = (1366, 768)) -> Station:  # noqa: ANN001
     s = make_station()
     s.window.resize(*size)
-    s.qtbot.waitUntil(lambda: s.window.width() == size[0], timeout=3000)
+    s.qtbot.waitUntil(lambda: s.window.width() == size[0], timeout=60_000)
     return s
 
 
@@ -172,7 +172,7 @@ def test_a_device_tapped_in_the_status_bar_tells_what_its_tooltip_tells(make_sta
 def test_cards_are_typed_on_the_card_keypad_with_the_shoe_offline(make_station) -> None:  # noqa: ANN001
     s = make_station(online=False)
     s.window.resize(1366, 768)
-    s.qtbot.waitUntil(lambda: s.window.width() == 1366, timeout=3000)
+    s.qtbot.waitUntil(lambda: s.window.width() == 1366, timeout=60_000)
     tap_button(s, "new")
     tap(s, s.seat(3))
     tap_button(s, "wager")

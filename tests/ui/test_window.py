@@ -384,7 +384,7 @@ def test_a_no_play_table_shows_the_no_play_button_after_the_bank(make_station):
     rules = RoundRules()
     s = make_station(rules=replace(rules, table=replace(rules.table, no_play=True)))
     felt = s.window.felt
-    s.qtbot.waitUntil(lambda: felt.no_play.isVisible(), timeout=3000)
+    s.qtbot.waitUntil(lambda: felt.no_play.isVisible(), timeout=60_000)
     assert felt.no_play.text() == "NO PLAY"
     assert felt.no_play_between == (0, 1)  # the dealer's bank, then seat 1 clockwise
     spot = felt.no_play.geometry().center()

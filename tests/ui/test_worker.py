@@ -21,7 +21,7 @@ def test_jobs_given_while_the_worker_gathers_or_works_run_in_the_order_given(qtb
     hold.set()
     worker.wait()
     assert ran == list(range(20))
-    qtbot.waitUntil(lambda: len(answers) == 20, timeout=5000)
+    qtbot.waitUntil(lambda: len(answers) == 20, timeout=60_000)
     assert answers == [(i, None) for i in range(20)]
     worker.close()
 
@@ -48,7 +48,7 @@ def test_a_job_that_fails_hands_its_error_back_and_the_next_runs(qtbot):
     worker.submit(fails, lambda result, error: answers.append((result, error)))
     worker.submit(lambda: "written", lambda result, error: answers.append((result, error)))
     worker.wait()
-    qtbot.waitUntil(lambda: len(answers) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: len(answers) == 2, timeout=60_000)
     (none, error), second = answers
     assert none is None and isinstance(error, OSError) and str(error) == "disk full"
     assert second == ("written", None)
