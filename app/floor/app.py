@@ -388,7 +388,7 @@ def _round_context(floor: Floor, round_id: str) -> dict[str, object]:
         fixes = tuple(c.text() for c in corrections(s, row))
         requests = list(s.scalars(select(FloorRequest).where(FloorRequest.round_id == row.id)
                                   .order_by(FloorRequest.requested_at)))
-        context = {"round": views.past_round(row, fixes), "table": row.table_name,
+        context = {"round": views.past_round(s, row, fixes), "table": row.table_name,
                    "requests": requests, "row_status": row.status, "recall": None,
                    "recall_error": None}
     try:  # the round whole, settled again by the core (app/ledger/recall.py)

@@ -19,9 +19,10 @@ from app.core.banker import BankError
 from app.core.round import Round, RoundError
 from app.core.settlement import PositionDict, SlipDict, money
 from app.core.table import DEALER, position_name
+from app.ledger import slips
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
-from app.session import words
+from app.session import glossary, words
 
 RICH = 10**12  # chips enough for any bank: what is left are the reasons chips cannot fix
 
@@ -207,7 +208,8 @@ def standing(game: Round, seat: int) -> Standing:
         poor = game.eligibility(seat, 0)
     except (BankError, RoundError) as e:
         return Standing(seat, "may not bank", False, (str(e),), "")
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (list(rich.failed) if not rich.eligible
+               else [r for r in rich.met if r in poor.reasons])
     reasons.append(f"needs chips to cover {money(poor.cover)} of other wagers")
     return Standing(seat, "may bank" if rich.eligible else "may not bank", rich.eligible,
                     tuple(reasons), money(poor.cover))
@@ -231,7 +233,7 @@ def _how(line: PositionDict) -> str:
     return how
 
 
-def past_round(row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
+def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
     action = (f"{row.action_source.upper() if row.action_source else ''} {row.action_number}"
               f" -> {position_name(row.action_position)}"
               if row.action_position is not None else "-")
@@ -239,7 +241,7 @@ def past_round(row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
     bank = "house" if row.banker_seat is None else f"seat {row.banker_seat}"
     totals = ""
     if row.slip_json:
-        slip: SlipDict = json.loads(row.slip_json)
+        slip: SlipDict = slips.whole(s, row, json.loads(row.slip_json))
         lines = [p for p in slip["positions"] if p["role"] != "mucked"]
         # in order from action: the order the slip settled them, the bank last
         lines.sort(key=lambda p: (p["order"] is None, p["order"] or 0))
@@ -276,8 +278,8 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
         return page
     no = game.rotation.round_no
     if live:
-        page.heading = (f"Round {no} in play: {game.phase.value}. Who may bank this round, "
-                        f"seat by seat:")
+        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this "
+                        f"round, seat by seat:")
     else:
         page.heading = f"No round in play. Round {no} opens next: who may bank in it:"
     page.standings = [standing(game, seat) for seat in game.rules.table.positions
@@ -287,7 +289,7 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
     for row in s.scalars(select(RoundRow).where(RoundRow.table_name == table)
                          .order_by(RoundRow.started_at.desc()).limit(rounds)):
         fixes = tuple(c.text() for c in corrections(s, row))
-        page.rounds.append(past_round(row, fixes))
+        page.rounds.append(past_round(s, row, fixes))
     return page
 
 

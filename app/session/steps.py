@@ -361,8 +361,8 @@ def show_house_way(p: Parts) -> None:
 def pick_card(p: Parts, position: int, card: Card) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.SETTING:
-        raise TableError(f"cards are picked for the front while hands are set; the round is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"cards are picked for the front while hands are set; now "
+                         f"{rnd.phase.now}")
     checks.verify_no_offer_open(p, "the hands are set")
     if position != p.keyboard.selected:
         p.keyboard.select(position)
@@ -431,7 +431,13 @@ def settle(p: Parts) -> None:
 
 
 def print_slip(p: Parts) -> None:
-    """P: print this round's slip (a slip kept by a printer failure: the kept slips)."""
+    """P: print this round's slip (a slip kept by a printer failure: the kept slips). P on
+    a slip printed already is no mistake: it is said as information, with how to reprint."""
+    rnd = p.round
+    if rnd is not None and rnd.slip is not None and p.devices.slip_printed == "printed":
+        p.say(f"Round {rnd.slip.round}'s slip is already printed: nothing is printed again. "
+              f"Shift+P prints a copy marked REPRINT.", "info")
+        return
     checks.print_slip(p)
     rnd = p.round
     assert rnd is not None and rnd.slip is not None
@@ -558,8 +564,8 @@ def allow_typing(p: Parts, reason: str, by: str, secret: str) -> None:
     (a shoe that misreads, a card it cannot give back): for this round only, logged."""
     rnd = p.play.need_round()
     if rnd.phase is not Phase.DEALING:
-        raise TableError(f"typing cards is allowed for a deal under way; the round is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"typing cards is allowed for a deal under way; now "
+                         f"{rnd.phase.now}")
     who = p.play.authorise(by, secret, "override")
     p.play.allow_typing(who.name)
     p.out.note(f"Typing cards allowed by {who.name}" + (f": {reason.strip()}" if reason.strip()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 from pathlib import Path
 
@@ -133,7 +134,9 @@ def test_paigow_ledger_recall_says_match_or_the_difference_with_its_exit_code(
     code = main(["ledger", "recall", rec.round_id, "--database-url", database_url])
     out = capsys.readouterr().out
     assert code == 0 and out.rstrip().splitlines()[-1].startswith("MATCH: ")
-    assert out.startswith(f"ROUND {rec.game.rotation.round_no} - table {TABLE} - SETTLED")
+    # Named as a pit boss says it: the table, the date and the round's number (no id).
+    assert re.match(rf"Table {TABLE}, \d{{1,2}} [A-Z][a-z]{{2}} \d{{4}}, round "
+                    rf"{rec.game.rotation.round_no} - SETTLED\n", out), out
     tamper(database_url, "UPDATE rounds SET house_net_cents = house_net_cents - 100 "
                          "WHERE id = :id", id=uuid.UUID(rec.round_id))
     code = main(["ledger", "recall", rec.round_id, "--database-url", database_url, "--json"])
