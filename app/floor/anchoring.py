@@ -19,6 +19,11 @@ from app.ledger import anchors, chain
 
 from .alerts import Raise
 
+_WORDS = {"edited": "changed since it was written", "forged": "signed with a forged signature",
+          "missing": "missing", "revoked": "signed by a key since revoked",
+          "unenrolled": "signed by a key no station enrolled",
+          "unsigned": "signed by no enrolled station (written behind the ledger's back)"}
+
 
 class Anchoring:
     def __init__(self, engine: Engine, path: Path, every_s: float = 300.0) -> None:
@@ -48,8 +53,12 @@ class Anchoring:
         for r in reports:
             if r.problems:
                 first = r.problems[0]
+                # The pit's words: what is wrong and where; the row's id is the auditor's,
+                # and `paigow ledger verify` names it.
+                where = (f"its link {first.seq}" if first.table == "chain" else
+                         f"a {first.table} row" + (f" (link {first.seq})" if first.seq else ""))
                 found.append(Raise(f"verify:{r.chain}:{first.kind}:{first.seq}"[:120], "chain",
-                                   r.chain, f"The ledger of {r.chain} does not verify: "
-                                   f"{first.text()}. Call the auditor (paigow ledger "
-                                   f"verify)."))
+                                   r.chain, f"The ledger of {r.chain} does not verify: {where} "
+                                   f"is {_WORDS.get(first.kind, first.kind)}. Call the auditor "
+                                   f"(paigow ledger verify names the row)."))
         return found

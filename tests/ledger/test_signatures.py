@@ -63,7 +63,9 @@ def test_a_forged_correction_counts_for_nothing_in_recall_totals_and_raises_a_fl
     raised = Anchoring(engine, tmp_path / anchors.CHECKPOINTS).run(anchors.datetime.now())
     engine.dispose()
     assert [(a.kind, a.table) for a in raised] == [("chain", TABLE)]
-    assert "does not verify" in raised[0].text and forged in raised[0].text
+    # The pit is told which row and link in its words; `paigow ledger verify` names the id.
+    assert "does not verify: its link " in raised[0].text, raised[0].text
+    assert "signed by no enrolled station" in raised[0].text, raised[0].text
 
 
 def test_a_correction_whose_supervisor_s_sign_in_was_forged_is_not_authorised(
