@@ -79,9 +79,11 @@ def main(argv: list[str] | None = None) -> int:
             print(ok, message, s.play.ledger_problem(), file=sys.stderr)
         if ok and port.recording is not None:
             settled.append(port.recording.round_id)
-        if s.play.ledger_problem() is not None:
-            refused = message if "ledger" in message else (
-                s.handle(DealerCommand("wager", "25")).message)
+        # The station stops at the first write the disk refuses: a step refused with the
+        # journal's words (a new round cannot be opened), or a ledger write refused later.
+        stopped = "journal" in message or "ledger" in message
+        if stopped or s.play.ledger_problem() is not None:
+            refused = message if stopped else s.handle(DealerCommand("wager", "25")).message
             # once refused, try more wagers: none may be taken
             for seat in ("2", "4", "5"):
                 s.handle(DealerCommand("select", seat))
