@@ -149,8 +149,11 @@ def run(args: argparse.Namespace) -> int:
         if args.inject:
             _say("injecting " + ", ".join(map(str, args.inject)))
         if threading.current_thread() is threading.main_thread():  # a process of its own:
-            for stop in (signal.SIGTERM, signal.SIGHUP):  # `kill`, a closed terminal stop it
-                signal.signal(stop, _interrupt)           # as Ctrl-C, so the link is removed
+            # `kill`, a closed terminal and Ctrl-C stop it alike, so the link is removed.
+            # SIGINT is set too: a process started in the background by a shell inherits
+            # it ignored, and Python then leaves it ignored (the simulator ran on).
+            for stop in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                signal.signal(stop, _interrupt)
         try:
             sim.run()
         except KeyboardInterrupt:
