@@ -7,7 +7,7 @@ A pay table:
     # categories = ["five-aces", "royal-flush", ...]   # optional: the card's own, from the top
     [pays]                                            # what each pays, to 1 ("push": no win)
     natural-seven-card-straight-flush = 8000
-    ...
+    # one line a category, from the top down to
     straight = 2
 
 An envy table has `kind = "envy"`, an optional `qualifying-wager = "$5"` (the least bonus
