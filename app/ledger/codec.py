@@ -24,6 +24,10 @@ from app.core.round import (
     ActionCounted,
     BankPassed,
     BankTaken,
+    BonusApproved,
+    BonusHeld,
+    BonusPlaced,
+    BonusWithdrawn,
     Dealt,
     DragonPassed,
     DragonTaken,
@@ -140,6 +144,15 @@ def encode_record(record: Record) -> RecordJson:
             return {"type": "wager_withdrawn", "seat": seat, "wager_cents": wager}
         case BankPassed(seat):
             return {"type": "bank_passed", "seat": seat}
+        case BonusPlaced(seat, wager, rule):
+            return {"type": "bonus_placed", "seat": seat, "wager_cents": wager, "rule": rule}
+        case BonusWithdrawn(seat, wager):
+            return {"type": "bonus_withdrawn", "seat": seat, "wager_cents": wager}
+        case BonusHeld(lines, rule):
+            return {"type": "bonus_held", "lines": [x.to_dict() for x in lines], "rule": rule}
+        case BonusApproved(supervisor, lines, rule):
+            return {"type": "bonus_approved", "supervisor": supervisor,
+                    "lines": [x.to_dict() for x in lines], "rule": rule}
         case BankTaken(position, player, chips, co_bank, dealer_wager, eligibility, rule):
             return {"type": "bank_taken", "position": position, "player": player,
                     "chips_cents": chips, "co_bank": co_bank,
@@ -190,7 +203,8 @@ def stored_record(record: RecordJson) -> RecordJson:
 
 RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
-                "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled")
+                "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled",
+                "bonus_placed", "bonus_withdrawn", "bonus_held", "bonus_approved")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -253,6 +267,14 @@ def _apply(game: Round, data: RecordJson) -> None:
             game.ask_house_way(data["position"])
         case "house_way_shown":
             game.show_house_way(data["position"])
+        case "bonus_placed":
+            game.place_bonus(data["seat"], data["wager_cents"])
+        case "bonus_withdrawn":
+            game.withdraw_bonus(data["seat"])
+        case "bonus_held":
+            game.hold_bonus()
+        case "bonus_approved":
+            game.approve_bonus(data["supervisor"])
         case "settled":
             game.settle()
         case _:
