@@ -154,6 +154,19 @@ def wager(p: Parts) -> None:
     rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
 
 
+def bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    verify_ledger_takes(p, "bonus wager")
+    seat = p.need_position()
+    table = rnd.rules.bonus
+    rnd.verify_place_bonus(seat, rnd.bonus_wagers.get(seat, table.minimum if table else 1))
+
+
+def withdraw_bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    rnd.verify_withdraw_bonus(p.need_position())
+
+
 def same_wagers(p: Parts) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.BETTING:
@@ -281,7 +294,18 @@ def front(p: Parts) -> None:
 def settle(p: Parts) -> None:
     rnd = p.play.need_round()
     verify_no_offer_open(p, "settling")
+    if rnd.bonus_held is None and rnd.bonus_waiting():
+        rnd.verify_hold_bonus()  # S holds the big payouts for a supervisor first
+        return
     rnd.verify_settle()
+
+
+def approve_bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    if rnd.bonus_held is None:
+        raise TableError("no bonus payout waits for a supervisor: the dealer settles (S) "
+                         "first, and a payout at the house's threshold waits then")
+    rnd.verify_approve_bonus("the supervisor")
 
 
 def print_slip(p: Parts) -> None:

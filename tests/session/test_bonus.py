@@ -1,0 +1,142 @@
+"""The bonus wager at the station (issue 26): U takes the selected seat's bonus with its own
+limits, refused in the dealer's words over its maximum or beside no Pai Gow wager; Shift+U
+takes it back; L repeats last round's bonus wagers with its wagers; S settles the bonuses
+after the Pai Gow wagers, and a payout at the house's threshold waits for a supervisor's
+own sign-in before the round is settled and the slip can print."""
+
+from __future__ import annotations
+
+from app.core.bonus.table_bonus import TableBonus
+from app.core.round import RoundRules
+from app.core.table import DEALER
+from app.session import (
+    DealerSession,
+    MemoryLedger,
+    MemoryPrinter,
+    MemorySupervisors,
+    SupervisorCommand,
+)
+from app.session.commands import COMMANDS_BY_ID
+
+from .play import BANK_WEAK, WEAKER, Play, stacked
+
+FORTUNE = RoundRules(bonus=TableBonus())
+FIVE_ACES = "AS AH AD AC JK 2D 7C"  # 400 to 1
+QUADS = "KS KH KD KC 5S 3H 7H"  # 25 to 1, and $5 envy to the other bonus wagers
+
+
+def session(rules: RoundRules = FORTUNE) -> Play:
+    p = Play(DealerSession(rules, ledger=MemoryLedger(shift="Ann"), printer=MemoryPrinter(),
+                           supervisors=MemorySupervisors({"Pat Lee": "730215"}),
+                           randbelow=lambda _n: 1))
+    p.shoe(True)
+    p.key("N")
+    return p
+
+
+def deal_and_set(p: Play, hands: dict[int, str]) -> None:
+    p.key("R")
+    p.read(stacked(p.s.table, 1, hands))
+    if p.s.dragon_offered() is not None:
+        p.key("Shift+Q")
+    p.house_way_all()
+
+
+def test_u_takes_the_selected_seats_bonus_typed_as_a_wager_is() -> None:
+    p = session()
+    p.wagers({1: "25"})
+    p.seat(1)
+    assert p.key("U").show == "field:bonus"
+    p.key("5")
+    changes = p.key("Enter")
+    assert changes.done and "Seat 1 bonus $5.00" in changes.log
+    assert p.s.round is not None and p.s.round.bonus_wagers == {1: 500}
+
+
+def test_a_bonus_over_its_maximum_is_refused_in_the_dealers_words() -> None:
+    p = session()
+    p.wagers({1: "25"})
+    p.seat(1)
+    changes = p.cmd("bonus", "150")
+    assert not changes.done
+    assert "$150.00 is over the bonus maximum of $100.00" in changes.message
+    assert p.s.round is not None and p.s.round.bonus_wagers == {}
+
+
+def test_a_bonus_on_a_seat_with_no_pai_gow_wager_is_refused_where_the_house_requires_one(
+) -> None:
+    p = session()
+    p.seat(2)
+    # The button says why before it is pressed (its tooltip, F1)...
+    assert "seat 2 has no Pai Gow wager" in (COMMANDS_BY_ID["bonus"].available(p.s) or "")
+    changes = p.cmd("bonus", "5")  # ...and the step refuses it
+    assert not changes.done and "seat 2 has no Pai Gow wager" in changes.message
+
+
+def test_shift_u_takes_the_bonus_back() -> None:
+    p = session()
+    p.wagers({1: "25"})
+    p.seat(1)
+    p.cmd("bonus", "5")
+    changes = p.key("Shift+U")
+    assert changes.done and "Seat 1 takes back the bonus $5.00" in changes.log
+
+
+def test_a_table_without_the_bonus_says_so() -> None:
+    p = session(RoundRules())
+    p.wagers({1: "25"})
+    p.seat(1)
+    assert "this table takes no bonus wager" in p.key("U").message
+
+
+def test_same_as_last_round_sets_the_bonus_wagers_with_the_wagers() -> None:
+    p = session()
+    p.wagers({1: "25", 3: "10"})
+    p.seat(1)
+    p.cmd("bonus", "5")
+    deal_and_set(p, {1: WEAKER, DEALER: BANK_WEAK})
+    assert p.key("S").slip is not None
+    p.key("N")
+    if p.s.bank_offered() is not None:
+        p.key("Shift+Q")
+    offer = p.key("L")
+    assert "seat 1 $25.00 + bonus $5.00" in offer.message
+    p.key("Enter")
+    assert p.s.round is not None
+    assert p.s.round.wagers == {1: 2500, 3: 1000} and p.s.round.bonus_wagers == {1: 500}
+
+
+def test_s_settles_the_bonus_and_envy_after_the_pai_gow_wagers() -> None:
+    p = session()
+    p.wagers({1: "25", 3: "10"})
+    p.seat(1)
+    p.cmd("bonus", "5")
+    deal_and_set(p, {3: QUADS, 1: WEAKER, DEALER: BANK_WEAK})
+    changes = p.key("S")
+    slip = changes.slip
+    assert slip is not None and slip.bonus is not None
+    assert [(x.kind, x.seat, x.amount) for x in slip.bonus.lines] == [
+        ("bonus", 1, -500), ("envy", 1, 500)]
+    assert "Bonus: players net $0.00" in changes.message
+
+
+def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> None:
+    p = session()
+    p.wagers({1: "25"})
+    p.seat(1)
+    p.cmd("bonus", "100")
+    deal_and_set(p, {1: FIVE_ACES, DEALER: BANK_WEAK})
+    held = p.key("S")
+    assert held.slip is None
+    assert "Waiting for a supervisor: seat 1 bonus $100.00: five aces" in held.message
+    assert "+$40,000.00" in held.message and "the floor is told" in held.message
+    assert "a supervisor approves this payout" in p.key("S").message  # S waits too
+    assert "settle the round first" in p.key("P").message
+    wrong = p.s.handle(SupervisorCommand("approve_bonus", "Pat Lee", secret="000000"))
+    assert not wrong.done and p.s.round is not None and p.s.round.slip is None
+    right = p.s.handle(SupervisorCommand("approve_bonus", "Pat Lee", secret="730215"))
+    assert right.done and right.slip is not None and right.slip.bonus is not None
+    assert right.slip.bonus.approved_by == "Pat Lee"
+    assert right.message.startswith("Pat Lee approved: seat 1 bonus $100.00")
+    assert any(line.startswith("Approved by Pat Lee") for line in right.log)
+    assert p.key("P").done
