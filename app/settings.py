@@ -372,7 +372,7 @@ class BonusSection(_Section):
     fouled_collects: bool = True
     dragon_bonus: bool = False
     order: PayOrder = PayOrder.BONUSES_THEN_ENVY
-    supervisor_at: Money = 100_000
+    approval_at: Money = 100_000  # a payout this large waits for a supervisor
 
     @field_validator("pay_table")
     @classmethod
@@ -401,7 +401,7 @@ class BonusSection(_Section):
         return TableBonus(_pay_card(self.pay_table), _envy_card(self.envy_table),
                           self.minimum, self.maximum, self.requires_wager,
                           BonusRules(self.fouled_collects, self.dragon_bonus, self.order,
-                                     self.supervisor_at))
+                                     self.approval_at))
 
 
 class ShoeSection(_Section):

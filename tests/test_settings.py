@@ -373,7 +373,7 @@ def test_the_config_defaults_are_the_cores_defaults() -> None:
 def test_the_bonus_is_configured_checked_and_can_be_turned_off(tmp_path: Path) -> None:
     site = _site(tmp_path, '[bonus]\npay_table = "fortune-2500"\nenvy_table = ""\n'
                            'maximum = "25.00"\nfouled_collects = false\n'
-                           'order = "seat-by-seat"\nsupervisor_at = "500.00"\n')
+                           'order = "seat-by-seat"\napproval_at = "500.00"\n')
     bonus = load_config(site, env={}).round_rules().bonus
     assert bonus is not None and bonus.pays.name == "fortune-2500" and bonus.envy is None
     assert (bonus.minimum, bonus.maximum) == (100, 2500)

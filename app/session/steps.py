@@ -443,6 +443,7 @@ def settle(p: Parts) -> None:
               + ". A supervisor approves the payout (F2, Approve bonus: their name and own "
               "secret) before the round is settled and the slip printed; the floor is told.",
               "warn")
+        p.out.show("approve_bonus")
         return
     slip: Slip = p.play.change(Round.settle)
     p.keyboard.deselect()

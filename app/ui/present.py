@@ -65,6 +65,7 @@ class SeatState:
     result: str = ""
     result_kind: str = ""
     selected: bool = False
+    bonus: str = ""  # the bonus wager's badge ("BONUS $5.00"), "" without one
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
         order = rnd.table.around(action.position).index(position) + 1
     hand = rnd.hands.get(position)
     role, mucked = _role(hand, position, rnd)
+    bonus = rnd.bonus_wagers.get(position)
     values: dict[str, object] = dict(
+        bonus=f"BONUS {money(bonus)}" if bonus is not None else "",
         wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)
@@ -340,8 +343,26 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
                 f" (comm. {money(bank.commission)})" if bank.commission else "") + (
                 " - ran out" if bank.exhausted else "")
             kind = "bank"
+        said = bonus_words(slip, position)
+        if said:
+            text = f"{text}\n{said}" if text else said
         values.update(result=text, result_kind=kind)
     return _replace(base, values)
+
+
+def bonus_words(slip: Slip, seat: int) -> str:
+    """The seat's bonus and envy once settled, as the felt shows them under its result:
+    'Bonus four of a kind 25 to 1 +$125.00 - Envy x2 +$10.00'."""
+    if slip.bonus is None:
+        return ""
+    mine = [x for x in slip.bonus.lines if x.seat == seat]
+    said = [f"Bonus {x.hand} {x.pays} {money(x.amount, sign=True)}"
+            + (" (fouled)" if x.note else "") for x in mine if x.kind == "bonus"]
+    envy = [x for x in mine if x.kind == "envy"]
+    if envy:
+        said.append(f"Envy{f' x{len(envy)}' if len(envy) > 1 else ''} "
+                    f"{money(sum(x.amount for x in envy), sign=True)}")
+    return " - ".join(said)
 
 
 def _preview(record: HandSet | HandReturned, rules: HandRules) -> dict[str, object]:
@@ -467,6 +488,22 @@ def slip_state(slip: Slip) -> SlipState:
                      if line.outcome is Outcome.RETURNED
                      or (line.outcome is Outcome.WIN and line.win < line.wager)]
             totals += "\n* The bank ran out: " + "; ".join(short)
+    if slip.bonus is not None:
+        b = slip.bonus
+        for x in b.lines:
+            rows.append(SlipRow(
+                order="", position=f"{position_name(x.seat)} {x.kind}",
+                hands=x.hand + (f" at {position_name(x.from_position)}"
+                                if x.from_position is not None else ""),
+                result="WIN" if x.amount > 0 else "PUSH" if x.amount == 0 else "LOSE",
+                wager=money(x.wager) if x.kind == "bonus" else "", commission="",
+                net=money(x.amount, sign=True),
+                kind="win" if x.amount > 0 else "push" if x.amount == 0 else "lose",
+                detail=x.text + (f" [{x.note}]" if x.note else "")
+                + (f"; approved by {b.approved_by}" if x.supervisor and b.approved_by
+                   else "")))
+        totals += (f"\nBonus wagers {money(b.wagers)}   Bonus players net "
+                   f"{money(b.net, sign=True)}   house {money(-b.net, sign=True)}")
     heading = (f"Table {slip.table}, round {slip.round}: action {slip.action.number} -> "
                f"{position_name(slip.action_position)}, bank {bank.who}")
     return SlipState(heading, tuple(rows), totals, slip.text())

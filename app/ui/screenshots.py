@@ -66,6 +66,20 @@ SHOWCASE: dict[int, str] = {
 }
 SHOWCASE_RNG = 3  # randbelow(7) -> 3: action number 4, which lands on seat 3
 
+# The Fortune bonus (issue 26): seat 1's five aces pay its $100 bonus 400 to 1 ($40,000:
+# it waits for a supervisor), seat 2's four kings pay 25 to 1, seat 3's three queens 3 to 1,
+# and seats 2 and 3 win envy for the others' hands (never for their own nor the dealer's).
+BONUS_SHOWCASE: dict[int, str] = {
+    1: "AS AH AD AC JK 2D 7C",
+    2: "KS KH KD KC 5S 3H 7H",
+    0: "2C 3D 4H 6S 8C 9D JH",
+    3: "QS QH QD 9S 8S 6C 4C",
+    4: "TS TH 9C 8D 5D 4S 2S",
+    5: "JS JD TC 9H 6H 5C 3S",
+    6: "QC JC TD 8H 7S 6D 5H",
+}
+BONUS_WAGERS = {1: ("25", "100"), 2: ("25", "5"), 3: ("10", "5")}  # seat: (wager, bonus)
+
 # Round 2: seat 3 banks with nothing; the dealer's hand and seats 1, 2 and 5 beat it, and
 # with $100 the bank runs out. RNG 6, counted from seat 3, puts action on seat 1.
 BANK_SHOWCASE: dict[int, str] = {

@@ -85,7 +85,7 @@ class TableBonusData(TypedDict):
     fouled_collects: bool
     dragon_bonus: bool
     order: str
-    supervisor_cents: int
+    approval_cents: int
 
 
 def table_bonus_to_data(bonus: TableBonus) -> dict[str, object]:
@@ -103,7 +103,7 @@ def table_bonus_to_data(bonus: TableBonus) -> dict[str, object]:
         "fouled_collects": r.fouled_collects,
         "dragon_bonus": r.dragon_bonus,
         "order": r.order.value,
-        "supervisor_cents": r.supervisor_at,
+        "approval_cents": r.supervisor_at,
     }
     return dict(data)
 
@@ -130,7 +130,7 @@ def table_bonus_from_data(stored: Mapping[str, object]) -> TableBonus:
         return TableBonus(pays, envy, int(data["minimum_cents"]), int(data["maximum_cents"]),
                           bool(data["requires_wager"]),
                           BonusRules(bool(data["fouled_collects"]), bool(data["dragon_bonus"]),
-                                     PayOrder(data["order"]), int(data["supervisor_cents"])))
+                                     PayOrder(data["order"]), int(data["approval_cents"])))
     except BonusError:
         raise
     except (KeyError, TypeError, ValueError) as err:
