@@ -24,7 +24,7 @@ from app.ledger.models import Event, SettlementRow
 
 from .conftest import TABLE
 from .enrolled import enrolled_key
-from .play import play, record_rounds
+from .play import RULES, play, record_rounds
 from .tamper import tamper
 
 SUPERVISOR, SUPERVISOR_SECRET = "Pat Lee", "tiger-lily-42"
@@ -140,3 +140,22 @@ def test_paigow_ledger_recall_says_match_or_the_difference_with_its_exit_code(
     data = json.loads(capsys.readouterr().out)
     assert code == 1 and data["match"] is False
     assert any(d.startswith("the round's house net total is ") for d in data["differences"])
+
+
+def test_a_bonus_round_recalled_shows_its_bonus_and_envy_and_matches(store: Store) -> None:
+    recs = [r for r in record_rounds(store, 8, "bonus", RULES["fortune-bonus"])
+            if isinstance(r, Recording) and r.game.slip is not None
+            and r.game.slip.bonus is not None]
+    store.drain()
+    assert recs
+    for rec in recs:
+        found = store.recall(rec.round_id)
+        assert found.match and found.recomputed, found.differences
+        text = found.text()
+        slip = rec.game.slip
+        assert slip is not None and slip.bonus is not None
+        assert "BONUS AND ENVY, IN THE ORDER PAID (fortune-8000, envy envy-5000)" in text
+        for line in slip.bonus.lines:
+            assert f"  {line.text}" in text
+        if slip.bonus.approved_by:
+            assert f"  approved by {slip.bonus.approved_by}" in text
