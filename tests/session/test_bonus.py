@@ -6,6 +6,12 @@ own sign-in before the round is settled and the slip can print."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main as paigow
 from app.core.bonus.table_bonus import TableBonus
 from app.core.round import RoundRules
 from app.core.table import DEALER
@@ -17,6 +23,9 @@ from app.session import (
     SupervisorCommand,
 )
 from app.session.commands import COMMANDS_BY_ID
+from app.session.record import JsonlRecorder, read_session
+from app.session.replay import replay
+from drivers.printer.layout import slip_text
 
 from .play import BANK_WEAK, WEAKER, Play, stacked
 
@@ -140,3 +149,45 @@ def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> N
     assert right.message.startswith("Pat Lee approved: seat 1 bonus $100.00")
     assert any(line.startswith("Approved by Pat Lee") for line in right.log)
     assert p.key("P").done
+
+
+def test_a_recorded_shift_with_a_bonus_round_replays_the_same_slips(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`paigow replay`: the session's recording holds the bonus wagers (U, and L the next
+    round) and the supervisor's approval without the secret; played again with no one to
+    check it, the same slips come out, bonus and envy lines and who approved included."""
+    path = tmp_path / "session.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        p = Play(DealerSession(FORTUNE, ledger=MemoryLedger(shift="Ann"),
+                               printer=MemoryPrinter(), recorder=JsonlRecorder(f),
+                               supervisors=MemorySupervisors({"Pat Lee": "730215"}),
+                               randbelow=lambda _n: 1))
+        p.shoe(True)
+        p.key("N")
+        p.wagers({1: "25", 3: "10"})
+        for seat, bonus in ((1, "100"), (3, "5")):
+            p.seat(seat)
+            assert p.cmd("bonus", bonus).done
+        deal_and_set(p, {1: FIVE_ACES, 3: QUADS, DEALER: BANK_WEAK})
+        assert p.key("S").slip is None  # five aces: waits for the supervisor
+        first = p.s.handle(SupervisorCommand("approve_bonus", "Pat Lee", secret="730215")).slip
+        p.key("N")
+        if p.s.bank_offered() is not None:
+            p.key("Shift+Q")
+        p.key("L")
+        p.key("Enter")  # the same wagers and bonuses
+        deal_and_set(p, {3: QUADS, 1: WEAKER, DEALER: BANK_WEAK})
+        second = p.key("S").slip
+    assert first is not None and first.bonus is not None and second is not None
+    assert first.bonus.approved_by == "Pat Lee" and second.bonus is not None
+    recording = path.read_text(encoding="utf-8")
+    assert "730215" not in recording  # the secret is never written
+
+    result = replay(read_session(recording.splitlines()))
+    assert result.refused == []
+    assert [s.to_dict() for s in result.slips] == [first.to_dict(), second.to_dict()]
+    assert paigow(["replay", "--json", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [s["bonus"] for s in printed] == [first.bonus.to_dict(), second.bonus.to_dict()]
+    assert paigow(["replay", str(path)]) == 0
+    assert capsys.readouterr().out == "\n".join(slip_text(s) for s in (first, second))
