@@ -84,6 +84,7 @@ class RecordJson(TypedDict, total=False):
     slip: SlipDict  # a ledger written before migration 0012 keeps it in the event too
     supervisor: str  # a bonus payout approved (issue 26)
     lines: list[BonusLineDict]  # the bonus payouts held for, or approved by, a supervisor
+    authorised: Authorised  # the ledger's: how a bonus approval was authorised (its sign-in)
 
 
 # --- the journal's ops -----------------------------------------------------------------------

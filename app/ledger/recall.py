@@ -364,7 +364,10 @@ def _bonus_lines(slip: Mapping[str, object] | None, records: Sequence[RecordJson
             out.append("  held for a supervisor (the floor was told): "
                        + "; ".join(str(x.get("text")) for x in r.get("lines", [])))
         elif r.get("type") == "bonus_approved":
-            out.append(f"  approved by {r.get('supervisor')}")
+            how: Mapping[str, object] = r.get("authorised") or {}
+            out.append(f"  approved by {r.get('supervisor')}" + (
+                f" ({how.get('by')}, sign-in {str(how['sign_in'])[:8]})" if how.get("sign_in")
+                else f" ({how['by']})" if how.get("by") else ""))
     net = bonus.get("net_cents")
     if isinstance(net, int):
         out.append(f"  bonus wagers {money(int(str(bonus.get('wagers_cents', 0))))}; "

@@ -15,7 +15,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from app.core.banker import BankRotation
 from app.core.cards import DECK
-from app.core.round import BankPassed, Phase, Round, RoundRules
+from app.core.round import BankPassed, BonusApproved, Phase, Round, RoundRules
 from app.core.table import Table, TableError
 
 from . import words
@@ -144,6 +144,23 @@ class Play:
         finally:
             self.out.recorded(rnd.log[start:])
             self.save()
+
+    def approve_bonus(self, who: Supervisor) -> BonusApproved:
+        """The supervisor approves the bonus payouts that wait; the ledger saves the
+        approval with the proof the supervisor port gave (their sign-in), not the name
+        alone."""
+        rnd = self.need_round()
+        start = len(rnd.log)
+        try:
+            return rnd.approve_bonus(who.name)
+        finally:
+            self.out.recorded(rnd.log[start:])
+            if self.ledger is not None and len(rnd.log) > start:
+                try:
+                    self.ledger.approve(rnd, who)
+                    self._ledger_down = None
+                except PortError as e:
+                    self.ledger_refused(e)
 
     def dry(self, act: Callable[Concatenate[Round, P], T], *args: P.args,
             **kwargs: P.kwargs) -> T:

@@ -595,7 +595,7 @@ def approve_bonus(p: Parts, by: str, secret: str) -> None:
     the supervisor port); the round is then settled at once, as the dealer asked."""
     checks.approve_bonus(p)
     who = p.play.authorise(by, secret, "bonus")
-    approved = p.play.change(Round.approve_bonus, who.name)
+    approved = p.play.approve_bonus(who)
     settle(p)
     p.say(f"{who.name} approved: " + "; ".join(x.text for x in approved.lines) + ". "
           + (p.out.message or ""), "ok")

@@ -24,7 +24,7 @@ from app.floor.stations import HeadlessStation
 from app.ledger.database import make_engine
 from app.ledger.models import Event, FloorAck, FloorAlert, FloorLog, RoundRow, WagerRow, now
 
-from .conftest import csrf, log_in, settings
+from .conftest import PASSWORD, csrf, log_in, settings
 
 WEEK = timedelta(days=7)
 
@@ -173,7 +173,7 @@ def test_a_bonus_payout_waiting_for_a_supervisor_raises_an_alert_naming_seat_han
     bonus = TableBonus(minimum=100, maximum=100,
                        rules=BonusRules(supervisor_at=100))
     st = HeadlessStation(url, "PG-3", tmp_path / "b", seed=5, void_chance=0, foul_chance=0,
-                         bonus=bonus, bonus_chance=1.0)
+                         supervisor=("Pat", PASSWORD), bonus=bonus, bonus_chance=1.0)
     try:
         for _ in range(40):
             st.play_round()

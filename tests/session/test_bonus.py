@@ -146,6 +146,9 @@ def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> N
     right = p.s.handle(SupervisorCommand("approve_bonus", "Pat Lee", secret="730215"))
     assert right.done and right.slip is not None and right.slip.bonus is not None
     assert right.slip.bonus.approved_by == "Pat Lee"
+    # the ledger's port is given the approval with the supervisor's proof, as a misdeal is
+    ledger = p.s.play.ledger
+    assert isinstance(ledger, MemoryLedger) and ledger.approvals == [(1, "Pat Lee")]
     assert right.message.startswith("Pat Lee approved: seat 1 bonus $100.00")
     assert any(line.startswith("Approved by Pat Lee") for line in right.log)
     assert p.key("P").done
