@@ -34,6 +34,9 @@ RULE_ASKED_HOUSE_WAY = ("the player asked for the House Way: the seven cards sta
 RULE_AFTER_BANK = "set by the dealer the House Way after the bank, as the player asked"
 RULE_BONUS = ("the bonus wager, beside the Pai Gow wager, within the bonus's own {least} to "
               "{most}; settled on the seven cards after the Pai Gow wagers")
+RULE_DRAGON_BONUS = ("a bonus wager on a dragon hand, where the house allows it, within the "
+                     "bonus's own {least} to {most}; placed when the hand is taken, before "
+                     "any hand is set")
 RULE_BONUS_HELD = ("a bonus or envy payout of {at} or more waits for a supervisor before the "
                    "round is settled and the slip printed; the floor is told")
 RULE_BONUS_APPROVED = "a supervisor approved the bonus payouts of {at} or more"
@@ -59,6 +62,16 @@ class BonusPlaced:
     """A seat's bonus wager (a player-banker's is on the banking hand)."""
 
     seat: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DragonBonusPlaced:
+    """The bonus on a taken dragon hand, the taker's (where the house allows it)."""
+
+    seat: int
+    position: int
     wager: int
     rule: str
 
@@ -178,5 +191,6 @@ class Settled:
 
 Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
           | Misdealt | DragonPassed | DragonTaken | HandSet | HandReturned | HouseWayAsked
-          | HouseWayShown | BonusPlaced | BonusWithdrawn | BonusHeld | BonusApproved
+          | HouseWayShown | BonusPlaced | BonusWithdrawn | DragonBonusPlaced | BonusHeld
+          | BonusApproved
           | Settled)

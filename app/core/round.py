@@ -36,6 +36,7 @@ from .records import (
     RULE_DEALER_FIRST,
     RULE_DEALER_TURN,
     RULE_DRAGON,
+    RULE_DRAGON_BONUS,
     RULE_FOUL_FORFEIT,
     RULE_FOUL_RESET,
     RULE_FOUL_RESPLIT,
@@ -53,6 +54,7 @@ from .records import (
     BonusPlaced,
     BonusWithdrawn,
     Dealt,
+    DragonBonusPlaced,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -136,6 +138,7 @@ class Round:
         self._piles: set[int] = set()  # asked for the House Way: one pile until the bank
         self._hands: dict[int, Hand] = {}
         self._bonus: dict[int, int] = {}  # seat -> its bonus wager (issue 26)
+        self._dragon_bonus: dict[int, int] = {}  # a taken dragon hand's position -> bonus
         self._bonus_held: BonusHeld | None = None
         self._bonus_approved: BonusApproved | None = None
         self.slip: Slip | None = None
@@ -155,6 +158,11 @@ class Round:
     def bonus_wagers(self) -> dict[int, int]:
         """Each seat's bonus wager, in cents (a player-banker's is on the banking hand)."""
         return dict(self._bonus)
+
+    @property
+    def dragon_bonus_wagers(self) -> dict[int, int]:
+        """The bonus on each taken dragon hand, by its position (the taker's wager)."""
+        return dict(self._dragon_bonus)
 
     @property
     def dragons(self) -> dict[int, tuple[int, int]]:
@@ -302,6 +310,43 @@ class Round:
         self.log.append(record)
         return record
 
+    def verify_place_dragon_bonus(self, position: int, wager: int) -> None:
+        self._require(Phase.SETTING)
+        self.table.verify_position(position)
+        bonus = self.rules.bonus
+        if bonus is None:
+            raise RoundError("this table takes no bonus wager (table: bonus.enabled)")
+        if position not in self._dragons:
+            raise RoundError(f"{position_name(position)}'s hand is not a dragon hand taken "
+                             f"this round: a bonus now goes only on a dragon hand")
+        if not bonus.rules.dragon_bonus:
+            raise RoundError(f"the dragon hand at {position_name(position)} takes no bonus: "
+                             f"the house does not allow a bonus on a dragon hand here")
+        if self._any_set():
+            raise RoundError("the dragon hand's bonus is placed before any hand is set")
+        if wager < bonus.minimum:
+            raise RoundError(f"{money(wager)} is under the bonus minimum of "
+                             f"{money(bonus.minimum)}")
+        if wager > bonus.maximum:
+            raise RoundError(f"{money(wager)} is over the bonus maximum of "
+                             f"{money(bonus.maximum)}")
+
+    def can_place_dragon_bonus(self, position: int, wager: int) -> bool:
+        return _can(lambda: self.verify_place_dragon_bonus(position, wager))
+
+    def place_dragon_bonus(self, position: int, wager: int) -> DragonBonusPlaced:
+        """The taker's bonus on a dragon hand (a second call changes it until a hand is
+        set), where the house allows it (`BonusRules.dragon_bonus`)."""
+        self.verify_place_dragon_bonus(position, wager)
+        bonus = self.rules.bonus
+        assert bonus is not None
+        self._dragon_bonus[position] = wager
+        record = DragonBonusPlaced(self._dragons[position][0], position, wager,
+                                   RULE_DRAGON_BONUS.format(least=money(bonus.minimum),
+                                                            most=money(bonus.maximum)))
+        self.log.append(record)
+        return record
+
     def _verify_bonus_beside_wagers(self) -> None:
         """Bets close with every bonus beside a Pai Gow wager, where the house requires one
         (a main wager taken back after the bonus was placed)."""
@@ -326,6 +371,8 @@ class Round:
             wager = None
             if seat is not None and p == seat and hand.role in (Role.PLAYER, Role.BANK):
                 wager = self._bonus.get(seat)
+            elif hand.role is Role.DRAGON:
+                wager = self._dragon_bonus.get(p)
             out.append(BonusHand(p, hand.role, hand.cards, seat, wager, hand.forfeit))
         return out
 
@@ -333,7 +380,7 @@ class Round:
         """The bonus and envy lines the cards pay, once dealt (None: no bonus wager). A
         fouled hand is one its foul forfeits; a reset hand plays, and collects."""
         bonus = self.rules.bonus
-        if bonus is None or not self._bonus or self._deal is None:
+        if bonus is None or not (self._bonus or self._dragon_bonus) or self._deal is None:
             return None
         try:
             return settle_bonuses(self._bonus_hands(), bonus.pays, bonus.envy, bonus.rules,
@@ -349,7 +396,8 @@ class Round:
                                        x.category.label, x.pays, x.amount, None, x.supervisor,
                                        x.note, x.text()))
             else:
-                out.append(BonusPayout("envy", x.seat, x.position, self._bonus[x.seat],
+                wager = self._dragon_bonus.get(x.position) or self._bonus[x.seat]
+                out.append(BonusPayout("envy", x.seat, x.position, wager,
                                        x.category.value, x.category.label, money(x.amount),
                                        x.amount, x.from_position, x.supervisor, "", x.text()))
         return tuple(out)
@@ -968,17 +1016,20 @@ class Round:
         if due is not None:
             approved = self._bonus_approved.supervisor if self._bonus_approved else None
             slip = replace(slip, bonus=BonusResult(self._payouts(due), due.pay_card,
-                                                   due.envy_card, sum(self._bonus.values()),
+                                                   due.envy_card, self._bonus_total(),
                                                    approved))
         self.slip = slip
         self.phase = Phase.SETTLED
         self.log.append(Settled(slip))
         return slip
 
+    def _bonus_total(self) -> int:
+        return sum(self._bonus.values()) + sum(self._dragon_bonus.values())
+
     def _bonus_summary(self) -> tuple[tuple[str, str], ...]:
         """The bonus among the slip's rules when a seat bet it (a slip without one reads as
         before the bonus existed)."""
-        if self.rules.bonus is None or not self._bonus:
+        if self.rules.bonus is None or not (self._bonus or self._dragon_bonus):
             return ()
         return (("bonus", self.rules.bonus.summary()),)
 

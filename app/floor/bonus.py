@@ -66,6 +66,8 @@ def round_bonus(slip: Mapping[str, object] | None,
         envy = x.get("kind") == "envy"
         src = x.get("from_position")
         hand = str(x.get("hand", "?")) + (f" at {position_name(_int(src))}" if envy else "")
+        if not envy and x.get("position") != x.get("seat"):
+            hand += f" (the dragon hand at {position_name(_int(x.get('position')))})"
         rows.append(BonusRow(
             seat=position_name(_int(x.get("seat"))), kind="envy" if envy else "bonus",
             hand=hand, pays=str(x.get("pays", "")),

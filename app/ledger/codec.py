@@ -29,6 +29,7 @@ from app.core.round import (
     BonusPlaced,
     BonusWithdrawn,
     Dealt,
+    DragonBonusPlaced,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -148,6 +149,9 @@ def encode_record(record: Record) -> RecordJson:
             return {"type": "bonus_placed", "seat": seat, "wager_cents": wager, "rule": rule}
         case BonusWithdrawn(seat, wager):
             return {"type": "bonus_withdrawn", "seat": seat, "wager_cents": wager}
+        case DragonBonusPlaced(seat, position, wager, rule):
+            return {"type": "dragon_bonus_placed", "seat": seat, "position": position,
+                    "wager_cents": wager, "rule": rule}
         case BonusHeld(lines, rule):
             return {"type": "bonus_held", "lines": [x.to_dict() for x in lines], "rule": rule}
         case BonusApproved(supervisor, lines, rule):
@@ -204,7 +208,8 @@ def stored_record(record: RecordJson) -> RecordJson:
 RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
                 "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled",
-                "bonus_placed", "bonus_withdrawn", "bonus_held", "bonus_approved")
+                "bonus_placed", "bonus_withdrawn", "bonus_held", "bonus_approved",
+                "dragon_bonus_placed")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -271,6 +276,8 @@ def _apply(game: Round, data: RecordJson) -> None:
             game.place_bonus(data["seat"], data["wager_cents"])
         case "bonus_withdrawn":
             game.withdraw_bonus(data["seat"])
+        case "dragon_bonus_placed":
+            game.place_dragon_bonus(data["position"], data["wager_cents"])
         case "bonus_held":
             game.hold_bonus()
         case "bonus_approved":

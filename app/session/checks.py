@@ -157,9 +157,20 @@ def wager(p: Parts) -> None:
 def bonus(p: Parts) -> None:
     rnd = p.play.need_round()
     verify_ledger_takes(p, "bonus wager")
-    seat = p.need_position()
+    position = p.need_position()
     table = rnd.rules.bonus
-    rnd.verify_place_bonus(seat, rnd.bonus_wagers.get(seat, table.minimum if table else 1))
+    least = table.minimum if table else 1
+    if is_dragon_bonus(p, position):
+        rnd.verify_place_dragon_bonus(position, rnd.dragon_bonus_wagers.get(position, least))
+        return
+    rnd.verify_place_bonus(position, rnd.bonus_wagers.get(position, least))
+
+
+def is_dragon_bonus(p: Parts, position: int) -> bool:
+    """U on a dragon hand taken this round (the hands not yet set): its taker's bonus on it,
+    where the house allows it; anywhere else U is a seat's bonus, taken with the bets."""
+    rnd = p.play.need_round()
+    return rnd.phase is Phase.SETTING and position in rnd.dragons
 
 
 def withdraw_bonus(p: Parts) -> None:

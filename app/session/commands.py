@@ -102,7 +102,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda p, t, _d: steps.place_wager(p, t), checks.wager, "Place wager",
             Field("wager", MONEY, "wager", "25 or 25.50", money=True, moves=True)),
     Command("bonus", (("U", ""),), "U",
-            "type the selected seat's bonus wager (Fortune bonus), Enter",
+            "type the selected seat's bonus wager (Fortune bonus), or a taken dragon hand's "
+            "where the house allows it, Enter",
             lambda p, t, _d: steps.place_bonus(p, t), checks.bonus, "Bonus wager",
             Field("bonus", MONEY, "bonus wager", "5", money=True, moves=True)),
     Command("withdraw_bonus", (("Shift+U", ""),), "Shift+U",

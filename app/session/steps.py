@@ -143,13 +143,24 @@ def withdraw_wager(p: Parts) -> None:
 
 def place_bonus(p: Parts, text: str) -> None:
     """U: the selected seat's bonus wager, within the bonus's own limits (a player-banker's
-    is on the banking hand)."""
+    is on the banking hand); on a dragon hand taken this round, its taker's bonus on it,
+    where the house allows it."""
     rnd = p.play.need_round()
     seat = p.need_position()
     if not text.strip():
         raise MoneyError("type the bonus wager in dollars (e.g. 5), then Enter")
     cents = parse_money(text)
     checks.verify_ledger_takes(p, "bonus wager")
+    if checks.is_dragon_bonus(p, seat):
+        record = p.play.change(Round.place_dragon_bonus, seat, cents)
+        p.keyboard.close()
+        said = (f"{words.name(record.seat)} bonus {money(cents)} on the dragon hand at "
+                f"{position_name(seat)}.")
+        nxt = p.dragon_offered()
+        if nxt is not None:  # back to the seat the dragon is offered to
+            p.keyboard.select(nxt)
+        p.say(f"{said} {dragon_offer_words(p, nxt) if nxt is not None else SET_EACH}", "ok")
+        return
     p.play.change(Round.place_bonus, seat, cents)
     p.keyboard.close()
     p.say(f"{words.name(seat)} bonus {money(cents)}. Select the next seat with a bonus, or "

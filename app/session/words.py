@@ -15,6 +15,7 @@ from app.core.round import (
     BonusPlaced,
     BonusWithdrawn,
     Dealt,
+    DragonBonusPlaced,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -93,6 +94,8 @@ def record_text(record: Record) -> str:
             return f"{name(seat)} bonus {money(wager)}"
         case BonusWithdrawn(seat=seat, wager=wager):
             return f"{name(seat)} takes back the bonus {money(wager)}"
+        case DragonBonusPlaced(seat=seat, position=position, wager=wager):
+            return f"{name(seat)} bonus {money(wager)} on the dragon hand at {name(position)}"
         case BonusHeld(lines=lines):
             return ("Waiting for a supervisor (the floor is told): "
                     + "; ".join(x.text for x in lines))

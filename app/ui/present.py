@@ -263,7 +263,7 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
         order = rnd.table.around(action.position).index(position) + 1
     hand = rnd.hands.get(position)
     role, mucked = _role(hand, position, rnd)
-    bonus = rnd.bonus_wagers.get(position)
+    bonus = rnd.bonus_wagers.get(position, rnd.dragon_bonus_wagers.get(position))
     values: dict[str, object] = dict(
         bonus=f"BONUS {money(bonus)}" if bonus is not None else "",
         wager=_wager_text(rnd, position, hand),
@@ -357,6 +357,7 @@ def bonus_words(slip: Slip, seat: int) -> str:
         return ""
     mine = [x for x in slip.bonus.lines if x.seat == seat]
     said = [f"Bonus {x.hand} {x.pays} {money(x.amount, sign=True)}"
+            + (" (dragon)" if x.position != seat else "")
             + (" (fouled)" if x.note else "") for x in mine if x.kind == "bonus"]
     envy = [x for x in mine if x.kind == "envy"]
     if envy:

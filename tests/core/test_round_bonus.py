@@ -195,3 +195,62 @@ def test_a_table_without_the_bonus_takes_none_and_its_slip_reads_as_before() -> 
         slip = settle_by_house_way(g)
         assert slip.bonus is None and "bonus" not in slip.to_dict()
         assert [k for k, _ in slip.rules] == [k for k, _ in RoundRules().summary()]
+
+
+# --- a dragon hand's bonus, where the house allows it (issue 26: "A dragon hand has no bonus
+# unless the house allows it.") ----------------------------------------------------------
+
+def dragon_round(**rules: object) -> Round:
+    """Seats 1 and 2 play, seat 1 takes seat 3's unused hand as its dragon: four kings."""
+    game = Round(fortune(**rules))
+    game.place_wager(1, 1000)
+    game.place_wager(2, 1000)
+    game.place_bonus(1, 500)
+    game.place_bonus(2, 500)
+    deal(game, {1: "2S 4H 6D 3C TS QH 8D", 2: "2H 4D 6C 3S 9H JD 7S",
+                3: "KS KH KD KC 5S 3H 7H"})
+    seat = game.offer_dragon()
+    while seat != 1:
+        assert seat is not None
+        game.pass_dragon(seat)
+        seat = game.offer_dragon()
+    game.take_dragon(1, 1000, position=3)
+    return game
+
+
+def test_a_dragon_hands_bonus_where_the_house_allows_it_is_the_takers_and_pays_on_its_cards(
+) -> None:
+    game = dragon_round(dragon_bonus=True)
+    game.place_dragon_bonus(3, 500)
+    assert game.dragon_bonus_wagers == {3: 500}
+    slip = settle_by_house_way(game)
+    assert slip.bonus is not None and slip.bonus.wagers == 1500
+    got = lines(slip)
+    # the dragon's four kings pay its bonus 25 to 1, to its taker, seat 1
+    assert ("bonus", 1, 12_500, None) in got
+    # seat 2 wins $5 envy for the dragon hand: a taken dragon is its taker's hand, a player's
+    assert ("envy", 2, 500, 3) in got
+    # seat 1 wins no envy for its own dragon hand, on either of its bonus wagers
+    assert not [x for x in got if x[0] == "envy" and x[1] == 1]
+    assert [x[0] for x in got] == ["bonus", "bonus", "bonus", "envy"]  # bonuses, then envy
+
+
+def test_a_dragon_hands_bonus_is_refused_in_dealer_words_where_the_house_does_not_allow_it(
+) -> None:
+    game = dragon_round()
+    with pytest.raises(RoundError, match="the dragon hand at seat 3 takes no bonus: the house "
+                                         "does not allow a bonus on a dragon hand here"):
+        game.place_dragon_bonus(3, 500)
+    assert game.dragon_bonus_wagers == {}
+
+
+def test_a_dragon_bonus_goes_on_a_taken_dragon_within_the_bonus_limits_before_a_hand_is_set(
+) -> None:
+    game = dragon_round(dragon_bonus=True)
+    with pytest.raises(RoundError, match="seat 4's hand is not a dragon hand taken"):
+        game.place_dragon_bonus(4, 500)
+    with pytest.raises(RoundError, match=r"\$150.00 is over the bonus maximum of \$100.00"):
+        game.place_dragon_bonus(3, 15_000)
+    game.house_way(1)
+    with pytest.raises(RoundError, match="placed before any hand is set"):
+        game.place_dragon_bonus(3, 500)

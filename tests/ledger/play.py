@@ -49,8 +49,10 @@ RULES: dict[str, RoundRules] = {
     "resplit-after-the-bank-two-dragons-each": RoundRules(
         foul_penalty=FoulPenalty.RESPLIT, asked_house_way=AskedHouseWay.AFTER_BANK,
         dragon=DragonRules(per_round=4, max_per_player=2, setting=DragonSetting.PLAYER)),
-    # The bonus with a $10 threshold, so that payouts wait for a supervisor now and then.
-    "fortune-bonus": RoundRules(bonus=TableBonus(rules=BonusRules(supervisor_at=1000))),
+    # The bonus with a $10 threshold, so that payouts wait for a supervisor now and then,
+    # and a bonus on a dragon hand allowed.
+    "fortune-bonus": RoundRules(bonus=TableBonus(rules=BonusRules(supervisor_at=1000,
+                                                                  dragon_bonus=True))),
 }
 
 
@@ -154,7 +156,11 @@ def dragons(game: Round, rng: random.Random, save: Save) -> None:
         wager = main if game.rules.dragon.wager is DragonWager.EQUAL else \
             rng.randrange(game.rules.limits.minimum, main + 1, 25)
         if rng.random() < 0.6 and game.can_take_dragon(seat, wager):
-            game.take_dragon(seat, wager)
+            taken = game.take_dragon(seat, wager)
+            bonus = game.rules.bonus
+            if bonus is not None and bonus.rules.dragon_bonus and rng.random() < 0.5:
+                save()  # drawn only where the house allows it: the others stay as they were
+                game.place_dragon_bonus(taken.position, bonus.minimum)
         else:
             game.pass_dragon(seat)
         save()

@@ -194,3 +194,51 @@ def test_a_recorded_shift_with_a_bonus_round_replays_the_same_slips(
     assert [s["bonus"] for s in printed] == [first.bonus.to_dict(), second.bonus.to_dict()]
     assert paigow(["replay", str(path)]) == 0
     assert capsys.readouterr().out == "\n".join(slip_text(s) for s in (first, second))
+
+
+def dragon_taken(rules: RoundRules) -> Play:
+    """Seats 1 and 3 play; the first seat offered takes seat 2's unused hand, four kings."""
+    p = session(rules)
+    p.wagers({1: "25", 3: "10"})
+    p.seat(3)
+    p.cmd("bonus", "5")
+    p.key("R")
+    p.read(stacked(p.s.table, 1, {2: QUADS, 1: WEAKER, DEALER: BANK_WEAK}))
+    assert p.s.dragon_offered() is not None
+    assert p.cmd("dragon", "10").done
+    return p
+
+
+def test_u_on_a_taken_dragon_hand_puts_its_takers_bonus_on_it_where_the_house_allows_it(
+) -> None:
+    from app.core.bonus import BonusRules
+
+    p = dragon_taken(RoundRules(bonus=TableBonus(rules=BonusRules(dragon_bonus=True))))
+    rnd = p.s.round
+    assert rnd is not None
+    taker = rnd.dragons[2][0]
+    p.seat(2)
+    assert p.key("U").show == "field:bonus"  # the keypad on touch, the field on keys
+    p.key("5")
+    changes = p.key("Enter")
+    assert changes.done, changes.message
+    assert changes.message.startswith(f"Seat {taker} bonus $5.00 on the dragon hand at seat 2.")
+    assert rnd.dragon_bonus_wagers == {2: 500}
+    p.house_way_all()
+    slip = p.key("S").slip
+    assert slip is not None and slip.bonus is not None
+    lines = [(x.kind, x.seat, x.position, x.amount) for x in slip.bonus.lines]
+    assert ("bonus", taker, 2, 12_500) in lines  # four kings, 25 to 1, the taker's
+    if taker != 3:
+        assert ("envy", 3, 3, 500) in lines  # the other seat's envy for the dragon's kings
+
+
+def test_u_on_a_dragon_hand_is_refused_in_dealer_words_where_the_house_does_not_allow_it(
+) -> None:
+    p = dragon_taken(FORTUNE)
+    p.seat(2)
+    refused = p.cmd("bonus", "5")
+    assert not refused.done
+    assert ("the dragon hand at seat 2 takes no bonus: the house does not allow a bonus on "
+            "a dragon hand here") in refused.message
+    assert p.s.round is not None and p.s.round.dragon_bonus_wagers == {}
