@@ -247,13 +247,15 @@ class DemoFloor:
 
     def __init__(self, database_url: str, data_dir: str | Path, *, tables: int = 4,
                  round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-",
-                 supervisor: tuple[str, str] | None = None) -> None:
+                 supervisor: tuple[str, str] | None = None,
+                 bonus: TableBonus | None = None) -> None:
+        """`bonus`: every table's bonus bet (None: the tables take none)."""
         self.round_s = round_s
         self.stations = [HeadlessStation(database_url, f"{prefix}{i + 1}",
                                          Path(data_dir) / f"station-{i + 1}",
                                          dealer=DEALERS[i % len(DEALERS)],
                                          seed=None if seed is None else seed + i,
-                                         supervisor=supervisor)
+                                         supervisor=supervisor, bonus=bonus)
                          for i in range(tables)]
         self._stop = threading.Event()
         self._tables = Jobs(max(tables, 1), "demo-table")  # one table's rounds a thread

@@ -469,9 +469,7 @@ def settle(p: Parts) -> None:
             else "N opens the next round.")
     bonus = ""
     if slip.bonus is not None:
-        bonus = (f" Bonus: players net {money(slip.bonus.net, sign=True)}"
-                 + (f", approved by {slip.bonus.approved_by}" if slip.bonus.approved_by
-                    else "") + ".")
+        bonus = f" Bonus: players net {money(slip.bonus.net, sign=True)}."
     p.say(f"Settled from {position_name(slip.action_position)}: players net "
           f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, house net "
           f"{money(t.house_net, sign=True)}.{banker}{bonus} {then}", "ok")
@@ -608,7 +606,7 @@ def approve_bonus(p: Parts, by: str, secret: str) -> None:
     who = p.play.authorise(by, secret, "bonus")
     approved = p.play.approve_bonus(who)
     settle(p)
-    p.say(f"{who.name} approved: " + "; ".join(x.text for x in approved.lines) + ". "
+    p.say(f"{who.name} approved the bonus payout{'s' if len(approved.lines) > 1 else ''}. "
           + (p.out.message or ""), "ok")
 
 

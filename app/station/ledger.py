@@ -243,8 +243,11 @@ class StationLedger:
 
     def approve(self, game: Round, by: object) -> None:
         """The bonus approval saved with the supervisor's proof (the ledger's Person the
-        port gave), or the standing supervisor's name and secret at a headless table."""
-        who = getattr(by, "proof", None) or getattr(by, "name", by)
+        supervisor port gave, or the one the pit vouched for), or the standing supervisor's
+        name and secret at a headless table."""
+        name = str(getattr(by, "name", by))
+        vouched = self._vouched.pop(name, None)  # the pit checked them, as for a void
+        who = getattr(by, "proof", None) or vouched or name
         standing = self.supervisor
 
         def work() -> None:

@@ -423,6 +423,9 @@ class PitController(QObject):
                 vouch = getattr(self.session.play.supervisors, "vouch", None)
                 if vouch is not None:
                     vouch(person, action)
+                port = self.station.ledger
+                if what == "approve_bonus" and port is not None:
+                    port.vouch(person)  # the approval's write carries who, as a void's
                 changes = self.station.handle(SupervisorCommand(what, person.name, reason))
                 done = changes.done
                 self._say(changes.message, "ok" if done else "error")

@@ -149,7 +149,7 @@ def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> N
     # the ledger's port is given the approval with the supervisor's proof, as a misdeal is
     ledger = p.s.play.ledger
     assert isinstance(ledger, MemoryLedger) and ledger.approvals == [(1, "Pat Lee")]
-    assert right.message.startswith("Pat Lee approved: seat 1 bonus $100.00")
+    assert right.message.startswith("Pat Lee approved the bonus payout. Settled from ")
     assert any(line.startswith("Approved by Pat Lee") for line in right.log)
     assert p.key("P").done
 

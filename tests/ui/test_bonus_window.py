@@ -4,10 +4,16 @@ secret, checked by the ledger), and once settled each seat shows its bonus and e
 
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.core.bonus.table_bonus import TableBonus
 from app.core.round import Phase, RoundRules
+from app.ledger.models import Event
+from app.ui.present import slip_state
 from app.ui.screenshots import BONUS_SHOWCASE, BONUS_WAGERS
 from app.ui.supervisor import ActionDialog
 
@@ -37,7 +43,7 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
     assert s.session.round is not None
     assert s.session.round.bonus_wagers == {1: 10_000, 2: 500, 3: 500}
     badge = s.window.felt.seats[1].bonus_badge
-    assert badge.isVisibleTo(s.window) and badge.text() == "BONUS $100.00"
+    assert badge.isVisibleTo(s.window) and badge.text() == "BONUS $100"
     s.key("R")
     s.wait_phase(Phase.SETTING)
     s.everyone_passes()
@@ -58,5 +64,17 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
     assert slip is not None and slip.bonus is not None
     assert slip.bonus.approved_by == SUPERVISOR
     result = s.window.felt.seats[1].result.text()
-    assert "Bonus five aces 400 to 1 +$40,000.00" in result and "Envy +$5.00" in result
-    assert "Envy x2 +$255.00" in s.window.felt.seats[3].result.text()
+    assert result.endswith("Bonus +$40,005.00 (envy)")  # five aces, and envy for seat 2's
+    assert s.window.felt.seats[3].result.text().endswith("Bonus +$270.00 (envy x2)")
+    # the slip's row for seat 1 names the hand and what it paid
+    row = next(r for r in slip_state(slip).rows if r.position == "seat 1 bonus")
+    assert row.hands == "five aces, envy" and row.net == "+$40,005.00"
+    assert "seat 1 bonus $100.00: five aces, 400 to 1: +$40,000.00" in row.detail
+    # the pit's approval was saved with the supervisor's sign-in, not the name alone
+    port = s.window.ledger
+    assert port is not None
+    port.store.drain()
+    with Session(port.store.engine) as db:
+        payload = json.loads(db.scalars(select(Event.payload).where(
+            Event.kind == "bonus_approved")).one())
+    assert payload["supervisor"] == SUPERVISOR and payload["authorised"]["sign_in"]
