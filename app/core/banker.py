@@ -45,17 +45,27 @@ class BankingRules:
 
 @dataclass(frozen=True, slots=True)
 class Eligibility:
-    """May this seat bank this round, and why (or why not), for the supervisor's screen."""
+    """May this seat bank this round, and why (or why not), for the supervisor's screen.
+
+    `reasons` are every condition checked, met or not, in the order checked (the ledger
+    keeps them all); `failed` are those not met. A refusal is said with the failed ones
+    only: "may not bank: wagered $25.00..." read like a pass."""
 
     seat: int
     eligible: bool
     reasons: tuple[str, ...]
     chips: int  # the seat's chips on the table, in cents
     cover: int  # what the bank must cover, in cents
+    failed: tuple[str, ...] = ()
+
+    @property
+    def met(self) -> tuple[str, ...]:
+        return tuple(r for r in self.reasons if r not in self.failed)
 
     @property
     def reason(self) -> str:
-        return "; ".join(self.reasons)
+        """Why: what failed when it may not bank, what was met when it may."""
+        return "; ".join(self.failed if not self.eligible else self.met)
 
     def __str__(self) -> str:
         verdict = "may bank" if self.eligible else "may not bank"
@@ -126,40 +136,39 @@ class BankRotation:
         wager this round, main and dragon) are placed. Every reason is given."""
         t = table or Table()
         why: list[str] = []
-        ok = True
+        failed: list[str] = []
+
+        def fails(reason: str) -> None:
+            why.append(reason)
+            failed.append(reason)
+
         if seat == DEALER or seat not in t.positions:
             raise BankError(f"{seat} is not a seat: the seats are 1-{t.seats}")
         if not rules.enabled:
-            ok = False
-            why.append("this table does not allow player banking")
+            fails("this table does not allow player banking")
         if co_bank and not rules.co_banking:
-            ok = False
-            why.append("this table does not co-bank")
+            fails("this table does not co-bank")
         if self.first_round:
-            ok = False
-            why.append("the dealer banks the first round")
+            fails("the dealer banks the first round")
         bet = self.house_bet(seat)
         if bet is None:
-            ok = False
-            why.append("placed no wager against the dealer in the last round with no player "
-                       "banker")
+            fails("placed no wager against the dealer in the last round with no player "
+                  "banker")
         else:
             why.append(f"wagered {money(bet)} against the dealer in the last round with no "
                        f"player banker")
         if self.last_banker == seat and not rules.consecutive:
-            ok = False
-            why.append("banked the last round: no player banks two rounds in a row")
+            fails("banked the last round: no player banks two rounds in a row")
         total = sum(cents for s, cents in wagers.items() if s != seat)
         cover = -(-total // 2) if co_bank else total
         half = " (half, co-banked with the house)" if co_bank else ""
         if chips < cover:
-            ok = False
-            why.append(f"has {money(chips)} in chips, short of the {money(cover)}{half} needed "
-                       f"to cover the other wagers")
+            fails(f"has {money(chips)} in chips, short of the {money(cover)}{half} needed to "
+                  f"cover the other wagers")
         else:
             why.append(f"has {money(chips)} in chips to cover {money(cover)}{half} of other "
                        f"wagers")
-        return Eligibility(seat, ok, tuple(why), chips, cover)
+        return Eligibility(seat, not failed, tuple(why), chips, cover, tuple(failed))
 
     def after(self, table: Table, *, banker: int | None, main_wagers: Mapping[int, int],
               dragon_takers: Iterable[int] = ()) -> BankRotation:

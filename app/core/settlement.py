@@ -339,6 +339,17 @@ class SlipDict(TypedDict):
     ledger_head: NotRequired[str]  # the ledger's chain head as the station last saw it
 
 
+def line_name(position: int, role: Role, player: int | None) -> str:
+    """How the slip names a position's line: `seat 4 (dragon, seat 3)`, `dealer (bank)`."""
+    if role is Role.DRAGON:
+        return f"{position_name(position)} (dragon, seat {player})"
+    if role is Role.BANK:
+        return f"{position_name(position)} (bank)"
+    if role is Role.DEALER:
+        return "dealer (vs the bank)"
+    return position_name(position)
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One position on the slip, with its hands and its money (cents; net is the player's)."""
@@ -364,13 +375,7 @@ class Line:
 
     @property
     def name(self) -> str:
-        if self.role is Role.DRAGON:
-            return f"{position_name(self.position)} (dragon, seat {self.player})"
-        if self.role is Role.BANK:
-            return f"{position_name(self.position)} (bank)"
-        if self.role is Role.DEALER:
-            return "dealer (vs the bank)"
-        return position_name(self.position)
+        return line_name(self.position, self.role, self.player)
 
     def to_dict(self) -> PositionDict:
         return {
@@ -585,53 +590,70 @@ class Slip:
 
     def text(self) -> str:
         """The slip as a dealer reads it, one position a line, in order from action."""
-        out = [f"Table {self.table}  round {self.round}  action: {self.action} -> "
-               f"{position_name(self.action_position)} ({self.direction.value})",
-               f"Bank: {self.bank.who}" + (" (co-banked with the house)" if self.bank.co_bank
-                                           else "")]
-        for line in self.lines:
-            hands = (f"{cards_text(line.setting.low):<6} | {cards_text(line.setting.high):<15}"
-                     if line.setting else f"{cards_text(line.cards):<24}")
-            how = SET_BY_WORDS[line.set_by] if line.set_by else ""
-            if line.foul:
-                how += " FOUL"
-            if line.outcome is None:
-                result = "BANK" if line.role is Role.BANK else "mucked"
-                out.append(f"   {line.name:<24} {hands}  {how:<18} {result}"
-                           + rule_words(line))
-                continue
-            money_part = (f"wager {money(line.wager)}  net {money(line.net, sign=True)}"
-                          + (f" (commission {money(line.commission)})" if line.commission
-                             else ""))
-            out.append(f"{line.order:>2} {line.name:<24} {hands}  {how:<18} "
-                       f"{line.outcome.value.upper():<8} "
-                       f"{money_part}" + (f"  [{line.note}]" if line.note else "")
-                       + rule_words(line))
-        b = self.bank
-        if b.player is not None:
-            out.append(f"Banker seat {b.player}: collected {money(b.collected)}, paid "
-                       f"{money(b.paid)}, commission {money(b.commission)}, net "
-                       f"{money(b.net, sign=True)}" + (" - the bank ran out" if b.exhausted
-                                                       else ""))
-        t = self.totals
-        out.append(f"Players net {money(t.players_net, sign=True)}   commission "
-                   f"{money(t.commission)}   house net {money(t.house_net, sign=True)}"
-                   + (f"   banker net {money(t.banker_net, sign=True)}"
-                      if b.player is not None else ""))
-        if self.bonus is not None:
-            bonus = self.bonus
-            out.append(f"Bonus ({bonus.pay_card}" + (f", envy {bonus.envy_card}"
-                                                     if bonus.envy_card else "") + "):")
-            out.extend(f"   {x.text}" + (f" [{x.note}]" if x.note else "")
-                       + (" - approved by " + bonus.approved_by
-                          if x.supervisor and bonus.approved_by else "")
-                       for x in bonus.lines)
-            out.append(f"Bonus wagers {money(bonus.wagers)}   players net "
-                       f"{money(bonus.net, sign=True)}   house net "
-                       f"{money(-bonus.net, sign=True)}")
-        out.append(f"Leftovers: {cards_text(self.leftovers)}"
-                   + ("" if self.leftovers_counted else " (not read: the cards not dealt)"))
-        return "\n".join(out)
+        return slip_text(self.to_dict())
+
+
+def _action_words(a: ActionDict) -> str:
+    """`Action.__str__` from the slip's JSON."""
+    if a["source"] == "dice":
+        return f"dice {'+'.join(str(d) for d in a['dice'] or ())} = {a['number']}"
+    return f"RNG {a['number']}" + (" (drawn by the station)" if a["drawn_by"] == "secrets"
+                                   else "")
+
+
+def slip_text(slip: SlipDict) -> str:
+    """The slip as a dealer reads it, from its JSON: one position a line, in order from
+    action. The one way a slip becomes these words, so the ledger keeps the JSON only and
+    renders the words from it (`Slip.text` is this)."""
+    a = slip["action"]
+    out = [f"Table {slip['table']}  round {slip['round']}  action: {_action_words(a)} -> "
+           f"{position_name(a['position'])} ({a['direction']})",
+           f"Bank: {slip['bank']['who']}" + (" (co-banked with the house)"
+                                             if slip["bank"]["co_bank"] else "")]
+    for line in slip["positions"]:
+        low, high = line["low"], line["high"]
+        hands = (f"{low:<6} | {high:<15}" if low is not None and high is not None
+                 else f"{line['cards']:<24}")
+        how = SET_BY_WORDS[SetBy(line["set_by"])] if line["set_by"] else ""
+        if line["foul"]:
+            how += " FOUL"
+        words = _rule_words(line["house_way_rule"], line.get("house_way_says"))
+        if line["outcome"] is None:
+            result = "BANK" if line["role"] == Role.BANK.value else "mucked"
+            out.append(f"   {line['name']:<24} {hands}  {how:<18} {result}" + words)
+            continue
+        money_part = (f"wager {money(line['wager_cents'])}  net "
+                      f"{money(line['net_cents'], sign=True)}"
+                      + (f" (commission {money(line['commission_cents'])})"
+                         if line["commission_cents"] else ""))
+        out.append(f"{line.get('order'):>2} {line['name']:<24} {hands}  {how:<18} "
+                   f"{line['outcome'].upper():<8} "
+                   f"{money_part}" + (f"  [{line['note']}]" if line["note"] else "") + words)
+    b, t = slip["bank"], slip["totals"]
+    if b["player"] is not None:
+        out.append(f"Banker seat {b['player']}: collected {money(b['collected_cents'])}, paid "
+                   f"{money(b['paid_cents'])}, commission {money(b['commission_cents'])}, net "
+                   f"{money(b['net_cents'], sign=True)}" + (" - the bank ran out"
+                                                            if b["exhausted"] else ""))
+    out.append(f"Players net {money(t['players_net_cents'], sign=True)}   commission "
+               f"{money(t['commission_cents'])}   house net "
+               f"{money(t['house_net_cents'], sign=True)}"
+               + (f"   banker net {money(t['banker_net_cents'], sign=True)}"
+                  if b["player"] is not None else ""))
+    bonus = slip.get("bonus")
+    if bonus is not None:
+        out.append(f"Bonus ({bonus['pay_card']}" + (f", envy {bonus['envy_card']}"
+                                                    if bonus["envy_card"] else "") + "):")
+        out.extend(f"   {x['text']}" + (f" [{x['note']}]" if x["note"] else "")
+                   + (" - approved by " + bonus["approved_by"]
+                      if x["supervisor"] and bonus["approved_by"] else "")
+                   for x in bonus["lines"])
+        out.append(f"Bonus wagers {money(bonus['wagers_cents'])}   players net "
+                   f"{money(bonus['net_cents'], sign=True)}   house net "
+                   f"{money(-bonus['net_cents'], sign=True)}")
+    out.append(f"Leftovers: {slip['leftovers']}"
+               + ("" if slip["leftovers_counted"] else " (not read: the cards not dealt)"))
+    return "\n".join(out)
 
 
 SET_BY_WORDS = {SetBy.PLAYER: "by the player", SetBy.HOUSE_WAY: "House Way",
@@ -640,9 +662,13 @@ SET_BY_WORDS = {SetBy.PLAYER: "by the player", SetBy.HOUSE_WAY: "House Way",
 
 def rule_words(line: Line) -> str:
     """The House Way rule that set the hand: its id with its words, as the card says it."""
-    if not line.rule:
+    return _rule_words(line.rule, line.rule_says)
+
+
+def _rule_words(rule: str | None, says: str | None) -> str:
+    if not rule:
         return ""
-    return f"  (House Way {line.rule}" + (f": {line.rule_says})" if line.rule_says else ")")
+    return f"  (House Way {rule}" + (f": {says})" if says else ")")
 
 
 # --- settling ------------------------------------------------------------------------------

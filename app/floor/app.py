@@ -389,7 +389,7 @@ def _round_context(floor: Floor, round_id: str) -> dict[str, object]:
         requests = list(s.scalars(select(FloorRequest).where(FloorRequest.round_id == row.id)
                                   .order_by(FloorRequest.requested_at)))
         held = views.bonus_records(s, [row.id]).get(row.id, [])
-        context = {"round": views.past_round(row, fixes, held), "table": row.table_name,
+        context = {"round": views.past_round(s, row, fixes, held), "table": row.table_name,
                    "requests": requests, "row_status": row.status, "recall": None,
                    "recall_error": None}
     try:  # the round whole, settled again by the core (app/ledger/recall.py)

@@ -21,9 +21,10 @@ from app.core.banker import BankError
 from app.core.round import Round, RoundError
 from app.core.settlement import PositionDict, SlipDict, money
 from app.core.table import DEALER, position_name
+from app.ledger import slips
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
-from app.session import words
+from app.session import glossary, words
 
 from .bonus import RoundBonus, round_bonus
 
@@ -213,7 +214,8 @@ def standing(game: Round, seat: int) -> Standing:
         poor = game.eligibility(seat, 0)
     except (BankError, RoundError) as e:
         return Standing(seat, "may not bank", False, (str(e),), "")
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (list(rich.failed) if not rich.eligible
+               else [r for r in rich.met if r in poor.reasons])
     reasons.append(f"needs chips to cover {money(poor.cover)} of other wagers")
     return Standing(seat, "may bank" if rich.eligible else "may not bank", rich.eligible,
                     tuple(reasons), money(poor.cover))
@@ -267,7 +269,7 @@ def live_bonus(game: Round) -> list[str]:
     return out
 
 
-def past_round(row: RoundRow, corrections: tuple[str, ...] = (),
+def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = (),
                records: Sequence[Mapping[str, object]] = ()) -> PastRound:
     """The round as the pit reads it; `records`: its bonus hold and approval
     (`bonus_records`)."""
@@ -279,7 +281,7 @@ def past_round(row: RoundRow, corrections: tuple[str, ...] = (),
     totals = ""
     bonus = None
     if row.slip_json:
-        slip: SlipDict = json.loads(row.slip_json)
+        slip: SlipDict = slips.whole(s, row, json.loads(row.slip_json))
         bonus = round_bonus(slip, records)
         lines = [p for p in slip["positions"] if p["role"] != "mucked"]
         # in order from action: the order the slip settled them, the bank last
@@ -317,8 +319,8 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
         return page
     no = game.rotation.round_no
     if live:
-        page.heading = (f"Round {no} in play: {game.phase.value}. Who may bank this round, "
-                        f"seat by seat:")
+        page.heading = (f"Round {no} in play, {glossary.PHASE[game.phase]}. Who may bank this "
+                        f"round, seat by seat:")
     else:
         page.heading = f"No round in play. Round {no} opens next: who may bank in it:"
     page.standings = [standing(game, seat) for seat in game.rules.table.positions
@@ -337,7 +339,7 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
     held = bonus_records(s, [r.id for r in rows])
     for row in rows:
         fixes = tuple(c.text() for c in corrections(s, row))
-        page.rounds.append(past_round(row, fixes, held.get(row.id, [])))
+        page.rounds.append(past_round(s, row, fixes, held.get(row.id, [])))
     return page
 
 

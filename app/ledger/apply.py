@@ -18,8 +18,9 @@ from typing import cast
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.core.settlement import Role, SlipDict
+from app.core.settlement import Role, SlipDict, slip_text
 
+from . import slips
 from .codec import stored_record
 from .errors import LedgerError, RoundSettled
 from .journal import Op
@@ -345,12 +346,17 @@ def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
                                                    if bank["exhausted"] else ""),
             by=p.get("actor"), at=at))
     t = slip["totals"]
-    rnd.status, rnd.phase, rnd.settled_at = "settled", "settled", at
-    rnd.slip_json, rnd.slip_text = p["slip_json"], p["slip_text"]
     rnd.wagers_cents, rnd.players_net_cents = t["wagers_cents"], t["players_net_cents"]
     rnd.commission_cents, rnd.banker_net_cents = t["commission_cents"], t["banker_net_cents"]
     rnd.house_net_cents = t["house_net_cents"]
     rnd.rotation_after = _dumps(p["rotation_after"])
+    # The slip once: what the rows above do not hold, and no words when the core renders
+    # the same words from it (app/ledger/slips.py). Read before the round is settled: the
+    # reading writes what is pending, and a settled round's row takes no more.
+    whole: SlipDict = json.loads(p["slip_json"])
+    rnd.slip_json = _dumps(slips.kept(s, rnd, whole))
+    rnd.slip_text = None if slip_text(whole) == p["slip_text"] else p["slip_text"]
+    rnd.status, rnd.phase, rnd.settled_at = "settled", "settled", at
 
 
 MISDEAL_PREFIX = "misdeal: "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import cast
 
 from app.core.banker import BankRotation, Eligibility
 from app.core.cards import Card, cards_text, parse_cards
@@ -195,13 +196,30 @@ def encode_record(record: Record) -> RecordJson:
                      f"app/ledger/codec.py")
 
 
+# What the core makes again, under the round's rules, from the records before: its words
+# for the rule it applied, a bank's eligibility (the bank_decisions row keeps it), and a
+# hand's cards (dealt), role, player, wager and its House Way rule's words (the hands row).
+DERIVED = ("rule", "eligibility")
+DERIVED_HAND = ("cards", "role", "player", "wager_cents", "rule_says")
+AS_WRITTEN = ("misdealt",)  # replayed as written (its problems are not made again)
+
+
 def stored_record(record: RecordJson) -> RecordJson:
-    """A record as the ledger's event keeps it: the settled record without its slip, which
-    the round's row keeps (slip_json) and recall checks against the cards. A ledger written
-    before migration 0012 keeps the copy in the event too."""
-    kept = record.copy()
-    if record.get("type") == "settled":
-        kept.pop("slip", None)
+    """A record as the ledger's event keeps it: what the dealer did and what was read, less
+    what the core makes again when the round is replayed (DERIVED), which the replay then
+    checks against the rest. The settled record keeps no slip: the round's row keeps it
+    (app/ledger/slips.py). Events written before migration 0013 keep the whole record (and
+    before 0012 the slip too); the replay takes each form."""
+    kind = record.get("type")
+    if kind == "settled":
+        return cast(RecordJson, {"type": "settled"})
+    if kind in AS_WRITTEN:
+        return record.copy()
+    kept = cast(RecordJson, {k: v for k, v in record.items() if k not in DERIVED})
+    hand = record.get("hand")
+    if isinstance(hand, dict):
+        kept["hand"] = cast(HandJson, {k: v for k, v in hand.items()
+                                       if k not in DERIVED_HAND})
     return kept
 
 
@@ -230,7 +248,7 @@ def _front(game: Round, hand: HandJson) -> tuple[Card, ...] | None:
         return _cards(hand["low"])
     # A reset: the House Way setting does not depend on the foul entered, only its reason
     # does, so any front that fouls for the same reason makes the same record.
-    cards = _cards(hand["cards"])
+    cards = game.hands[hand["position"]].cards
     for front in combinations(cards, 2):
         setting = Setting.from_front(cards, front)
         if foul_reason(setting, cards, game.rules.hands) == hand["foul"]:

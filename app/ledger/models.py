@@ -107,7 +107,9 @@ class Shift(Base):
 
 
 class RoundRow(Base):
-    """One round, filled in as it goes; the slip (JSON and text) once settled."""
+    """One round, filled in as it goes; the slip once settled (app/ledger/slips.py: what its
+    rows do not hold, the words rendered from it; a round stored before migration 0013 keeps
+    the whole slip and its words)."""
 
     __tablename__ = "rounds"
     __table_args__ = (
@@ -250,14 +252,11 @@ class BankDecision(Base):
 
 class Event(Base):
     """The append-only log: who did what when. A round's events are numbered: 0 is the
-    round begun (its rules and rotation), n is `Round.log[n - 1]`; the payload is the
-    record's JSON, enough to rebuild the round."""
+    round begun, n is `Round.log[n - 1]`; the payload is the record's JSON less what the
+    replay makes again (codec.stored_record), enough to rebuild the round."""
 
     __tablename__ = "events"
-    __table_args__ = (
-        UniqueConstraint("round_id", "seq"),
-        Index(None, "station_id", "at"),
-    )
+    __table_args__ = (UniqueConstraint("round_id", "seq"),)
 
     id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
     station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"))

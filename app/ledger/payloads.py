@@ -43,15 +43,17 @@ class DealJson(TypedDict):
 
 class HandJson(TypedDict):
     position: int
-    role: str
-    player: int | None
-    cards: str
-    wager_cents: int
+    # made again by the replay: an event written since migration 0013 keeps none of these
+    # (codec.DERIVED_HAND); the record the station makes, and the journal's, has them all
+    role: NotRequired[str]
+    player: NotRequired[int | None]
+    cards: NotRequired[str]
+    wager_cents: NotRequired[int]
+    rule_says: NotRequired[str | None]
     low: str | None
     high: str | None
     set_by: str | None
     rule: str | None
-    rule_says: str | None
     foul: str | None
     forfeit: bool
 

@@ -24,8 +24,9 @@ from sqlalchemy import ColumnElement, Select, String, cast, func, or_, select
 from sqlalchemy.orm import QueryableAttribute, Session
 
 from app.core.round_rules import RoundRules
-from app.core.settlement import SlipDict, money
+from app.core.settlement import SlipDict, money, slip_text
 
+from . import slips
 from .apply import MISDEAL_PREFIX
 from .chain import untrusted
 from .codec import CodecError, decode_rules
@@ -338,14 +339,23 @@ def corrections(s: Session, rnd: RoundRow) -> tuple[Correction, ...]:
 
 def slip(s: Session, ref: str, table: str | None = None) -> StoredSlip:
     rnd = find_round(s, ref, table)
-    if rnd.status != "settled" or rnd.slip_text is None or rnd.slip_json is None:
+    if rnd.status != "settled" or rnd.slip_json is None:
         raise LedgerError(f"round {str(rnd.id)[:8]} is {rnd.status}: it has no slip"
                           + (" yet" if rnd.status == "open" else ""))
     assert rnd.settled_at is not None
-    # kept compact; shown as `paigow settle --json` prints it
-    shown = json.dumps(json.loads(rnd.slip_json), indent=2)
+    try:
+        data = slips.whole(s, rnd, json.loads(rnd.slip_json))
+        # the words as printed: kept by a round stored before 0013, else rendered
+        words = rnd.slip_text if rnd.slip_text is not None else slip_text(data)
+    except (RecursionError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise LedgerError(f"round {str(rnd.id)[:8]}: the slip stored with it cannot be read "
+                          f"({type(e).__name__}: {e}): a station never stores that, so the "
+                          f"ledger was changed outside the stations; run `paigow ledger "
+                          f"verify` and call the auditor") from None
+    # shown as `paigow settle --json` prints it
+    shown = json.dumps(data, indent=2)
     return StoredSlip(str(rnd.id), rnd.table_name, rnd.round_no, rnd.settled_at,
-                      rnd.slip_text, shown, corrections(s, rnd), rnd.config)
+                      words, shown, corrections(s, rnd), rnd.config)
 
 
 # --- totals --------------------------------------------------------------------------------

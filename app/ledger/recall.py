@@ -30,9 +30,11 @@ from sqlalchemy.orm import Session
 from app.core.round import Round
 from app.core.settlement import Slip, money
 from app.core.table import DEALER, position_name
+from app.session import glossary
 
+from . import slips
 from .chain import untrusted
-from .codec import CodecError, decode_rotation, decode_rules, replay
+from .codec import CodecError, decode_rotation, decode_rules, encode_record, replay
 from .errors import LedgerError
 from .escape import shown
 from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, SignIn, Station
@@ -61,8 +63,8 @@ class Recall:
         if self.differences:
             return "MISMATCH: " + "; ".join(self.differences)
         if self.recomputed:
-            return ("MATCH: the core, settling the recorded cards under the recorded rules, "
-                    "pays exactly what the ledger paid")
+            return ("MATCH: settled again from the recorded cards under the recorded rules, "
+                    "the round pays exactly what the ledger paid")
         return f"MATCH: the round is {self.status}; nothing was paid and nothing is recorded " \
                f"as paid"
 
@@ -109,9 +111,12 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     diffs: list[str] = []
     say = lines.append
 
-    say(f"ROUND {rnd.round_no} - table {rnd.table_name} - {rnd.status.upper()}")
-    say(f"  id {rnd.id}; station {station.name if station else '?'}; started "
-        f"{_when(rnd.started_at)}; settled {_when(rnd.settled_at)}")
+    # A round is named as the pit names it (table, date, round number) and a station by its
+    # name: the round's id is the ledger's, and stays in its exports (to_dict).
+    say(f"{glossary.round_name(rnd.table_name, rnd.round_no, rnd.started_at)} - "
+        f"{rnd.status.upper()}")
+    say(f"  recorded by the station named {station.name if station else '(unknown)'}; "
+        f"started {_when(rnd.started_at)}; settled {_when(rnd.settled_at)}")
     try:
         stored = json.loads(rnd.config)
         rules = decode_rules(stored["rules"])
@@ -121,12 +126,20 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                           f"read ({e}): migrate the ledger (paigow ledger migrate)") from None
     way = getattr(rules.house_way, "name", str(rules.house_way))
     say(f"  rules as stored with the round: House Way {way}; commission {rules.commission}")
+    game: Round | None = None
+    try:
+        game = replay(rules, rotation, [r for r in records if r.get("type") != "settled"])
+    except LedgerError as e:
+        diffs.append(f"the recorded records do not play again: {e}")
+    # An event keeps what was done; the words the core gave it (the rule applied, a House
+    # Way rule's text) are made again by the replay, which checked them against the rest.
+    told = records if game is None else [encode_record(r) for r in game.log]
 
     # --- who ------------------------------------------------------------------------------
     say("")
     say("WHO")
     say(f"  dealer: {shift.dealer if shift else '(no shift recorded)'}")
-    lines.extend(_shown("the bank", _banker, records, diffs))
+    lines.extend(_shown("the bank", _banker, told, diffs))
     acted: list[tuple[datetime, str, str | None, str]] = [
         (e.at, e.kind, e.actor, e.payload) for e in events
              if (e.seq is None or e.seq == 0) and e.actor and e.kind != "round_begun"]
@@ -143,23 +156,19 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
         say(f"  {actor}: {kind.replace('_', ' ')} at {_when(at)}" + (f": {why}" if why else ""))
 
     # --- the cards, the settings -----------------------------------------------------------
-    game: Round | None = None
-    try:
-        game = replay(rules, rotation, [r for r in records if r.get("type") != "settled"])
-    except LedgerError as e:
-        diffs.append(f"the recorded records do not play again: {e}")
     say("")
     say("CARDS DEALT, IN ORDER")
-    lines.extend(_shown("the cards dealt", _cards, records, diffs))
+    lines.extend(_shown("the cards dealt", _cards, told, diffs))
     say("")
     say("SETTINGS (the two-card hand | the five-card hand)")
-    lines.extend(_shown("the settings", _setting_lines, records, diffs))
+    lines.extend(_shown("the settings", _setting_lines, told, diffs))
 
     # --- the money -------------------------------------------------------------------------
     say("")
     say("PAYOUTS, IN ORDER FROM ACTION (as the ledger paid them)")
     originals = {(r.position, r.role): r for r in rows if r.entry == "original"}
-    slip_data = _stored_object(rnd, rnd.slip_json, "the slip") if rnd.slip_json else None
+    slip_data = (slips.whole(s, rnd, _stored_object(rnd, rnd.slip_json, "the slip"))
+                 if rnd.slip_json else None)
     order = _slip_order(slip_data)
     for key in [*order, *sorted(k for k in originals if k not in order)]:
         paid = originals.get(key)
@@ -195,7 +204,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                 recomputed = True
                 diffs.extend(_compare(slip, originals, slip_data, rnd, records))
             except Exception as e:  # noqa: BLE001 - a round the core cannot settle is a finding
-                diffs.append(f"the core cannot settle the recorded round: {e}")
+                diffs.append(f"the recorded round cannot be settled again under its rules: {e}")
     elif originals:
         diffs.append(f"the round is {rnd.status} but the ledger has money paid on it "
                      f"({len(originals)} settlement row(s))")

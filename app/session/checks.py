@@ -40,8 +40,8 @@ def why_no_dragon_offer(p: Parts, rnd: Round) -> str:
     if not dragon.enabled:
         return "this table plays no dragon hands (table: dragon.enabled)"
     if rnd.phase is not Phase.SETTING:
-        return (f"the dragon is offered after the deal, before any hand is set; the round is "
-                f"{rnd.phase.value}")
+        return (f"the dragon is offered after the deal, before any hand is set; now "
+                f"{rnd.phase.now}")
     if len(rnd.dragons) >= dragon.per_round:
         return f"this round's dragon hands are taken ({dragon.per_round} a round)"
     left = rnd.bank_covers_more()
@@ -97,8 +97,8 @@ def new(p: Parts) -> None:
     verify_ledger_takes(p, "new round")
     rnd = p.round
     if rnd is not None and rnd.phase is not Phase.SETTLED:
-        raise TableError(f"round {rnd.rotation.round_no} is {rnd.phase.value}: settle it (S) "
-                         f"before opening the next")
+        raise TableError(f"round {rnd.rotation.round_no} is not settled ({rnd.phase.now}): "
+                         f"settle it (S) before opening the next")
     ledger = p.play.ledger
     if ledger is not None and ledger.dealer is None:
         raise TableError("no dealer's shift is open: press F3 and type the dealer's name")
@@ -181,8 +181,8 @@ def withdraw_bonus(p: Parts) -> None:
 def same_wagers(p: Parts) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.BETTING:
-        raise TableError(f"wagers are set while the bets are open; the round is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"wagers are set while the bets are open; now "
+                         f"{rnd.phase.now}")
     verify_ledger_takes(p, "wager")
     last = p.play.last_round
     if not last:
@@ -207,7 +207,7 @@ def bank(p: Parts) -> None:
 def co_bank(p: Parts) -> None:
     rnd = p.play.need_round()
     if not p.rules.banking.co_banking:
-        raise BankError("this table does not co-bank (table: player_banking.co_banking)")
+        raise BankError("this table does not co-bank: its rules let the bank be taken whole only")
     if p.bank_offered() is None:
         raise BankError(why_no_bank_offer(p, rnd))
 

@@ -396,8 +396,8 @@ def show_house_way(p: Parts) -> None:
 def pick_card(p: Parts, position: int, card: Card) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.SETTING:
-        raise TableError(f"cards are picked for the front while hands are set; the round is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"cards are picked for the front while hands are set; now "
+                         f"{rnd.phase.now}")
     checks.verify_no_offer_open(p, "the hands are set")
     if position != p.keyboard.selected:
         p.keyboard.select(position)
@@ -469,7 +469,9 @@ def settle(p: Parts) -> None:
             else "N opens the next round.")
     bonus = ""
     if slip.bonus is not None:
-        bonus = f" Bonus: players net {money(slip.bonus.net, sign=True)}."
+        bonus = (f" Bonus {money(slip.bonus.net, sign=True)}"
+                 + (f", approved by {slip.bonus.approved_by}" if slip.bonus.approved_by
+                    else "") + ".")
     p.say(f"Settled from {position_name(slip.action_position)}: players net "
           f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, house net "
           f"{money(t.house_net, sign=True)}.{banker}{bonus} {then}", "ok")
@@ -477,7 +479,13 @@ def settle(p: Parts) -> None:
 
 
 def print_slip(p: Parts) -> None:
-    """P: print this round's slip (a slip kept by a printer failure: the kept slips)."""
+    """P: print this round's slip (a slip kept by a printer failure: the kept slips). P on
+    a slip printed already is no mistake: it is said as information, with how to reprint."""
+    rnd = p.round
+    if rnd is not None and rnd.slip is not None and p.devices.slip_printed == "printed":
+        p.say(f"Round {rnd.slip.round}'s slip is already printed: nothing is printed again. "
+              f"Shift+P prints a copy marked REPRINT.", "info")
+        return
     checks.print_slip(p)
     rnd = p.round
     assert rnd is not None and rnd.slip is not None
@@ -604,10 +612,8 @@ def approve_bonus(p: Parts, by: str, secret: str) -> None:
     the supervisor port); the round is then settled at once, as the dealer asked."""
     checks.approve_bonus(p)
     who = p.play.authorise(by, secret, "bonus")
-    approved = p.play.approve_bonus(who)
-    settle(p)
-    p.say(f"{who.name} approved the bonus payout{'s' if len(approved.lines) > 1 else ''}. "
-          + (p.out.message or ""), "ok")
+    p.play.approve_bonus(who)
+    settle(p)  # its words name who approved
 
 
 def allow_typing(p: Parts, reason: str, by: str, secret: str) -> None:
@@ -615,8 +621,8 @@ def allow_typing(p: Parts, reason: str, by: str, secret: str) -> None:
     (a shoe that misreads, a card it cannot give back): for this round only, logged."""
     rnd = p.play.need_round()
     if rnd.phase is not Phase.DEALING:
-        raise TableError(f"typing cards is allowed for a deal under way; the round is "
-                         f"{rnd.phase.value}")
+        raise TableError(f"typing cards is allowed for a deal under way; now "
+                         f"{rnd.phase.now}")
     who = p.play.authorise(by, secret, "override")
     p.play.allow_typing(who.name)
     p.out.note(f"Typing cards allowed by {who.name}" + (f": {reason.strip()}" if reason.strip()

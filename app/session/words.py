@@ -4,6 +4,8 @@ same facts for its views)."""
 
 from __future__ import annotations
 
+import re
+
 from app.core.banker import BankRotation
 from app.core.cards import cards_text
 from app.core.round import (
@@ -34,6 +36,13 @@ from app.core.settlement import Hand, SetBy, money
 from app.core.table import ActionSource, position_name
 from drivers.action import ActionInput
 
+from . import glossary
+
+# The core's record ends a House Way setting with the card's row: its id and its shorthand
+# ("rule ST-X: A straight with no pair: Follow the steps described for ..."), the pit's small
+# print. The log says the kind of hand instead (glossary.house_way_words).
+_HOUSE_WAY_ROW = re.compile(r"set the House Way \([^)]*\), rule \S+: .*$")
+
 RICH = 10 ** 13  # chips enough to cover any table: what is left is why not
 
 
@@ -60,7 +69,7 @@ def foul_words(hand: Hand) -> str:
     if hand.forfeit:
         penalty = "the hand forfeits"
     elif hand.set_by is SetBy.RESET:
-        penalty = f"reset the House Way (rule {hand.rule})"
+        penalty = f"reset by the {glossary.house_way_words(hand.rule_says)}"
     else:
         penalty = ""
     return f"FOUL: {hand.foul}" + (f" - {penalty}" if penalty else "")
@@ -74,10 +83,12 @@ def returned_words(record: HandSet | HandReturned) -> str:
 
 def bank_standing(rnd: Round, seat: int) -> tuple[bool, str, int]:
     """Could the seat bank this round with chips enough, the core's reasons that do not
-    depend on the chips, and what its chips must cover now (cents)."""
+    depend on the chips (what failed when it could not, else what it met), and what its
+    chips must cover now (cents)."""
     rich = rnd.eligibility(seat, RICH)
     poor = rnd.eligibility(seat, 0)
-    reasons = [r for r in rich.reasons if r in poor.reasons]
+    reasons = (rich.failed if not rich.eligible
+               else tuple(r for r in rich.met if r in poor.reasons))
     return rich.eligible, "; ".join(reasons), poor.cover
 
 
@@ -122,6 +133,8 @@ def record_text(record: Record) -> str:
         case HandSet(hand=hand, rule=rule):
             setting = (f"{cards_text(hand.setting.low)} | {cards_text(hand.setting.high)}"
                        if hand.setting else "")
+            if hand.rule_says:
+                rule = _HOUSE_WAY_ROW.sub(glossary.house_way_words(hand.rule_says), rule)
             return f"{name(hand.position)}: {setting} - {rule}"
         case HandReturned(hand=hand):
             front = cards_text(hand.setting.low) if hand.setting else ""
@@ -130,10 +143,10 @@ def record_text(record: Record) -> str:
         case HouseWayAsked(position=position):
             return (f"{name(position)} asks for the House Way: the seven cards stay in one "
                     f"pile, set by the dealer after the bank")
-        case HouseWayShown(position=position, setting=setting, rule_id=rule_id):
+        case HouseWayShown(position=position, setting=setting, says=says):
             return (f"House Way shown to {position_name(position)}: "
-                    f"{cards_text(setting.low)} | {cards_text(setting.high)} (rule {rule_id}); "
-                    f"not set")
+                    f"{cards_text(setting.low)} | {cards_text(setting.high)} "
+                    f"({glossary.house_way_words(says)}); not set")
         case Settled(slip=slip):
             t = slip.totals
             bonus = (f"; bonus: players net {money(slip.bonus.net, sign=True)}"

@@ -29,16 +29,19 @@ from .present import SlipState
 from .seat import restyle
 from .theme import px
 
-# The panel's rows in the order of a round: open, the bank, the wagers, action, the deal,
-# the dragon, the hands, settle ("field": a typed field and its button; a lone button takes
-# the whole row, so its words fit a small screen). Reprint sits over the log.
-ROWS: tuple[tuple[str, ...], ...] = (
-    ("new", "rng"), ("field", "bank"), ("pass", "co_bank"), ("field", "wager"),
-    ("same_wagers", "withdraw"), ("field", "dice"), ("field", "cards"), ("deal_done", "shoe"),
-    ("field", "dragon"), ("field", "front"), ("show_house_way", "house_way"),
-    ("settle", "print"))
+# The buttons a round uses, two to a row in the order of a round: open, the bank, the
+# wagers, action, the deal, the dragon, the hands, settle; then "More" for the rest. Each is
+# a finger's target (app/ui/touch.py), so the panel keeps to two columns and the buttons a
+# round seldom needs are one tap away on the "More" sheet. The keys are the same for all.
+MAIN: tuple[tuple[str, str], ...] = (
+    ("new", "rng"), ("bank", "pass"), ("wager", "same_wagers"), ("dice", "cards"),
+    ("dragon", "front"), ("house_way", "settle"), ("print", "more"))
+MORE: tuple[tuple[str, str], ...] = (
+    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"), ("deal_done", "shoe"),
+    ("show_house_way", "reprint"), ("back", ""))
 LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
-PLACED = {name for row in ROWS for name in row if name != "field"} | {"reprint"}
+SHEET = {"more", "back", ""}  # the sheet's own buttons, not commands
+PLACED = {name for rows in (MAIN, MORE) for row in rows for name in row} - SHEET
 # Each button is a command of the registry (app/session/commands.py): its text, key and
 # tooltip are the command's own.
 BUTTONS = {c.id: c for c in COMMANDS if c.id in PLACED}
@@ -52,10 +55,16 @@ def button_tip(command: Command) -> str:
     return f"{command.words[0].upper()}{command.words[1:]} [{command.label}]"
 
 
-# Each field's label says what it takes; the hint shows how it is written, short enough for
-# the field at a 1024x768 screen.
+# One entry row, shared: it shows the field open now (else the one the round is likely to
+# need next, with its hint). The label says what it takes; the hint shows how it is
+# written, short enough for the field at a 1024x768 screen.
 FIELDS = {"bank": "e.g. 500", "wager": "e.g. 25", "dice": "e.g. 3 5 6",
-          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H"}
+          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H",
+          "bonus": "e.g. 5"}
+LABELS = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
+          "dragon": "Dragon", "front": "Front", "bonus": "Bonus"}
+# With no field open, the first of these whose command may be pressed now is shown.
+LIKELY = ("dragon", "bank", "cards", "front", "wager", "dice")
 KIND_COLOURS = {"win": theme.WIN, "lose": theme.LOSE, "push": theme.PUSH,
                 "returned": theme.PUSH}
 
@@ -121,7 +130,6 @@ class SlipView(QWidget):
                     item.setForeground(QColor("white"))
                 self.table.setItem(r, c, item)
         self.totals.setText(slip.totals)
-        self.setToolTip(slip.text)
         self.refit()
 
     def refit(self) -> None:
@@ -193,7 +201,18 @@ class ControlPanel(QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             b.installEventFilter(self)
             self.buttons[action] = b
+        self.more = self._sheet_button("More...", "the buttons a round seldom needs: "
+                                       "co-bank, take back, deal complete, the shoe, "
+                                       "show the House Way, reprint")
+        self.back = self._sheet_button("Back", "back to the round's buttons")
+        self.more.clicked.connect(lambda: self.show_more(True))
+        self.back.clicked.connect(lambda: self.show_more(False))
+        for name in ("co_bank", "withdraw", "deal_done", "shoe", "show_house_way", "reprint"):
+            # a tap on the sheet does its command, and the round's buttons are back
+            self.buttons[name].clicked.connect(lambda _=False: self.show_more(False))
+
         self.fields: dict[str, QLineEdit] = {}
+        self.entry = QStackedWidget()
         for name, hint in FIELDS.items():
             f = QLineEdit()
             f.setPlaceholderText(hint)
@@ -203,25 +222,21 @@ class ControlPanel(QWidget):
             f.setReadOnly(True)
             f.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self.fields[name] = f
+            self.entry.addWidget(f)
+        self.entry_label = _label("fieldLabel", LABELS["wager"])
+        self._available: dict[str, str | None] = {}
+        # Under the buttons, so that they stay put when it hides: shown while a field is open
+        # or may be opened now, else the log (or the slip) has its room.
+        self.entry_box = QWidget()
+        entry_row = QHBoxLayout(self.entry_box)
+        entry_row.setContentsMargins(0, 0, 0, 0)
+        entry_row.addWidget(self.entry_label)
+        entry_row.addWidget(self.entry, 1)
+        self.entry_row = entry_row
 
-        self.grid = grid = QGridLayout()
-        buttons, fields = self.buttons, self.fields
-        self.cards_label = _label("fieldLabel", "Cards")
-        labels = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
-                  "dragon": "Dragon", "front": "Front"}
-        for r, row in enumerate(ROWS):
-            if row[0] == "field":
-                name = row[1]
-                grid.addWidget(self.cards_label if name == "cards"
-                               else _label("fieldLabel", labels[name]), r, 0)
-                grid.addWidget(fields[name], r, 1)
-                grid.addWidget(buttons[name], r, 2)
-            elif len(row) == 1:
-                grid.addWidget(buttons[row[0]], r, 0, 1, 3)
-            else:
-                grid.addWidget(buttons[row[0]], r, 0, 1, 2)
-                grid.addWidget(buttons[row[1]], r, 2)
-        grid.setColumnStretch(1, 1)
+        self.pages = QStackedWidget()
+        self.grid = self._page(MAIN)
+        self.more_grid = self._page(MORE)
 
         self.log = QListWidget()
         self.log.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -231,24 +246,49 @@ class ControlPanel(QWidget):
         self.stack.addWidget(self.log)
         self.stack.addWidget(self.slip)
         self.stack_title = _label("sectionTitle", "Round log")
-        self.stack_title.setWordWrap(True)  # "Settlement slip: KEPT, ..." beside Reprint
+        self.stack_title.setWordWrap(True)  # "Settlement slip: KEPT, P prints it"
         self.stack_title.setSizePolicy(QSizePolicy.Policy.Ignored,
                                        QSizePolicy.Policy.Preferred)
-        self.buttons["reprint"].setObjectName("small")
-        title_row = QHBoxLayout()
-        title_row.setContentsMargins(0, 0, 0, 0)
-        title_row.addWidget(self.stack_title, 1)
-        title_row.addWidget(self.buttons["reprint"])
 
         self.box = box = QVBoxLayout(self)
         box.addWidget(self.phase)
         box.addWidget(self.next)
         box.addWidget(self.message)
         box.addWidget(self.selected)
-        box.addLayout(grid)
-        box.addLayout(title_row)
+        box.addWidget(self.pages)
+        box.addWidget(self.entry_box)
+        box.addWidget(self.stack_title)
         box.addWidget(self.stack, 1)
         self.set_scale(1.0)
+
+    def _sheet_button(self, text: str, tip: str) -> QPushButton:
+        b = QPushButton(text)
+        b.setObjectName("button")
+        b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        b.setToolTip(f"{tip[0].upper()}{tip[1:]}")
+        return b
+
+    def _page(self, rows: tuple[tuple[str, str], ...]) -> QGridLayout:
+        page = QWidget()
+        grid = QGridLayout(page)
+        grid.setContentsMargins(0, 0, 0, 0)
+        sheet = {"more": self.more, "back": self.back}
+        for r, row in enumerate(rows):
+            for c, name in enumerate(row):
+                if name:
+                    grid.addWidget(sheet.get(name) or self.buttons[name], r, c)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        self.pages.addWidget(page)
+        return grid
+
+    def show_more(self, more: bool) -> None:
+        """The "More" sheet (the buttons a round seldom needs) or the round's buttons."""
+        self.pages.setCurrentIndex(1 if more else 0)
+
+    def all_buttons(self) -> list[QPushButton]:
+        """Every button of the panel, on either sheet: each a finger's target."""
+        return [*self.buttons.values(), self.more, self.back]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # A disabled button gets no click, but its filter still sees the release.
@@ -260,18 +300,22 @@ class ControlPanel(QWidget):
         return False
 
     def set_target(self, side: int) -> None:
-        """Every button at least `side` pixels tall: a fingertip's target (app/ui/touch)."""
-        for b in self.buttons.values():
+        """Every button, and the entry row, at least `side` pixels tall: a fingertip's
+        target (app/ui/touch)."""
+        for b in self.all_buttons():
             b.setMinimumHeight(side)
+        for f in self.fields.values():
+            f.setMinimumHeight(side)
 
     def set_scale(self, scale: float) -> None:
         """Margins, spacing, the buttons' column and the message's least height for the
         style's scale (theme.scale_for)."""
         self.box.setContentsMargins(px(12, scale), px(8, scale), px(12, scale), px(8, scale))
         self.box.setSpacing(px(4, scale))
-        self.grid.setHorizontalSpacing(px(6, scale))
-        self.grid.setVerticalSpacing(px(3, scale))
-        self.grid.setColumnMinimumWidth(2, px(160, scale))
+        for grid in (self.grid, self.more_grid):
+            grid.setHorizontalSpacing(px(6, scale))
+            grid.setVerticalSpacing(px(3, scale))
+        self.entry_row.setSpacing(px(6, scale))
         self.message.setMinimumHeight(px(44, scale))
         self.slip.table.verticalHeader().setDefaultSectionSize(px(25, scale))
 
@@ -295,16 +339,29 @@ class ControlPanel(QWidget):
             if field is not None:
                 field.setEnabled(reason is None)
                 field.setToolTip(tip)
+        self._available = dict(availability)
 
     def show_entry(self, open_field: str | None, text: str, front: str) -> None:
         """The open field shows what is typed in it (the front field, when closed, the cards
-        picked); every other field is empty: Enter and Esc leave nothing behind."""
+        picked); every other field is empty: Enter and Esc leave nothing behind. The entry
+        row shows the open field, else the front's cards picked, else the first field the
+        round may take now (LIKELY), with its hint."""
         for name, field in self.fields.items():
             shown = text if name == open_field else front if name == "front" else ""
             if field.text() != shown:
                 field.setText(shown)
             if field.property("open") != (name == open_field):
                 restyle(field, "open", name == open_field)
+        shown_field = open_field or ("front" if front else next(
+            (n for n in LIKELY if n in self._available and self._available[n] is None), None))
+        if self.entry_box.isVisibleTo(self) != (shown_field is not None):
+            self.entry_box.setVisible(shown_field is not None)
+        if shown_field is None:
+            return
+        if self.entry.currentWidget() is not self.fields[shown_field]:
+            self.entry.setCurrentWidget(self.fields[shown_field])
+        if self.entry_label.text() != LABELS[shown_field]:
+            self.entry_label.setText(LABELS[shown_field])
 
     def show_log(self, lines: tuple[str, ...]) -> None:
         """The whole log anew (the window bound, a round taken back)."""
@@ -322,10 +379,15 @@ class ControlPanel(QWidget):
 
     def show_slip(self, slip: SlipState | None, printed: str = "") -> None:
         if slip is None:
+            # the last slip's rows no longer hold the panel's height (a stack is as tall as
+            # its tallest page): the log and the buttons have it back
+            self.slip.table.setMinimumHeight(0)
+            self.slip.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
             self.stack.setCurrentWidget(self.log)
             self.stack_title.setText("Round log")
             restyle(self.stack_title, "alert", False)
             return
+        self.slip.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self.slip.show_slip(slip)
         self.stack.setCurrentWidget(self.slip)
         self.stack_title.setText("Settlement slip" + (f": {printed}" if printed else ""))

@@ -24,6 +24,7 @@ from app.core.round import (
 )
 from app.core.settlement import BonusResult, Hand, Line, Outcome, Role, SetBy, Slip, money
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
+from app.session import glossary
 from app.session.words import (  # noqa: F401 - the session's words, read here by the views
     RICH,
     bank_standing,
@@ -142,12 +143,13 @@ def hand_words(hand: Hand, rules: HandRules) -> str:
 def set_by_words(hand: Hand) -> str:
     if hand.set_by is SetBy.PLAYER:
         return "set by the player"
+    way = glossary.house_way_words(hand.rule_says)
     if hand.set_by is SetBy.RESET:
-        return f"reset the House Way, rule {hand.rule}"
+        return f"reset by the {way}"
     if hand.set_by is SetBy.HOUSE_WAY:
-        return f"House Way {hand.rule}"
+        return way
     if hand.set_by is SetBy.AFTER_BANK:
-        return f"set by the dealer, House Way {hand.rule}, after the bank"
+        return f"set by the dealer after the bank, {way}"
     return ""
 
 
@@ -480,9 +482,8 @@ def slip_state(slip: Slip) -> SlipState:
         hands = (f"{cards_text(line.setting.low)} | {cards_text(line.setting.high)}"
                  if line.setting else cards_text(line.cards))
         how = []
-        if line.rule:
-            how.append(f"House Way {line.rule}" + (f": {line.rule_says}" if line.rule_says
-                                                    else ""))
+        if line.rule:  # the row's id and shorthand are the printed slip's and the pit's
+            how.append(glossary.house_way_words(line.rule_says))
         if line.foul:
             how.append(f"foul: {line.foul}")
         if line.note:

@@ -41,6 +41,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.session import glossary
+
 SLACK = 1  # a pixel of rounding between the metrics and the layout
 
 
@@ -93,6 +95,7 @@ def developer_words(text: str) -> tuple[str, ...]:
     for m in _rule_id_pattern().finditer(text):
         if not text[m.end():].lstrip().startswith(":"):
             found.append(f"a rule's id without its words ({m.group(1)!r})")
+    found.extend(glossary.internal_words(text))  # the one word list (app/session/glossary.py)
     return tuple(found)
 
 

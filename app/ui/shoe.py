@@ -13,7 +13,6 @@ All say whether the shoe is online; when it is not, the window takes cards by ha
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import queue
@@ -249,7 +248,12 @@ class PtyDemoShoe(SerialShoe):
         self._decks = [tuple(d) for d in decks] if decks is not None else []
         # Deals asked for, and apart from them the dealer's plug / unplug: a deal ended or
         # dropped (stop_deal) never drops the unplugging asked with it.
-        self._requests: queue.Queue[tuple[str, tuple[Card, ...] | None]] = queue.Queue()
+        self._requests: queue.Queue[tuple[int, tuple[Card, ...] | None]] = queue.Queue()
+        # Deals are numbered as asked; stop_deal drops every deal asked up to now, the one
+        # being dealt included: the simulator stops before its next card.
+        self._asked = 0
+        self._dropped = 0
+        self._dealing = 0
         self._switch: queue.Queue[bool] = queue.Queue()
         self._quit = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="demo-shoe", daemon=True)
@@ -271,14 +275,16 @@ class PtyDemoShoe(SerialShoe):
     def _serve(self) -> None:
         sim = self.sim
         sim.tick = self._plugging  # between the cards of a deal too
+        sim.abandon = lambda: self._dealing <= self._dropped
         sim.plug()
         while not self._quit.is_set():
             self._plugging()
             try:
-                kind, deck = self._requests.get_nowait()
+                number, deck = self._requests.get_nowait()
             except queue.Empty:
-                kind, deck = "", None
-            if kind == "deal":
+                number, deck = 0, None
+            if number > self._dropped:
+                self._dealing = number
                 sim.deal_now(deck)
             sim.idle(0.01)
 
@@ -300,12 +306,13 @@ class PtyDemoShoe(SerialShoe):
             return
         super().start_deal()
         self.deals += 1
-        self._requests.put(("deal", self._decks.pop(0) if self._decks else None))
+        self._asked += 1
+        self._requests.put((self._asked, self._decks.pop(0) if self._decks else None))
 
     def stop_deal(self) -> None:
-        with contextlib.suppress(queue.Empty):
-            while True:
-                self._requests.get_nowait()
+        """The deal is over or abandoned: the deals asked and not begun are not dealt, and
+        one under way stops before its next card."""
+        self._dropped = self._asked
 
     def set_online(self, online: bool) -> None:
         self.stop_deal()

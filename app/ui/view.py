@@ -15,7 +15,7 @@ from app.core.cards import Card
 from app.core.round import DragonWager, RoundRules
 from app.core.settlement import money
 from app.core.table import DEALER, position_name
-from app.session import DealerSession
+from app.session import DealerSession, glossary
 
 from . import present
 from .present import CenterState, Device, SeatState, SlipState
@@ -126,17 +126,32 @@ def recording_device(shown: Device, pending: int, failed: str | None) -> Device:
 
 
 def table_info(s: DealerSession) -> str:
+    """The table's rules in the status bar: two lines, each whole at 1024x768, in the
+    glossary's words (app/session/glossary.py)."""
     r = s.rules
     banking = "player banking" if r.banking.enabled else "no player banking"
     if r.banking.enabled and r.banking.co_banking:
         banking += " (co-bank)"
-    dragon = (f"dragon {r.dragon.wager.value}, {r.dragon.setting.value}"
-              if r.dragon.enabled else "no dragon")
     dealer = ""
     if s.play.ledger is not None:
         dealer = f"Dealer {s.play.ledger.dealer or '(none: F3)'} - "
-    # Two lines: the status bar of a 1024x768 screen holds each whole.
-    return (f"{dealer}Table {r.table.name} - House Way {house_way_name(r)} - foul "
-            f"{r.foul_penalty.value} - {r.commission}\n{money(r.limits.minimum)} to "
-            f"{money(r.limits.maximum)} - action {r.table.action_source.value} - "
-            f"{r.table.deal_mode.value} - {banking} - {dragon}")
+    return (f"{dealer}Table {r.table.name} - House Way {house_way_name(r)} - "
+            f"{glossary.FOUL_SHORT[r.foul_penalty]} - {r.commission}\n"
+            f"{money(r.limits.minimum)} to {money(r.limits.maximum)} - "
+            f"{glossary.ACTION_SHORT[r.table.action_source]} - "
+            f"{glossary.DEAL_SHORT[r.table.deal_mode]} - "
+            f"{banking} - {glossary.dragon_short(r)}")
+
+
+def table_rules(s: DealerSession) -> str:
+    """The same rules as sentences (the status bar's tooltip, and its tap)."""
+    r = s.rules
+    banking = ("Players may bank" + (", and co-bank with the house" if r.banking.co_banking
+                                      else "") if r.banking.enabled
+               else "The dealer banks every round")
+    return (f"Table {r.table.name}: wagers {money(r.limits.minimum)} to "
+            f"{money(r.limits.maximum)}; House Way {house_way_name(r)}; "
+            f"{glossary.FOUL[r.foul_penalty]}; commission {r.commission}; "
+            f"{glossary.ACTION[r.table.action_source]}, {glossary.DEAL[r.table.deal_mode]}, "
+            f"{glossary.DIRECTION[r.table.direction]}. {banking}. "
+            f"{glossary.dragon_words(r)}.")

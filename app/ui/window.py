@@ -206,6 +206,7 @@ class MainWindow(QMainWindow):
         self.banner = named(QLabel(), "banner")  # on two lines if it must
         self.banner.setWordWrap(True)
         self.table_info = named(QLabel(), "tableInfo")  # two whole lines (view.table_info)
+        self.table_info.installEventFilter(self)  # a tap: the rules in sentences (table_rules)
         for label in (self.banner, self.table_info):  # they take what room is left, no more
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             label.setMinimumWidth(0)
@@ -534,7 +535,7 @@ class MainWindow(QMainWindow):
         self.table_info.setVisible(not banner)
         info = view.table_info(s)
         self.table_info.setText(info)
-        self.table_info.setToolTip(info)
+        self.table_info.setToolTip(view.table_rules(s))
 
     def showEvent(self, event: QShowEvent) -> None:
         # No larger than the screen allows: a style drawn for a larger screen would hold the
@@ -568,12 +569,16 @@ class MainWindow(QMainWindow):
         screen is a touch screen at many tables."""
         side = target_px(self.screen())
         self.felt.keypad.set_target(side)
+        self.panel.set_target(side)
         for b in (*self.corner_buttons.values(), self.pit_button):
             b.setMinimumHeight(side)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() is QEvent.Type.MouseButtonRelease and watched in self.devices:
             self.explain_device(self.devices.index(watched))
+        elif event.type() is QEvent.Type.MouseButtonRelease and watched is self.table_info:
+            # the table's rules in sentences: the status bar holds only their short words
+            self.panel.show_message(self.table_info.toolTip(), "info")
         return super().eventFilter(watched, event)
 
     def explain_device(self, index: int) -> None:

@@ -308,6 +308,9 @@ class Simulator:
     # Called as the shoe passes time (between cards too): a shoe driven from outside is
     # unplugged or plugged in at once there, not after the deal under way.
     tick: Callable[[], None] = lambda: None
+    # Asked before each card of a deal: True stops the deal there, the rest unsent (the
+    # station abandoned it: a misdeal, the deal typed by hand), and no BURN follows.
+    abandon: Callable[[], bool] = lambda: False
     clock: Callable[[], float] = time.monotonic
     _rng: random.Random = field(init=False, repr=False)
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
@@ -416,13 +419,19 @@ class Simulator:
         if self.mode == "card":
             for i, c in enumerate(deck[:dealt], 1):
                 self._idle(self.card_delay)
+                if self.abandon():
+                    return
                 self._deal(("CARD", str(c)), faults.get(i, set()))
         else:
             for stack in range(1, HANDS + 1):
                 cards = deck[(stack - 1) * CARDS_PER_HAND:stack * CARDS_PER_HAND]
                 self._idle(self.card_delay)
+                if self.abandon():
+                    return
                 self._deal(("HAND", str(stack), *map(str, cards)), faults.get(stack, set()))
         self._idle(self.card_delay)
+        if self.abandon():
+            return
         self._release_swapped()
         self._send(self.device.message("BURN", *map(str, deck[dealt:])))
         if self.heartbeat:

@@ -136,3 +136,21 @@ def test_after_a_player_banks_the_offer_goes_on_in_the_tables_direction() -> Non
     assert bank_offer_order(CCW, 6) == (5, 4, 3, 2, 1, DEALER)
     assert bank_offer_order(TABLE, 6) == (DEALER,)
     assert bank_offer_order(CCW, 1) == (DEALER,)
+
+
+def test_a_refusal_names_only_what_failed_never_a_condition_that_was_met() -> None:
+    """Issue 25: "may not bank: wagered $25..." read like a pass. Seat 2 wagered against
+    the dealer (met) but its chips are short (failed): the refusal says the chips only."""
+    verdict = AFTER_A_HOUSE_ROUND.eligibility(2, 2500, {1: 2500, 4: 5000}, RULES)
+    assert not verdict.eligible
+    assert str(verdict) == ("seat 2 may not bank: has $25.00 in chips, short of the $75.00 "
+                            "needed to cover the other wagers")
+    assert verdict.failed == (verdict.reason,)
+    assert any(r.startswith("wagered $25.00") for r in verdict.met)  # kept for the ledger
+    assert len(verdict.reasons) == 2
+
+
+def test_a_seat_that_may_bank_is_told_what_it_met() -> None:
+    verdict = AFTER_A_HOUSE_ROUND.eligibility(2, 10000, {1: 2500, 4: 5000}, RULES)
+    assert verdict.failed == ()
+    assert str(verdict).startswith("seat 2 may bank: wagered $25.00 against the dealer")

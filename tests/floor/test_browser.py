@@ -217,7 +217,9 @@ def test_5_the_shift_report_downloads_as_csv(live: Live) -> None:
     shot(live, "report")
     bonus = d.find_element(By.ID, "bonus-1")  # the bonus apart from the Pai Gow money
     assert "bonus wagers" in bonus.text and "envy paid" in bonus.text
-    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", bonus)
+    # its heading in sight above it
+    d.execute_script("arguments[0].previousElementSibling.scrollIntoView({block: 'start'});",
+                     bonus)
     shot(live, "report-bonus")
     d.find_element(By.ID, "csv").click()
     day = GamingDay().day_of(datetime.now(UTC)).isoformat()  # the floor's, by default

@@ -72,7 +72,7 @@ def test_a_player_who_may_bank_must_have_chips_to_cover_every_other_wager(
     wagers(station, {3: "50", 5: "30"})  # round 2, betting: the bank not yet answered
     station.beat()
     page = page_of(url, tmp_path)
-    assert page is not None and page.heading.startswith("Round 2 in play: betting")
+    assert page is not None and page.heading.startswith("Round 2 in play, taking wagers")
     seat2 = next(st for st in page.standings if st.seat == 2)
     assert seat2.cover == "$80.00"
     assert "needs chips to cover $80.00 of other wagers" in seat2.reasons
@@ -135,7 +135,7 @@ def test_a_rounds_page_recalls_it_whole_and_the_core_agrees(station: HeadlessSta
     log_in(client, "Aud")
     page = client.get(f"/rounds/{rid}").text
     assert "CARDS DEALT, IN ORDER" in page and "PAYOUTS, IN ORDER FROM ACTION" in page
-    assert 'id="recall-verdict" class="ok">MATCH: the core' in page
+    assert 'id="recall-verdict" class="ok">MATCH: settled again' in page
 
 
 def test_a_row_changed_behind_the_ledgers_back_shows_the_tables_chain_broken(

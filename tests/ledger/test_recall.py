@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 from pathlib import Path
 
@@ -133,7 +134,9 @@ def test_paigow_ledger_recall_says_match_or_the_difference_with_its_exit_code(
     code = main(["ledger", "recall", rec.round_id, "--database-url", database_url])
     out = capsys.readouterr().out
     assert code == 0 and out.rstrip().splitlines()[-1].startswith("MATCH: ")
-    assert out.startswith(f"ROUND {rec.game.rotation.round_no} - table {TABLE} - SETTLED")
+    # Named as a pit boss says it: the table, the date and the round's number (no id).
+    assert re.match(rf"Table {TABLE}, \d{{1,2}} [A-Z][a-z]{{2}} \d{{4}}, round "
+                    rf"{rec.game.rotation.round_no} - SETTLED\n", out), out
     tamper(database_url, "UPDATE rounds SET house_net_cents = house_net_cents - 100 "
                          "WHERE id = :id", id=uuid.UUID(rec.round_id))
     code = main(["ledger", "recall", rec.round_id, "--database-url", database_url, "--json"])
@@ -159,3 +162,26 @@ def test_a_bonus_round_recalled_shows_its_bonus_and_envy_and_matches(store: Stor
             assert f"  {line.text}" in text
         if slip.bonus.approved_by:
             assert f"  approved by {slip.bonus.approved_by}" in text
+
+
+def test_a_bonus_rounds_slip_is_kept_once_with_its_bonus_and_read_back_whole(
+        store: Store) -> None:
+    """Migration 0013: the round's row keeps the slip less what its rows hold; the bonus,
+    which no row holds, stays in it, and the slip read back is the slip as settled."""
+    from app.ledger import slips
+    from app.ledger.models import RoundRow
+
+    recs = [r for r in record_rounds(store, 8, "kept", RULES["fortune-bonus"])
+            if isinstance(r, Recording) and r.game.slip is not None
+            and r.game.slip.bonus is not None]
+    store.drain()
+    assert recs
+    with Session(store.engine) as s:
+        for rec in recs:
+            row = s.get(RoundRow, uuid.UUID(rec.round_id))
+            assert row is not None and row.slip_json is not None
+            kept = json.loads(row.slip_json)
+            # shrunk (the totals are the round's columns), the bonus kept beside
+            assert kept["schema"] == slips.KEPT and "totals" not in kept
+            assert kept["bonus"] == rec.game.slip.to_dict()["bonus"]
+            assert slips.whole(s, row, kept)["bonus"] == kept["bonus"]

@@ -61,4 +61,4 @@ def test_the_pile_set_after_the_bank_the_resplit_and_the_help_are_in_the_ledger(
     assert rows[1].set_by == "after-bank" and rows[1].rule_id
     assert rows[2].set_by == "player" and rows[2].foul is None
     assert again.rules == RULES  # the round's own rules, kept with it
-    assert again.slip is not None and again.slip.text() == row.slip_text
+    assert again.slip is not None and again.slip.text() == store.slip(rec.round_id).text

@@ -126,7 +126,7 @@ def test_s_settles_the_bonus_and_envy_after_the_pai_gow_wagers() -> None:
     assert slip is not None and slip.bonus is not None
     assert [(x.kind, x.seat, x.amount) for x in slip.bonus.lines] == [
         ("bonus", 1, -500), ("envy", 1, 500)]
-    assert "Bonus: players net $0.00" in changes.message
+    assert "Bonus $0.00." in changes.message
 
 
 def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> None:
@@ -149,7 +149,8 @@ def test_a_big_payout_waits_for_a_supervisors_own_sign_in_before_the_slip() -> N
     # the ledger's port is given the approval with the supervisor's proof, as a misdeal is
     ledger = p.s.play.ledger
     assert isinstance(ledger, MemoryLedger) and ledger.approvals == [(1, "Pat Lee")]
-    assert right.message.startswith("Pat Lee approved the bonus payout. Settled from ")
+    assert right.message.startswith("Settled from ")
+    assert "Bonus +$40,000.00, approved by Pat Lee." in right.message
     assert any(line.startswith("Approved by Pat Lee") for line in right.log)
     assert p.key("P").done
 

@@ -171,3 +171,26 @@ def test_s_pressed_while_wagers_are_taken_is_refused_in_the_dealers_words():
     assert not refused.done
     assert "wagers are still being taken" in refused.message
     assert "is betting" not in refused.message and "while it is setting" not in refused.message
+
+
+
+def test_p_on_a_printed_slip_says_it_is_printed_as_information_not_an_error():
+    printer = MemoryPrinter()
+    p = Play(DealerSession(ledger=MemoryLedger(shift="Ann"), printer=printer,
+                           randbelow=lambda _n: 1))
+    p.shoe(True)
+    p.key("N")
+    p.wagers({1: "25"})
+    p.key("R")
+    p.read(stacked(p.s.table, 1, {1: STRONG, DEALER: BANK_WEAK}))
+    p.key("Shift+Q")
+    p.house_way_all()
+    assert p.key("S").slip is not None
+    assert p.key("P").level != "error" and len(printer.printed) == 1
+    again = p.key("P")
+    assert again.level == "info"
+    assert again.message == ("Round 1's slip is already printed: nothing is printed again. "
+                             "Shift+P prints a copy marked REPRINT.")
+    assert len(printer.printed) == 1
+    assert p.s.keyboard.held is None  # nothing held to read away: the next key works
+    assert p.key("Shift+P").level != "error" and len(printer.printed) == 2

@@ -56,3 +56,29 @@ def test_o_in_the_middle_of_a_deal_unplugs_the_shoe_at_once_and_no_later_card_is
         assert s.window.devices[0].text() == "Shoe: unplugged"
     finally:
         shoe.close()
+
+
+def test_stop_deal_stops_a_demo_deal_already_under_way_and_the_next_deal_is_whole(qtbot):
+    """A misdeal or a deal typed by hand ends the deal: the demo shoe's simulator stops
+    before its next card and sends no leftovers, and the next deal asked is dealt whole."""
+    shoe = PtyDemoShoe(seed=5, card_delay=0.05)
+    cards: list[object] = []
+    leftovers: list[object] = []
+    shoe.card_at.connect(lambda card, *_: cards.append(card))
+    shoe.leftovers_read.connect(leftovers.append)
+    try:
+        qtbot.waitUntil(lambda: shoe.online, timeout=5000)
+        shoe.start_deal()
+        qtbot.waitUntil(lambda: len(cards) >= 5, timeout=5000)
+        shoe.stop_deal()
+        read = len(cards)
+        qtbot.wait(3000)  # longer than the other 44 cards would take
+        assert len(cards) <= read + 1  # at most a card already on the line
+        assert leftovers == []
+        assert shoe.online  # stopped, not unplugged
+        cards.clear()
+        shoe.start_deal()
+        qtbot.waitUntil(lambda: len(leftovers) == 1, timeout=10000)
+        assert len(cards) == 49
+    finally:
+        shoe.close()

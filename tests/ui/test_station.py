@@ -6,7 +6,6 @@ and Reprint prints it once; the ledger's database away shows the banner and lose
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -145,8 +144,9 @@ def test_a_whole_round_from_open_to_printed_slip_over_the_pty_shoe_and_in_the_le
         row = db.get(RoundRow, uuid.UUID(rec.round_id))
         assert row is not None
         assert (row.status, row.round_no, row.table_name) == ("settled", 1, "PG-1")
-        assert row.slip_text == slip.text()
-        assert json.loads(row.slip_json or "{}") == slip.to_dict()
+        stored = ledger.store.slip(rec.round_id)  # the slip as the ledger reads it back
+        assert stored.text == slip.text()
+        assert stored.data() == slip.to_dict()
         assert (row.action_number, row.action_position) == (SHOWCASE_RNG + 1, SHOWCASE_ACTION)
         assert row.wagers_cents == slip.totals.wagers
         assert row.house_net_cents == slip.totals.house_net
@@ -319,7 +319,8 @@ def test_a_printer_failure_keeps_the_slip_and_reprint_prints_it_once(make_statio
     # P does not print it again; Shift+P is the dealer's own reprint, marked REPRINT.
     s.key("P")
     assert opened == [str(printer_dir / "lp0")]
-    assert "is printed: Shift+P prints it again" in s.message
+    assert "is already printed" in s.message and "Shift+P prints a copy" in s.message
+    assert s.window.panel.message.property("level") == "info"  # blue, not a red refusal
     s.key("P", shift=True)
     qtbot.waitUntil(lambda: printer.busy is None and len(opened) == 2, timeout=10000)
     assert "REPRINT" in printed_text(printer_dir / "lp0")

@@ -471,11 +471,11 @@ def test_the_pit_recalls_a_past_round_whole_and_the_core_agrees_with_what_was_pa
     assert dialog is not None
     s.qtbot.waitUntil(lambda: dialog.recalled is not None, timeout=10000)
     text = dialog.text.toPlainText()
-    assert text.startswith("ROUND 1 - table PG-1 - SETTLED")
+    assert text.startswith("Table PG-1, ") and "round 1 - SETTLED" in text.splitlines()[0]
     assert "  1. seat 3: " + " ".join(map(str, s.session.round.deal.hands[0])) in text
     assert "dealer: Kim" in text
     assert f"net {money(slip.line(5).net, sign=True)}" in text
-    assert dialog.verdict.text().startswith("MATCH: the core, settling the recorded cards")
+    assert dialog.verdict.text().startswith("MATCH: settled again from the recorded cards")
 
 
 # --- the deal's own supervisor acts: a misdeal, typing allowed -----------------------------

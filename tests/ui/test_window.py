@@ -13,6 +13,7 @@ from app.core.house_way import set_house_way
 from app.core.round import FoulPenalty, Phase, Round, RoundRules
 from app.core.settlement import money
 from app.core.table import Action, ActionSource, Table
+from app.session import glossary
 from app.ui import theme
 from app.ui.cards import paint_card
 from app.ui.main import main
@@ -154,12 +155,12 @@ def test_a_foul_is_reset_the_house_way_when_the_table_says_so(make_station):
     deal(s)
     s.click_card(3, "KS")
     s.click_card(3, "KD")
-    assert "reset the House Way" in s.seat(3).note.text()
+    assert "reset by the House Way" in s.seat(3).note.text()
     s.key("F")
     hand = s.session.round.hands[3]
     assert hand.foul is not None and not hand.forfeit
-    assert s.seat(3).note.text() == (f"FOUL: {hand.foul} - reset the House Way (rule "
-                                     f"{hand.rule})")
+    assert s.seat(3).note.text() == (f"FOUL: {hand.foul} - reset by the House Way: "
+                                     f"{glossary.house_way_kind(hand.rule_says).lower()}")
 
 
 def test_typing_the_front_with_the_keyboard_sets_it(make_station):
