@@ -41,6 +41,19 @@ from pydantic_settings import (
 )
 
 from app.core.banker import BankingRules, DealerWager
+from app.core.bonus import (
+    BonusCardError,
+    BonusError,
+    BonusRules,
+    EnvyCard,
+    PayCard,
+    PayOrder,
+    envy_card,
+    load_envy_card,
+    load_pay_card,
+    pay_card,
+)
+from app.core.bonus.table_bonus import TableBonus
 from app.core.hands import HandRules, JokerRule, WheelRule
 from app.core.house_way import (
     CardFileError,
@@ -325,6 +338,72 @@ class PlayerBankingSection(_Section):
     co_banking: bool = CORE.banking.co_banking
 
 
+def _named_or_path(text: str) -> bool:
+    return text.endswith(".toml") or "/" in text
+
+
+def _pay_card(text: str) -> PayCard:
+    try:
+        return load_pay_card(Path(text)) if _named_or_path(text) else pay_card(text)
+    except BonusCardError as e:
+        raise ValueError("; ".join(e.problems)) from None
+
+
+def _envy_card(text: str) -> EnvyCard | None:
+    if not text.strip():
+        return None
+    try:
+        return load_envy_card(Path(text)) if _named_or_path(text) else envy_card(text)
+    except BonusCardError as e:
+        raise ValueError("; ".join(e.problems)) from None
+
+
+class BonusSection(_Section):
+    """The bonus bet on the player's seven cards (issue 26, docs/bonus.md): its pay and envy
+    cards (a shipped card's name or a card file's path), the bonus wager's own limits and the
+    house's settings. Checked as the core checks it when it loads."""
+
+    enabled: bool = True
+    pay_table: str = "fortune-8000"
+    envy_table: str = "envy-5000"
+    minimum: Money = 100
+    maximum: Money = 10_000
+    requires_wager: bool = True
+    fouled_collects: bool = True
+    dragon_bonus: bool = False
+    order: PayOrder = PayOrder.BONUSES_THEN_ENVY
+    approval_at: Money = 100_000  # a payout this large waits for a supervisor
+
+    @field_validator("pay_table")
+    @classmethod
+    def _a_pay_card(cls, v: str) -> str:
+        _pay_card(v)
+        return v
+
+    @field_validator("envy_table")
+    @classmethod
+    def _an_envy_card(cls, v: str) -> str:
+        _envy_card(v)
+        return v
+
+    @model_validator(mode="after")
+    def _the_core_takes_it(self) -> BonusSection:
+        try:
+            self.table_bonus()
+        except BonusError as e:
+            raise ValueError(str(e)) from None
+        return self
+
+    def table_bonus(self) -> TableBonus | None:
+        """The core's bonus for this table, or None when it offers none."""
+        if not self.enabled:
+            return None
+        return TableBonus(_pay_card(self.pay_table), _envy_card(self.envy_table),
+                          self.minimum, self.maximum, self.requires_wager,
+                          BonusRules(self.fouled_collects, self.dragon_bonus, self.order,
+                                     self.approval_at))
+
+
 class ShoeSection(_Section):
     """The card-reading shoe (README.md, "The shoe protocol"); each key checked as the driver's
     `ShoeConfig` checks it. An empty port: no shoe, the dealer enters the cards."""
@@ -500,6 +579,7 @@ class TableConfig(BaseSettings):
     rules: RulesSection = RulesSection()
     dragon: DragonSection = DragonSection()
     player_banking: PlayerBankingSection = PlayerBankingSection()
+    bonus: BonusSection = BonusSection()
     shoe: ShoeSection = ShoeSection()
     printer: PrinterSection = PrinterSection()
     ledger: LedgerSection = LedgerSection()
@@ -547,6 +627,7 @@ class TableConfig(BaseSettings):
             dragon=DragonRules(d.enabled, d.wager, d.setting, d.offer, d.per_round,
                                d.max_per_player),
             banking=BankingRules(b.enabled, b.consecutive, b.dealer_wager, b.co_banking),
+            bonus=self.bonus.table_bonus(),
         )
 
     def snapshot(self) -> dict[str, object]:

@@ -315,3 +315,26 @@ def test_a_wager_on_the_no_play_spot_is_refused_with_the_seed_004_reason(
     refusal = json.loads(out)["error"]
     assert refusal["field"] == "seats.no-play"
     assert "the NO PLAY spot follows the bank: no bet can be placed there" in refusal["why"]
+
+
+def test_a_round_with_bonus_wagers_settles_them_after_the_pai_gow_wagers(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    slip = _slip(capsys, monkeypatch, _load("fortune-bonus.json"))
+    bonus = slip["bonus"]
+    assert bonus["approved_by"] == "Pat Lee" and bonus["wagers_cents"] == 11_000
+    assert [(x["kind"], x["seat"], x["amount_cents"]) for x in bonus["lines"]] == [
+        ("bonus", 1, 4_000_000), ("bonus", 2, 12_500), ("bonus", 3, 1_500),
+        ("envy", 1, 500), ("envy", 2, 25_000), ("envy", 3, 25_000), ("envy", 3, 500)]
+    assert "bonus" not in _slip(capsys, monkeypatch, _load("house-bank.json"))
+
+
+def test_a_big_bonus_payout_without_its_supervisor_or_over_the_maximum_is_refused(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _load("fortune-bonus.json")
+    del data["bonus_approved_by"]
+    field, why = _refused(capsys, monkeypatch, data)
+    assert field == "bonus_approved_by" and "seat 1 bonus $100.00: five aces" in why
+    data = _load("fortune-bonus.json")
+    data["seats"]["1"]["bonus"] = "150.00"
+    assert _refused(capsys, monkeypatch, data) == (
+        "seats.1.bonus", "$150.00 is over the bonus maximum of $100.00")

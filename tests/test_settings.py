@@ -6,11 +6,14 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from app.core.banker import DealerWager
+from app.core.bonus import SHIPPED_CARDS, PayOrder
+from app.core.bonus.table_bonus import TableBonus
 from app.core.house_way import house_way, use_site_cards
 from app.core.round import (
     DragonOffer,
@@ -360,7 +363,44 @@ def test_the_config_takes_six_dragons_a_round_and_refuses_seven(tmp_path: Path) 
 
 
 def test_the_config_defaults_are_the_cores_defaults() -> None:
-    assert TableConfig().round_rules() == RoundRules()
+    # The shipped table offers the bonus (the core's own bonus defaults); a round built
+    # without one (RoundRules(), a round stored before the bonus) has none.
+    rules = TableConfig().round_rules()
+    assert rules.bonus == TableBonus()
+    assert replace(rules, bonus=None) == RoundRules()
+
+
+def test_the_bonus_is_configured_checked_and_can_be_turned_off(tmp_path: Path) -> None:
+    site = _site(tmp_path, '[bonus]\npay_table = "fortune-2500"\nenvy_table = ""\n'
+                           'maximum = "25.00"\nfouled_collects = false\n'
+                           'order = "seat-by-seat"\napproval_at = "500.00"\n')
+    bonus = load_config(site, env={}).round_rules().bonus
+    assert bonus is not None and bonus.pays.name == "fortune-2500" and bonus.envy is None
+    assert (bonus.minimum, bonus.maximum) == (100, 2500)
+    assert not bonus.rules.fouled_collects and bonus.rules.supervisor_at == 50_000
+    assert bonus.rules.order is PayOrder.SEAT_BY_SEAT
+    off = load_config(env={"PAIGOW_BONUS__ENABLED": "false"}).round_rules()
+    assert off.bonus is None
+
+
+def test_a_bonus_card_that_is_no_card_or_limits_upside_down_are_refused(
+        tmp_path: Path) -> None:
+    refused = _refused(tmp_path, '[bonus]\npay_table = "fortune-9000"\n')
+    assert refused.key == "bonus.pay_table" and "fortune-8000" in refused.why
+    assert _refused(tmp_path, '[bonus]\nenvy_table = "fortune-8000"\n').key == \
+        "bonus.envy_table"
+    upside = _refused(tmp_path, '[bonus]\nminimum = "50.00"\nmaximum = "10.00"\n')
+    assert "below its minimum $50.00" in upside.why
+
+
+def test_a_bonus_card_given_as_a_path_is_loaded_and_checked(tmp_path: Path) -> None:
+    card = tmp_path / "ours.toml"
+    card.write_text((SHIPPED_CARDS / "fortune-2500.toml").read_text())
+    site = _site(tmp_path, f'[bonus]\npay_table = "{card}"\n')
+    assert load_config(site, env={}).round_rules().bonus.pays.name == "ours"  # type: ignore[union-attr]
+    card.write_text("[pays]\nstraight = 0\n")
+    refused = _refused(tmp_path, f'[bonus]\npay_table = "{card}"\n')
+    assert refused.key == "bonus.pay_table" and "ours.toml line" in refused.why
 
 
 def test_the_house_way_is_resolved_to_its_card_as_the_config_loads(tmp_path: Path) -> None:

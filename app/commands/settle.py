@@ -208,6 +208,7 @@ _STRICT = ConfigDict(extra="forbid", strict=True)
 class SeatJson(TypedDict):
     wager: Money
     set: object  # two cards, or "house-way"
+    bonus: NotRequired[Money]  # the seat's bonus wager (issue 26)
 
 
 @with_config(_STRICT)
@@ -216,6 +217,7 @@ class BankJson(TypedDict):
     chips: Money
     co_bank: NotRequired[bool]
     set: NotRequired[object]
+    bonus: NotRequired[Money]  # the player-banker's bonus, on the banking hand
 
 
 @with_config(_STRICT)
@@ -253,6 +255,7 @@ class RoundJson(TypedDict):
     action: object  # {"rng": N}, {"dice": [a, b, c]} or "draw"
     deal: DealJson
     dragon: NotRequired[object]  # a DragonJson or a list of them
+    bonus_approved_by: NotRequired[str]  # the supervisor who approved a big bonus payout
 
 
 _ROUND: TypeAdapter[RoundJson] = TypeAdapter(RoundJson)
@@ -436,6 +439,15 @@ def settle_description(raw: Mapping[str, object], *, site: str | None = None,
                 offered = game.offer_bank()
             game.take_bank(seat_no, bank["chips"], bank.get("co_bank", False))
 
+    # The bonus wagers once the bank is known (a player-banker's is on the banking hand).
+    for seat, (field, entry) in entries.items():
+        if "bonus" in entry:
+            with _at(f"{field}.bonus"):
+                game.place_bonus(seat, entry["bonus"])
+    if bank is not None and "bonus" in bank:
+        with _at("bank.bonus"):
+            game.place_bonus(bank["seat"], bank["bonus"])
+
     action = _action(data["action"])
     with _at("action"):
         game.set_action(action)
@@ -462,8 +474,26 @@ def settle_description(raw: Mapping[str, object], *, site: str | None = None,
     if bank is not None:
         with _at("bank.set"):
             game.set_hand(game.banker, _front(bank.get("set", "house-way"), "bank.set"))
+    _approve_bonus(game, data.get("bonus_approved_by"))
     with _at(""):
         return game.settle()
+
+
+def _approve_bonus(game: Round, by: str | None) -> None:
+    """A payout at the table's threshold was approved by a supervisor, whom the
+    description names; without one it cannot be settled."""
+    waiting = game.bonus_waiting()
+    if not waiting:
+        if by is not None:
+            _fail("bonus_approved_by", "no bonus payout of this round waits for a "
+                                       "supervisor: leave it out")
+        return
+    if by is None or not by.strip():
+        _fail("bonus_approved_by", "; ".join(x.text for x in waiting) + ": a payout at "
+              "the table's threshold waits for a supervisor: name who approved it")
+    with _at("bonus_approved_by"):
+        game.hold_bonus()
+        game.approve_bonus(by)
 
 
 def _set(game: Round, position: int, value: object, field: str) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .banker import Eligibility
 from .hands import Setting
-from .settlement import Hand, Slip
+from .settlement import BonusPayout, Hand, Slip
 from .table import Action, Deal, Direction
 
 # The dealer, the slip and the floor read these: the casino's words only (no rule's
@@ -32,6 +32,14 @@ RULE_FOUL_RESPLIT = ("a player's fouled hand goes back to the player to set agai
 RULE_ASKED_HOUSE_WAY = ("the player asked for the House Way: the seven cards stay in one pile "
                         "and the dealer sets them after the bank hand is opened and set")
 RULE_AFTER_BANK = "set by the dealer the House Way after the bank, as the player asked"
+RULE_BONUS = ("the bonus wager, beside the Pai Gow wager, within the bonus's own {least} to "
+              "{most}; settled on the seven cards after the Pai Gow wagers")
+RULE_DRAGON_BONUS = ("a bonus wager on a dragon hand, where the house allows it, within the "
+                     "bonus's own {least} to {most}; placed when the hand is taken, before "
+                     "any hand is set")
+RULE_BONUS_HELD = ("a bonus or envy payout of {at} or more waits for a supervisor before the "
+                   "round is settled and the slip printed; the floor is told")
+RULE_BONUS_APPROVED = "a supervisor approved the bonus payouts of {at} or more"
 RULE_HELP = ("the player asked the house for help: the dealer shows how the House Way sets "
              "the hand; the hand is not set, the player may set it another way")
 
@@ -47,6 +55,46 @@ class WagerPlaced:
 class WagerWithdrawn:
     seat: int
     wager: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonusPlaced:
+    """A seat's bonus wager (a player-banker's is on the banking hand)."""
+
+    seat: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DragonBonusPlaced:
+    """The bonus on a taken dragon hand, the taker's (where the house allows it)."""
+
+    seat: int
+    position: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BonusWithdrawn:
+    seat: int
+    wager: int
+
+
+@dataclass(frozen=True, slots=True)
+class BonusHeld:
+    """The payouts that wait for a supervisor before the round settles."""
+
+    lines: tuple[BonusPayout, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BonusApproved:
+    supervisor: str
+    lines: tuple[BonusPayout, ...]
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,4 +191,6 @@ class Settled:
 
 Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
           | Misdealt | DragonPassed | DragonTaken | HandSet | HandReturned | HouseWayAsked
-          | HouseWayShown | Settled)
+          | HouseWayShown | BonusPlaced | BonusWithdrawn | DragonBonusPlaced | BonusHeld
+          | BonusApproved
+          | Settled)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from .banker import BankError, BankRotation, DealerWager, Eligibility
+from .bonus import BonusError, BonusHand, BonusLine, BonusSettlement, settle_bonuses
 from .cards import Card, cards_text
 from .hands import Setting, foul_reason
 from .house_way.table import house_way_setting
@@ -28,10 +29,14 @@ from .records import (
     RULE_AFTER_BANK,
     RULE_ASKED_HOUSE_WAY,
     RULE_BANK_RESET,
+    RULE_BONUS,
+    RULE_BONUS_APPROVED,
+    RULE_BONUS_HELD,
     RULE_DEAL,
     RULE_DEALER_FIRST,
     RULE_DEALER_TURN,
     RULE_DRAGON,
+    RULE_DRAGON_BONUS,
     RULE_FOUL_FORFEIT,
     RULE_FOUL_RESET,
     RULE_FOUL_RESPLIT,
@@ -44,7 +49,12 @@ from .records import (
     ActionCounted,
     BankPassed,
     BankTaken,
+    BonusApproved,
+    BonusHeld,
+    BonusPlaced,
+    BonusWithdrawn,
     Dealt,
+    DragonBonusPlaced,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -68,7 +78,17 @@ from .round_rules import (
     RoundError,
     RoundRules,
 )
-from .settlement import Bank, Hand, Role, SetBy, Slip, money, settle
+from .settlement import (
+    Bank,
+    BonusPayout,
+    BonusResult,
+    Hand,
+    Role,
+    SetBy,
+    Slip,
+    money,
+    settle,
+)
 from .table import (
     DEALER,
     NO_PLAY,
@@ -117,6 +137,10 @@ class Round:
         self._dragon_passed: list[int] = []
         self._piles: set[int] = set()  # asked for the House Way: one pile until the bank
         self._hands: dict[int, Hand] = {}
+        self._bonus: dict[int, int] = {}  # seat -> its bonus wager (issue 26)
+        self._dragon_bonus: dict[int, int] = {}  # a taken dragon hand's position -> bonus
+        self._bonus_held: BonusHeld | None = None
+        self._bonus_approved: BonusApproved | None = None
         self.slip: Slip | None = None
 
     @property
@@ -129,6 +153,16 @@ class Round:
     def wagers(self) -> dict[int, int]:
         """Each seat's main wager, in cents."""
         return dict(self._wagers)
+
+    @property
+    def bonus_wagers(self) -> dict[int, int]:
+        """Each seat's bonus wager, in cents (a player-banker's is on the banking hand)."""
+        return dict(self._bonus)
+
+    @property
+    def dragon_bonus_wagers(self) -> dict[int, int]:
+        """The bonus on each taken dragon hand, by its position (the taker's wager)."""
+        return dict(self._dragon_bonus)
 
     @property
     def dragons(self) -> dict[int, tuple[int, int]]:
@@ -229,6 +263,205 @@ class Round:
         self.log.append(record)
         return record
 
+    # --- the bonus wager (issue 26) -------------------------------------------------------
+
+    def _has_pai_gow_wager(self, seat: int) -> bool:
+        """A main wager, or the banking hand of a player-banker."""
+        return seat in self._wagers or (self._taken is not None and self._taken.player == seat)
+
+    def verify_place_bonus(self, seat: int, wager: int) -> None:
+        self._require(Phase.BETTING)
+        self._verify_seat(seat)
+        bonus = self.rules.bonus
+        if bonus is None:
+            raise RoundError("this table takes no bonus wager (table: bonus.enabled)")
+        if wager < bonus.minimum:
+            raise RoundError(f"{money(wager)} is under the bonus minimum of "
+                             f"{money(bonus.minimum)}")
+        if wager > bonus.maximum:
+            raise RoundError(f"{money(wager)} is over the bonus maximum of "
+                             f"{money(bonus.maximum)}")
+        if bonus.requires_wager and not self._has_pai_gow_wager(seat):
+            raise RoundError(f"seat {seat} has no Pai Gow wager: the bonus is taken only "
+                             f"beside one (place the seat's wager first)")
+
+    def can_place_bonus(self, seat: int, wager: int) -> bool:
+        return _can(lambda: self.verify_place_bonus(seat, wager))
+
+    def place_bonus(self, seat: int, wager: int) -> BonusPlaced:
+        """A seat's bonus wager (a second call changes it while bets are open)."""
+        self.verify_place_bonus(seat, wager)
+        bonus = self.rules.bonus
+        assert bonus is not None
+        self._bonus[seat] = wager
+        record = BonusPlaced(seat, wager, RULE_BONUS.format(least=money(bonus.minimum),
+                                                            most=money(bonus.maximum)))
+        self.log.append(record)
+        return record
+
+    def verify_withdraw_bonus(self, seat: int) -> None:
+        self._require(Phase.BETTING)
+        if seat not in self._bonus:
+            raise RoundError(f"{position_name(seat)} has no bonus wager to take back")
+
+    def withdraw_bonus(self, seat: int) -> BonusWithdrawn:
+        self.verify_withdraw_bonus(seat)
+        record = BonusWithdrawn(seat, self._bonus.pop(seat))
+        self.log.append(record)
+        return record
+
+    def verify_place_dragon_bonus(self, position: int, wager: int) -> None:
+        self._require(Phase.SETTING)
+        self.table.verify_position(position)
+        bonus = self.rules.bonus
+        if bonus is None:
+            raise RoundError("this table takes no bonus wager (table: bonus.enabled)")
+        if position not in self._dragons:
+            raise RoundError(f"{position_name(position)}'s hand is not a dragon hand taken "
+                             f"this round: a bonus now goes only on a dragon hand")
+        if not bonus.rules.dragon_bonus:
+            raise RoundError(f"the dragon hand at {position_name(position)} takes no bonus: "
+                             f"the house does not allow a bonus on a dragon hand here")
+        if self._any_set():
+            raise RoundError("the dragon hand's bonus is placed before any hand is set")
+        if wager < bonus.minimum:
+            raise RoundError(f"{money(wager)} is under the bonus minimum of "
+                             f"{money(bonus.minimum)}")
+        if wager > bonus.maximum:
+            raise RoundError(f"{money(wager)} is over the bonus maximum of "
+                             f"{money(bonus.maximum)}")
+
+    def can_place_dragon_bonus(self, position: int, wager: int) -> bool:
+        return _can(lambda: self.verify_place_dragon_bonus(position, wager))
+
+    def place_dragon_bonus(self, position: int, wager: int) -> DragonBonusPlaced:
+        """The taker's bonus on a dragon hand (a second call changes it until a hand is
+        set), where the house allows it (`BonusRules.dragon_bonus`)."""
+        self.verify_place_dragon_bonus(position, wager)
+        bonus = self.rules.bonus
+        assert bonus is not None
+        self._dragon_bonus[position] = wager
+        record = DragonBonusPlaced(self._dragons[position][0], position, wager,
+                                   RULE_DRAGON_BONUS.format(least=money(bonus.minimum),
+                                                            most=money(bonus.maximum)))
+        self.log.append(record)
+        return record
+
+    def _verify_bonus_beside_wagers(self) -> None:
+        """Bets close with every bonus beside a Pai Gow wager, where the house requires one
+        (a main wager taken back after the bonus was placed)."""
+        bonus = self.rules.bonus
+        if bonus is None or not bonus.requires_wager:
+            return
+        alone = [s for s in sorted(self._bonus) if not self._has_pai_gow_wager(s)]
+        if alone:
+            raise RoundError(", ".join(f"seat {s}" for s in alone) + " has a bonus wager and "
+                             "no Pai Gow wager: place the Pai Gow wager or take the bonus "
+                             "back")
+
+    def _bonus_hands(self) -> list[BonusHand]:
+        """Every played hand in order from action, as the bonus sees it."""
+        assert self._deal is not None
+        out = []
+        for p in self._deal.order:
+            hand = self._hands[p]
+            seat = hand.player if hand.role is not Role.DEALER else None
+            if hand.role is Role.PLAYER:
+                seat = p
+            wager = None
+            if seat is not None and p == seat and hand.role in (Role.PLAYER, Role.BANK):
+                wager = self._bonus.get(seat)
+            elif hand.role is Role.DRAGON:
+                wager = self._dragon_bonus.get(p)
+            out.append(BonusHand(p, hand.role, hand.cards, seat, wager, hand.forfeit))
+        return out
+
+    def bonus_due(self) -> BonusSettlement | None:
+        """The bonus and envy lines the cards pay, once dealt (None: no bonus wager). A
+        fouled hand is one its foul forfeits; a reset hand plays, and collects."""
+        bonus = self.rules.bonus
+        if bonus is None or not (self._bonus or self._dragon_bonus) or self._deal is None:
+            return None
+        try:
+            return settle_bonuses(self._bonus_hands(), bonus.pays, bonus.envy, bonus.rules,
+                                  self.rules.hands.joker)
+        except BonusError as e:
+            raise RoundError(str(e)) from None
+
+    def _payouts(self, due: BonusSettlement) -> tuple[BonusPayout, ...]:
+        out = []
+        for x in due.lines:
+            if isinstance(x, BonusLine):
+                out.append(BonusPayout("bonus", x.seat, x.position, x.wager, x.category.value,
+                                       x.category.label, x.pays, x.amount, None, x.supervisor,
+                                       x.note, x.text()))
+            else:
+                wager = self._dragon_bonus.get(x.position) or self._bonus[x.seat]
+                out.append(BonusPayout("envy", x.seat, x.position, wager,
+                                       x.category.value, x.category.label, money(x.amount),
+                                       x.amount, x.from_position, x.supervisor, "", x.text()))
+        return tuple(out)
+
+    def bonus_waiting(self) -> tuple[BonusPayout, ...]:
+        """The payouts at or above the house's threshold that no supervisor approved yet."""
+        if self._bonus_approved is not None or self.phase is not Phase.SETTING:
+            return ()
+        due = self.bonus_due()
+        return tuple(x for x in self._payouts(due) if x.supervisor) if due else ()
+
+    @property
+    def bonus_held(self) -> BonusHeld | None:
+        return self._bonus_held
+
+    @property
+    def bonus_approved(self) -> BonusApproved | None:
+        return self._bonus_approved
+
+    def _verify_hands_settle(self) -> None:
+        self._require(Phase.SETTING)
+        waiting = [p for p in self.pending()
+                   if not self._set_by_dealer(self._hands[p]) and p not in self._piles]
+        if waiting:
+            raise RoundError("hands still to be set: " + ", ".join(
+                self._label(p) for p in waiting) + ": enter the two front cards, or House Way")
+
+    def verify_hold_bonus(self) -> None:
+        self._verify_hands_settle()
+        if not self.bonus_waiting():
+            raise RoundError("no bonus payout waits for a supervisor")
+        if self._bonus_held is not None:
+            raise RoundError("the bonus payouts wait for a supervisor already")
+
+    def hold_bonus(self) -> BonusHeld:
+        """The payouts at or above the threshold wait for a supervisor (the floor is
+        told): the round is settled once one approves them."""
+        self.verify_hold_bonus()
+        bonus = self.rules.bonus
+        assert bonus is not None
+        record = BonusHeld(self.bonus_waiting(),
+                           RULE_BONUS_HELD.format(at=money(bonus.rules.supervisor_at)))
+        self._bonus_held = record
+        self.log.append(record)
+        return record
+
+    def verify_approve_bonus(self, supervisor: str) -> None:
+        self._verify_hands_settle()
+        if not supervisor.strip():
+            raise RoundError("a bonus payout is approved by a named supervisor")
+        if not self.bonus_waiting():
+            raise RoundError("no bonus payout waits for a supervisor")
+
+    def approve_bonus(self, supervisor: str) -> BonusApproved:
+        """A supervisor approves the payouts that wait; the round may then be settled."""
+        self.verify_approve_bonus(supervisor)
+        bonus = self.rules.bonus
+        assert bonus is not None
+        record = BonusApproved(supervisor.strip(), self.bonus_waiting(),
+                               RULE_BONUS_APPROVED.format(at=money(bonus.rules.supervisor_at)))
+        self._bonus_approved = record
+        self.log.append(record)
+        return record
+
     # --- the bank --------------------------------------------------------------------------
 
     def offer_bank(self) -> int:
@@ -313,6 +546,7 @@ class Round:
         self._require(Phase.BETTING, Phase.MISDEAL)
         if not self._wagers:
             raise RoundError("there are no wagers on the table: place a wager before action")
+        self._verify_bonus_beside_wagers()
         source = self.table.action_source
         if action.source is not source:
             raise RoundError(f"this table finds action with {source.value}, not "
@@ -732,12 +966,13 @@ class Round:
     # --- settlement ------------------------------------------------------------------------
 
     def verify_settle(self) -> None:
-        self._require(Phase.SETTING)
-        waiting = [p for p in self.pending()
-                   if not self._set_by_dealer(self._hands[p]) and p not in self._piles]
+        self._verify_hands_settle()
+        waiting = self.bonus_waiting()
         if waiting:
-            raise RoundError("hands still to be set: " + ", ".join(
-                self._label(p) for p in waiting) + ": enter the two front cards, or House Way")
+            lines = "; ".join(x.text for x in waiting)
+            raise RoundError(f"{lines}: a supervisor approves "
+                             f"{'this payout' if len(waiting) == 1 else 'these payouts'} "
+                             f"before the round is settled and the slip printed")
 
     def _label(self, position: int) -> str:
         hand = self._hands[position]
@@ -776,11 +1011,27 @@ class Round:
             order=self._deal.order, hands=self._hands, bank=self.bank,
             commission=self.rules.commission, rules=self.rules.hands,
             leftovers=self._deal.leftovers, leftovers_counted=self._deal.leftovers_counted,
-            rule_summary=self.rules.summary())
+            rule_summary=self.rules.summary() + self._bonus_summary())
+        due = self.bonus_due()
+        if due is not None:
+            approved = self._bonus_approved.supervisor if self._bonus_approved else None
+            slip = replace(slip, bonus=BonusResult(self._payouts(due), due.pay_card,
+                                                   due.envy_card, self._bonus_total(),
+                                                   approved))
         self.slip = slip
         self.phase = Phase.SETTLED
         self.log.append(Settled(slip))
         return slip
+
+    def _bonus_total(self) -> int:
+        return sum(self._bonus.values()) + sum(self._dragon_bonus.values())
+
+    def _bonus_summary(self) -> tuple[tuple[str, str], ...]:
+        """The bonus among the slip's rules when a seat bet it (a slip without one reads as
+        before the bonus existed)."""
+        if self.rules.bonus is None or not (self._bonus or self._dragon_bonus):
+            return ()
+        return (("bonus", self.rules.bonus.summary()),)
 
     def next_rotation(self) -> BankRotation:
         """What the table remembers for the next round (a misdeal moves nothing on)."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .banker import BankingRules
+from .bonus.table_bonus import TableBonus
 from .hands import DEFAULT_RULES, HandRules
 from .house_way import HouseWay, house_way
 from .settlement import CommissionPolicy, money
@@ -133,6 +134,9 @@ class RoundRules:
     commission: CommissionPolicy = field(default_factory=CommissionPolicy)
     dragon: DragonRules = field(default_factory=DragonRules)
     banking: BankingRules = field(default_factory=BankingRules)
+    # The table's bonus bet (issue 26); None: the table offers none, as every round recorded
+    # before the bonus existed was played.
+    bonus: TableBonus | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.house_way, HouseWay):

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import NotRequired, TypedDict, cast
 
 from .banker import BankingRules, BankRotation, DealerWager
+from .bonus.paytable import BonusError
+from .bonus.table_bonus import table_bonus_from_data, table_bonus_to_data
 from .hands import HandRules, JokerRule, WheelRule
 from .house_way import HouseWay, house_way
 from .round_rules import (
@@ -87,6 +89,7 @@ class RulesData(TypedDict):
     commission: CommissionData
     dragon: DragonData
     banking: BankingData
+    bonus: NotRequired[Json]  # app.core.bonus.table_bonus; rounds with no bonus lack it
 
 
 class RotationData(TypedDict):
@@ -125,6 +128,8 @@ def rules_to_data(rules: RoundRules) -> Json:
         "banking": {"enabled": b.enabled, "consecutive": b.consecutive,
                     "dealer_wager": b.dealer_wager.value, "co_banking": b.co_banking},
     }
+    if rules.bonus is not None:
+        data["bonus"] = table_bonus_to_data(rules.bonus)
     return dict(data)
 
 
@@ -154,9 +159,13 @@ def rules_from_data(stored: Mapping[str, object]) -> RoundRules:
                                d["per_round"], d.get("max_per_player", 1)),
             banking=BankingRules(b["enabled"], b["consecutive"], DealerWager(b["dealer_wager"]),
                                  b["co_banking"]),
+            # A round stored before the bonus existed, or at a table with none, had none.
+            bonus=table_bonus_from_data(data["bonus"]) if "bonus" in data else None,
         )
     except RulesDataError:
         raise
+    except BonusError as e:
+        raise RulesDataError(str(e)) from None
     except (KeyError, TypeError, ValueError) as e:
         raise RulesDataError(f"the round's rules cannot be read: {e!r}") from None
 

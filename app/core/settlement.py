@@ -299,6 +299,30 @@ class ActionDict(TypedDict):
     direction: str
 
 
+class BonusLineDict(TypedDict):
+    kind: str
+    seat: int
+    position: int
+    wager_cents: int
+    category: str
+    hand: str
+    pays: str
+    amount_cents: int
+    from_position: int | None
+    supervisor: bool
+    note: str
+    text: str
+
+
+class BonusDict(TypedDict):
+    pay_card: str
+    envy_card: str | None
+    wagers_cents: int
+    net_cents: int
+    approved_by: str | None
+    lines: list[BonusLineDict]
+
+
 class SlipDict(TypedDict):
     schema: str
     table: str
@@ -310,6 +334,7 @@ class SlipDict(TypedDict):
     leftovers: str
     leftovers_counted: bool
     totals: TotalsDict
+    bonus: NotRequired[BonusDict]  # only a round with a bonus wager (issue 26)
     settled_at: NotRequired[str]  # an ISO time the ledger adds
     ledger_head: NotRequired[str]  # the ledger's chain head as the station last saw it
 
@@ -456,6 +481,57 @@ class Totals:
 
 
 @dataclass(frozen=True, slots=True)
+class BonusPayout:
+    """A bonus or envy line as the slip, the ledger and the felt keep it: plain values, in
+    the order paid (app.core.bonus settles them; this module only carries them)."""
+
+    kind: str  # "bonus" or "envy"
+    seat: int
+    position: int  # the hand whose bonus wager it is
+    wager: int
+    category: str  # the card's word, e.g. "five-aces"
+    hand: str  # the dealer's words, e.g. "Five aces"
+    pays: str  # "400 to 1", "push", "loses"; envy: "$250.00"
+    amount: int  # + won, 0 push, - lost
+    from_position: int | None  # envy: the other player's hand
+    supervisor: bool  # at or above the house's threshold: a supervisor approved it
+    note: str
+    text: str  # the line in a dealer's words
+
+    def to_dict(self) -> BonusLineDict:
+        return {"kind": self.kind, "seat": self.seat, "position": self.position,
+                "wager_cents": self.wager, "category": self.category, "hand": self.hand,
+                "pays": self.pays, "amount_cents": self.amount,
+                "from_position": self.from_position, "supervisor": self.supervisor,
+                "note": self.note, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class BonusResult:
+    """The round's bonus: every line in the order paid, the cards, who approved the lines
+    that waited for a supervisor. Paid by the house, apart from the Pai Gow money."""
+
+    lines: tuple[BonusPayout, ...]
+    pay_card: str
+    envy_card: str | None
+    wagers: int  # every bonus wager
+    approved_by: str | None = None
+
+    @property
+    def net(self) -> int:
+        """What the players netted on the bonus and the envy (the house's is its negative)."""
+        return sum(x.amount for x in self.lines)
+
+    def seat_net(self, seat: int) -> int:
+        return sum(x.amount for x in self.lines if x.seat == seat)
+
+    def to_dict(self) -> BonusDict:
+        return {"pay_card": self.pay_card, "envy_card": self.envy_card,
+                "wagers_cents": self.wagers, "net_cents": self.net,
+                "approved_by": self.approved_by, "lines": [x.to_dict() for x in self.lines]}
+
+
+@dataclass(frozen=True, slots=True)
 class Slip:
     """The settlement slip of one round. Positions are listed in order from action."""
 
@@ -470,6 +546,7 @@ class Slip:
     leftovers: tuple[Card, ...]
     leftovers_counted: bool
     totals: Totals
+    bonus: BonusResult | None = None  # a round with no bonus wager has none
 
     def line(self, position: int) -> Line:
         for line in self.lines:
@@ -484,6 +561,12 @@ class Slip:
         return total + (self.bank.net if self.bank.player == seat else 0)
 
     def to_dict(self) -> SlipDict:
+        out = self._to_dict()
+        if self.bonus is not None:  # a slip without one reads as it always did
+            out["bonus"] = self.bonus.to_dict()
+        return out
+
+    def _to_dict(self) -> SlipDict:
         return {
             "schema": SLIP_SCHEMA,
             "table": self.table,
@@ -557,6 +640,17 @@ def slip_text(slip: SlipDict) -> str:
                f"{money(t['house_net_cents'], sign=True)}"
                + (f"   banker net {money(t['banker_net_cents'], sign=True)}"
                   if b["player"] is not None else ""))
+    bonus = slip.get("bonus")
+    if bonus is not None:
+        out.append(f"Bonus ({bonus['pay_card']}" + (f", envy {bonus['envy_card']}"
+                                                    if bonus["envy_card"] else "") + "):")
+        out.extend(f"   {x['text']}" + (f" [{x['note']}]" if x["note"] else "")
+                   + (" - approved by " + bonus["approved_by"]
+                      if x["supervisor"] and bonus["approved_by"] else "")
+                   for x in bonus["lines"])
+        out.append(f"Bonus wagers {money(bonus['wagers_cents'])}   players net "
+                   f"{money(bonus['net_cents'], sign=True)}   house net "
+                   f"{money(-bonus['net_cents'], sign=True)}")
     out.append(f"Leftovers: {slip['leftovers']}"
                + ("" if slip["leftovers_counted"] else " (not read: the cards not dealt)"))
     return "\n".join(out)

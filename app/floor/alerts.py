@@ -37,8 +37,10 @@ from .auth import User, log
 KIND_WORDS = {"foul": "Foul", "void": "Void", "correction": "Correction",
               "override": "Supervisor override", "bank_short": "Banker could not cover",
               "over_limit": "Wager over the limit", "open_too_long": "Round open too long",
-              "offline": "Station offline", "chain": "Ledger changed"}
+              "offline": "Station offline", "chain": "Ledger changed",
+              "bonus": "Bonus payout waits"}
 OVERRIDES = ("pin_refused", "override")  # station notes the pit must see
+BONUS_HELD = "bonus_held"  # a round's record: payouts at the threshold wait (issue 26)
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,7 @@ def find(s: Session, at: datetime, *, since: datetime, offline_s: float,
     for ev, rnd in s.execute(
             select(Event, RoundRow).outerjoin(RoundRow, RoundRow.id == Event.round_id)
             .where(Event.at >= since, Event.kind.in_((ROUND_VOIDED, CORRECTION, "note",
-                                                       *OVERRIDES)))):
+                                                       BONUS_HELD, *OVERRIDES)))):
         table = rnd.table_name if rnd is not None else "?"
         payload = json.loads(ev.payload) if ev.payload else {}
         no = f"round {rnd.round_no}" if rnd is not None else "a round"
@@ -113,6 +115,11 @@ def find(s: Session, at: datetime, *, since: datetime, offline_s: float,
                                f"corrected to {money(payload.get('net_cents', 0), sign=True)}"
                                f" by {ev.actor or '?'}: {payload.get('reason', '')}",
                                ev.station_id, ev.round_id))
+        elif ev.kind == BONUS_HELD:
+            found.append(Raise(f"bonus:{ev.round_id}", "bonus", table,
+                               f"{table} {no}: " + "; ".join(
+                                   _payout_words(x) for x in payload.get("lines", []))
+                               + ": waits for a supervisor", ev.station_id, ev.round_id))
         elif ev.kind in OVERRIDES:
             found.append(Raise(f"override:{ev.id}", "override", table,
                                f"{ev.kind.replace('_', ' ')} at {table} by "
@@ -155,6 +162,17 @@ def find(s: Session, at: datetime, *, since: datetime, offline_s: float,
                            f"{st.table_name} ({st.name}): no heartbeat since "
                            f"{st.heartbeat_at:%H:%M:%S} UTC", st.station_id, None))
     return found
+
+
+def _payout_words(line: dict[str, object]) -> str:
+    """The seat, the hand and the amount of a bonus or envy payout."""
+    amount = line.get("amount_cents")
+    cents = amount if isinstance(amount, int) else 0
+    envy = line.get("kind") == "envy"
+    hand = line.get("from_position") if envy else line.get("position")
+    return (f"{position_name(int(str(line.get('seat', 0))))} {'envy' if envy else 'bonus'} "
+            f"{money(cents, sign=True)} ({line.get('hand', '?')}, "
+            f"{position_name(int(str(hand)))}'s hand)")
 
 
 def raise_new(engine: Engine, found: list[Raise], at: datetime | None = None) -> int:

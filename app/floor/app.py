@@ -388,7 +388,8 @@ def _round_context(floor: Floor, round_id: str) -> dict[str, object]:
         fixes = tuple(c.text() for c in corrections(s, row))
         requests = list(s.scalars(select(FloorRequest).where(FloorRequest.round_id == row.id)
                                   .order_by(FloorRequest.requested_at)))
-        context = {"round": views.past_round(s, row, fixes), "table": row.table_name,
+        held = views.bonus_records(s, [row.id]).get(row.id, [])
+        context = {"round": views.past_round(s, row, fixes, held), "table": row.table_name,
                    "requests": requests, "row_status": row.status, "recall": None,
                    "recall_error": None}
     try:  # the round whole, settled again by the core (app/ledger/recall.py)
@@ -510,7 +511,7 @@ async def report_page(request: Request, floor: Floor, user: User) -> Response:
     rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
     gd = floor.settings.gaming_day
     return render(request, floor, "report.html", user, report=rep, w=w,
-                  header=report_mod.HEADER,
+                  header=report_mod.HEADER, bonus_header=report_mod.BONUS_HEADER,
                   shifts=[(n, gd.shift_words(n)) for n in range(1, gd.shift_count + 1)],
                   starts=f"{gd.starts:%H:%M}", zone=gd.zone_words())
 

@@ -1,6 +1,7 @@
 """The shift report, per table and per dealer: rounds, drop (wagers), win/loss, commission
-taken, hold %, rounds with a player banker, fouls, voids, corrections. As a page, CSV, PDF,
-and a chart drawn on the server (matplotlib, no JavaScript).
+taken, hold %, rounds with a player banker, fouls, voids, corrections; and the bonus apart
+(its wagers, the bonus and envy paid, its hold, the payouts a supervisor approved). As a
+page, CSV, PDF, and a chart drawn on the server (matplotlib, no JavaScript).
 
 In the ledger's words (docs/ledger.md): drop is every wager put against the bank; win is
 what the house won (the negative of what players and player bankers netted, commission
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
@@ -24,6 +27,12 @@ from app.core.settlement import money
 from app.ledger import anchors, reads
 from app.ledger.escape import csv_row
 from app.ledger.models import HandRow, RoundRow, Shift
+
+from . import bonus as bonus_mod
+from .bonus import BonusTotals, slip_bonus
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
 
 
 @dataclass
@@ -37,6 +46,7 @@ class Line:
     fouls: int = 0
     voids: int = 0
     corrections: int = 0
+    bonus: BonusTotals = field(default_factory=BonusTotals)  # apart from the Pai Gow money
 
     @property
     def hold(self) -> str:
@@ -53,6 +63,7 @@ class Line:
 
 HEADER = ["", "rounds", "drop", "win/loss", "commission", "hold", "player banker rounds",
           "fouls", "voids", "corrections"]
+BONUS_HEADER = bonus_mod.HEADER
 
 
 @dataclass
@@ -66,6 +77,10 @@ class Report:
     # each table's chain head when the report was made: an anchor outside the database
     # (app/ledger/anchors.py), checked with `paigow ledger verify --head CODE`
     heads: list[str] = field(default_factory=list)
+
+    @property
+    def has_bonus(self) -> bool:
+        return self.total.bonus.rounds > 0
 
 
 def build(engine: Engine, since: datetime, until: datetime, words: str = "") -> Report:
@@ -106,6 +121,12 @@ def build(engine: Engine, since: datetime, until: datetime, words: str = "") -> 
                     continue
                 line.rounds += 1
                 line.player_banker_rounds += r.banker_seat is not None
+            # the bonus as the settled slip keeps it (most rounds have none: not parsed)
+            bonus = slip_bonus(json.loads(r.slip_json)) \
+                if r.status == "settled" and r.slip_json and '"bonus"' in r.slip_json else None
+            if bonus is not None:
+                for line in lines(*key):
+                    line.bonus.add(bonus)
         fouls: defaultdict[uuid.UUID, int] = defaultdict(int)
         for rid in s.scalars(select(HandRow.round_id).where(HandRow.round_id.in_(list(where)),
                                                              HandRow.foul.is_not(None))):
@@ -132,18 +153,27 @@ def to_csv(rep: Report) -> str:
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["by", "name", "rounds", "drop_cents", "win_cents", "commission_cents",
-                "hold_percent", "player_banker_rounds", "fouls", "voids", "corrections"])
+                "hold_percent", "player_banker_rounds", "fouls", "voids", "corrections",
+                "bonus_rounds", "bonus_wagers_cents", "bonus_paid_cents", "envy_paid_cents",
+                "bonus_win_cents", "bonus_hold_percent", "bonus_approved_payouts",
+                "bonus_approved_by"])
     for by, rows in (("table", rep.tables), ("dealer", rep.dealers), ("total", [rep.total])):
         for x in rows:
-            # A Decimal, not text: a negative hold (the house lost) stays a number.
-            hold = (Decimal(100 * x.win_cents) / x.drop_cents).quantize(Decimal("0.01")) \
-                if x.drop_cents else None
+            b = x.bonus
             w.writerow(csv_row([by, x.name, x.rounds, x.drop_cents, x.win_cents,
-                                x.commission_cents, hold, x.player_banker_rounds, x.fouls,
-                                x.voids, x.corrections]))
+                                x.commission_cents, _percent(x.win_cents, x.drop_cents),
+                                x.player_banker_rounds, x.fouls, x.voids, x.corrections,
+                                b.rounds, b.wagers_cents, b.paid_cents, b.envy_cents,
+                                b.win_cents, _percent(b.win_cents, b.wagers_cents),
+                                b.approved, "; ".join(sorted(b.approvers))]))
     for code in rep.heads:
         w.writerow(csv_row(["ledger head", code]))
     return out.getvalue()
+
+
+def _percent(win: int, drop: int) -> Decimal | None:
+    # A Decimal, not text: a negative hold (the house lost) stays a number.
+    return (Decimal(100 * win) / drop).quantize(Decimal("0.01")) if drop else None
 
 
 def chart_png(rep: Report) -> bytes:
@@ -195,9 +225,31 @@ def to_pdf(rep: Report) -> bytes:
                 pdf.cell(w, 6, c, border=1)
             pdf.ln()
         pdf.ln(3)
+    if rep.has_bonus:
+        _pdf_bonus(pdf, rep)
     pdf.image(io.BytesIO(chart_png(rep)), w=180)
     if rep.heads:
         pdf.set_font("Helvetica", "", 8)
         pdf.cell(0, 6, "Ledger heads (paigow ledger verify --head CODE): "
                  + "; ".join(rep.heads), new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())
+
+
+def _pdf_bonus(pdf: FPDF, rep: Report) -> None:
+    """The bonus, per table and per dealer, in a table of its own (its money is not the
+    Pai Gow drop's)."""
+    widths = (40, 22, 26, 26, 26, 28, 20, 34, 34)
+    for title, rows in (("Bonus and envy per table", [*rep.tables, rep.total]),
+                        ("Bonus and envy per dealer", rep.dealers)):
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", "B", 8)
+        for w, h in zip(widths, ["", *BONUS_HEADER], strict=True):
+            pdf.cell(w, 6, h, border=1)
+        pdf.ln()
+        pdf.set_font("Helvetica", "", 8)
+        for x in rows:
+            for w, c in zip(widths, [x.name, *x.bonus.cells()], strict=True):
+                pdf.cell(w, 6, c, border=1)
+            pdf.ln()
+        pdf.ln(3)

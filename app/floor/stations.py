@@ -22,6 +22,7 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
+from app.core.bonus.table_bonus import TableBonus
 from app.core.cards import DECK
 from app.core.round import Phase, RoundRules
 from app.core.table import DEALER, Table
@@ -48,15 +49,17 @@ class HeadlessStation:
     def __init__(self, database_url: str, table: str, data_dir: str | Path, *,
                  dealer: str = "Demo dealer", seed: int | None = None,
                  void_chance: float = 0.03, foul_chance: float = 0.15,
-                 status_engine: Engine | None = None, supervisor: tuple[str, str] | None = None
-                 ) -> None:
+                 status_engine: Engine | None = None, supervisor: tuple[str, str] | None = None,
+                 bonus: TableBonus | None = None, bonus_chance: float = 0.5) -> None:
         """`supervisor`: (name, secret) of the person in the ledger who stands at this
         headless table: its voids (its own and those the floor asks for) are theirs,
-        checked by the ledger as a station's are."""
+        checked by the ledger as a station's are, and so are its approvals of a big bonus
+        payout. `bonus`: the table's bonus bet, taken beside a wager at `bonus_chance`."""
         self.table = table
         self.rng = random.Random(seed)
         self.void_chance = void_chance
         self.foul_chance = foul_chance
+        self.bonus_chance = bonus_chance
         self.store = Store(database_url, table=table, station=f"{table.lower()}-station",
                            data_dir=data_dir)
         self.supervisor = supervisor
@@ -64,7 +67,7 @@ class HeadlessStation:
             # the demo's supervisor enrolls each simulated station, as one would a real one
             self.store.enroll(self.store.authorise(*supervisor, "enroll"))
         # The store sends each write on as it is made (no sender on the pool).
-        self.station = Station(RoundRules(table=Table(table)),
+        self.station = Station(RoundRules(table=Table(table), bonus=bonus),
                                ledger=Ledger(self.store, send_every=None),
                                printer=MemoryPrinter(), randbelow=self.rng.randrange)
         self.session = self.station.session
@@ -173,6 +176,11 @@ class HeadlessStation:
             self.cmd("wager", str(dollars // 100))
             if s.keyboard.asking is not None:  # far above the seat's last wager: the demo player
                 self.cmd("confirm")  # means it, and the session holds it until confirmed
+            bonus = s.rules.bonus
+            if bonus is not None and self.rng.random() < self.bonus_chance:
+                self.key(str(seat))  # drawn only at a bonus table: the others play as before
+                self.cmd("bonus", str(self.rng.choice((bonus.minimum, 500, 2500,
+                                                       bonus.maximum)) // 100))
 
     def _action(self) -> None:
         self.key("R")
@@ -209,6 +217,11 @@ class HeadlessStation:
         rnd = s.round
         if not self.key("S") or rnd is None:
             raise RuntimeError(f"{self.table}: the round would not settle: {s.message}")
+        if rnd.phase is not Phase.SETTLED and rnd.bonus_held is not None:
+            # a big bonus payout waits: the table's supervisor signs in and approves it
+            who, secret = self.supervisor or ("Pat (pit)", "")
+            if not s.handle(SupervisorCommand("approve_bonus", who, secret=secret)).done:
+                raise RuntimeError(f"{self.table}: the bonus was not approved: {s.message}")
         self.last_settled = now()
         self.settled.append(rnd.rotation.round_no)
 
@@ -234,13 +247,15 @@ class DemoFloor:
 
     def __init__(self, database_url: str, data_dir: str | Path, *, tables: int = 4,
                  round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-",
-                 supervisor: tuple[str, str] | None = None) -> None:
+                 supervisor: tuple[str, str] | None = None,
+                 bonus: TableBonus | None = None) -> None:
+        """`bonus`: every table's bonus bet (None: the tables take none)."""
         self.round_s = round_s
         self.stations = [HeadlessStation(database_url, f"{prefix}{i + 1}",
                                          Path(data_dir) / f"station-{i + 1}",
                                          dealer=DEALERS[i % len(DEALERS)],
                                          seed=None if seed is None else seed + i,
-                                         supervisor=supervisor)
+                                         supervisor=supervisor, bonus=bonus)
                          for i in range(tables)]
         self._stop = threading.Event()
         self._tables = Jobs(max(tables, 1), "demo-table")  # one table's rounds a thread

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -23,6 +25,8 @@ from app.ledger import slips
 from app.ledger.codec import decode_rotation, decode_rules, replay
 from app.ledger.models import Event, FloorAck, FloorAlert, RoundRow, StationStatus
 from app.session import glossary, words
+
+from .bonus import RoundBonus, round_bonus
 
 RICH = 10**12  # chips enough for any bank: what is left are the reasons chips cannot fix
 
@@ -160,6 +164,7 @@ class PastRound:
     hands: tuple[HandLine, ...]
     void_reason: str | None = None
     corrections: tuple[str, ...] = ()
+    bonus: RoundBonus | None = None  # its bonus and envy lines (issue 26)
 
 
 @dataclass
@@ -170,6 +175,7 @@ class TablePage:
     rotation: list[str] = field(default_factory=list)
     rules: list[tuple[str, str]] = field(default_factory=list)
     rounds: list[PastRound] = field(default_factory=list)
+    bonus: list[str] = field(default_factory=list)  # the round in play's bonus wagers, hold
 
 
 def table_names(s: Session) -> list[str]:
@@ -233,15 +239,50 @@ def _how(line: PositionDict) -> str:
     return how
 
 
-def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = ()) -> PastRound:
+BONUS_RECORDS = ("bonus_held", "bonus_approved")
+
+
+def bonus_records(s: Session, round_ids: Iterable[uuid.UUID]
+                  ) -> dict[uuid.UUID, list[Mapping[str, object]]]:
+    """Each round's hold for a supervisor and its approval, as the ledger's events keep
+    them (a round with neither has none)."""
+    out: defaultdict[uuid.UUID, list[Mapping[str, object]]] = defaultdict(list)
+    for rid, payload in s.execute(
+            select(Event.round_id, Event.payload).where(
+                Event.round_id.in_(list(round_ids)), Event.kind.in_(BONUS_RECORDS))
+            .order_by(Event.seq)):
+        if rid is not None:
+            out[rid].append(json.loads(payload))
+    return dict(out)
+
+
+def live_bonus(game: Round) -> list[str]:
+    """The round in play's bonus wagers and a payout that waits for a supervisor."""
+    out = []
+    if game.bonus_wagers:
+        out.append("Bonus wagers this round: " + ", ".join(
+            f"{position_name(seat)} {money(c)}" for seat, c in sorted(game.bonus_wagers.items())))
+    held = game.bonus_held
+    if held is not None and game.bonus_approved is None and game.slip is None:
+        out.append("A bonus payout waits for a supervisor's approval: "
+                   + "; ".join(x.text for x in held.lines))
+    return out
+
+
+def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = (),
+               records: Sequence[Mapping[str, object]] = ()) -> PastRound:
+    """The round as the pit reads it; `records`: its bonus hold and approval
+    (`bonus_records`)."""
     action = (f"{row.action_source.upper() if row.action_source else ''} {row.action_number}"
               f" -> {position_name(row.action_position)}"
               if row.action_position is not None else "-")
     hands: list[HandLine] = []
     bank = "house" if row.banker_seat is None else f"seat {row.banker_seat}"
     totals = ""
+    bonus = None
     if row.slip_json:
         slip: SlipDict = slips.whole(s, row, json.loads(row.slip_json))
+        bonus = round_bonus(slip, records)
         lines = [p for p in slip["positions"] if p["role"] != "mucked"]
         # in order from action: the order the slip settled them, the bank last
         lines.sort(key=lambda p: (p["order"] is None, p["order"] or 0))
@@ -263,7 +304,7 @@ def past_round(s: Session, row: RoundRow, corrections: tuple[str, ...] = ()) -> 
                      settled_at=row.settled_at.strftime("%H:%M:%S") if row.settled_at
                      else row.started_at.strftime("%H:%M:%S"),
                      action=action, bank=bank, totals=totals, hands=tuple(hands),
-                     void_reason=row.void_reason, corrections=corrections)
+                     void_reason=row.void_reason, corrections=corrections, bonus=bonus)
 
 
 def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
@@ -286,10 +327,19 @@ def table_page(s: Session, table: str, rounds: int = 8) -> TablePage | None:
                       if seat != DEALER]
     page.rotation = rotation_lines(game)
     page.rules = [rule_words(k, v) for k, v in game.rules.summary()]
-    for row in s.scalars(select(RoundRow).where(RoundRow.table_name == table)
-                         .order_by(RoundRow.started_at.desc()).limit(rounds)):
+    bonus = game.rules.bonus
+    if bonus is not None:
+        page.rules.append(("Bonus", f"{bonus.summary()}; a payout of "
+                                    f"{money(bonus.rules.supervisor_at)} or more waits for a "
+                                    f"supervisor"))
+    if live:
+        page.bonus = live_bonus(game)
+    rows = list(s.scalars(select(RoundRow).where(RoundRow.table_name == table)
+                          .order_by(RoundRow.started_at.desc()).limit(rounds)))
+    held = bonus_records(s, [r.id for r in rows])
+    for row in rows:
         fixes = tuple(c.text() for c in corrections(s, row))
-        page.rounds.append(past_round(s, row, fixes))
+        page.rounds.append(past_round(s, row, fixes, held.get(row.id, [])))
     return page
 
 

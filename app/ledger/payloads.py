@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NotRequired, Required, TypedDict
 
-from app.core.settlement import SlipDict
+from app.core.settlement import BonusLineDict, SlipDict
 
 Json = dict[str, object]
 
@@ -84,6 +84,9 @@ class RecordJson(TypedDict, total=False):
     house_way_rule: str
     house_way_says: str
     slip: SlipDict  # a ledger written before migration 0012 keeps it in the event too
+    supervisor: str  # a bonus payout approved (issue 26)
+    lines: list[BonusLineDict]  # the bonus payouts held for, or approved by, a supervisor
+    authorised: Authorised  # the ledger's: how a bonus approval was authorised (its sign-in)
 
 
 # --- the journal's ops -----------------------------------------------------------------------

@@ -67,6 +67,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "correct": SUPERVISORS,  # a settled position corrected
     "misdeal": SUPERVISORS,
     "override": SUPERVISORS,
+    "bonus": SUPERVISORS,  # a bonus payout at the house's threshold approved (issue 26)
     "close": SUPERVISORS,  # the station closed
     "enroll": SUPERVISORS,  # a station's signing key enrolled or revoked
     "manage users": frozenset({"shift manager"}),

@@ -178,6 +178,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                 f"{money(paid.net_cents, sign=True)}")
     if not originals:
         say("  nothing was paid")
+    lines.extend(_bonus_lines(slip_data, records))
     conn = s.connection()
     forged = untrusted(conn, "settlements", [str(r.id) for r in rows])
     for row in rows:
@@ -352,6 +353,34 @@ def _setting_lines(records: Sequence[RecordJson]) -> list[str]:
             if h.get("foul") else ""
         out.append(f"  {position_name(position)}: {h.get('low')} | {h.get('high')} - {how}"
                    f"{rule}{foul}")
+    return out
+
+
+def _bonus_lines(slip: Mapping[str, object] | None, records: Sequence[RecordJson]
+                 ) -> list[str]:
+    """The bonus and envy as the slip keeps them, in the order paid, and who approved a
+    payout that waited (issue 26); nothing for a round with no bonus wager."""
+    bonus = (slip or {}).get("bonus")
+    if not isinstance(bonus, dict):
+        return []
+    out = ["", f"BONUS AND ENVY, IN THE ORDER PAID ({bonus.get('pay_card')}"
+               + (f", envy {bonus.get('envy_card')}" if bonus.get("envy_card") else "") + ")"]
+    for x in bonus.get("lines") or []:
+        if isinstance(x, dict):
+            out.append(f"  {x.get('text')}" + (f" [{x.get('note')}]" if x.get("note") else ""))
+    for r in records:
+        if r.get("type") == "bonus_held":
+            out.append("  held for a supervisor (the floor was told): "
+                       + "; ".join(str(x.get("text")) for x in r.get("lines", [])))
+        elif r.get("type") == "bonus_approved":
+            how: Mapping[str, object] = r.get("authorised") or {}
+            out.append(f"  approved by {r.get('supervisor')}" + (
+                f" ({how.get('by')}, sign-in {str(how['sign_in'])[:8]})" if how.get("sign_in")
+                else f" ({how['by']})" if how.get("by") else ""))
+    net = bonus.get("net_cents")
+    if isinstance(net, int):
+        out.append(f"  bonus wagers {money(int(str(bonus.get('wagers_cents', 0))))}; "
+                   f"players net {money(net, sign=True)}, house net {money(-net, sign=True)}")
     return out
 
 

@@ -40,7 +40,7 @@ KEPT = "paigow.ledger-slip/1"
 """The schema of a slip as the round's row keeps it (the slip less what rows hold)."""
 
 SLIP_KEYS = ("schema", "table", "round", "action", "rules", "bank", "positions", "leftovers",
-             "leftovers_counted", "totals", "settled_at", "ledger_head")
+             "leftovers_counted", "totals", "bonus", "settled_at", "ledger_head")
 POSITION_KEYS = tuple(PositionDict.__annotations__)
 BANK_KEYS = tuple(BankDict.__annotations__)
 

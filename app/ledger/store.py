@@ -48,7 +48,7 @@ from tenacity import (
 )
 
 from app.core.banker import BankRotation, Eligibility
-from app.core.round import Phase, Round, Settled
+from app.core.round import BonusApproved, Phase, Record, Round, Settled
 from app.session.ports import PortError, Supervisor
 from drivers.private import open_private
 
@@ -80,7 +80,7 @@ from .models import (
 )
 from .paths import data_dir as station_data_dir
 from .paths import default_url
-from .payloads import Authorised, RecordsOp, RoundBeginOp
+from .payloads import Authorised, RecordJson, RecordsOp, RoundBeginOp
 from .people import Person
 
 if TYPE_CHECKING:
@@ -225,6 +225,8 @@ class Recording:
         self.round_id = round_id
         self.game = game
         self.saved = saved
+        # how the round's bonus approval was authorised (`approve`), kept until it is saved
+        self.approval: Authorised | None = None
 
     def save(self, by: str | None = None) -> int:
         """Write the round's new records; returns how many. `by` is who made the change
@@ -256,6 +258,14 @@ class Recording:
         rotation. A supervisor's action: `by` is the Person `Store.authorise` gave, or their
         name with `secret` (a ledger with no people yet takes a name alone)."""
         self.store._void(self, reason, by, secret)
+
+    def approve(self, by: str | Person | None = None, secret: str | None = None) -> int:
+        """The round's bonus payouts that waited were approved (its `BonusApproved` record,
+        made by the core and not yet saved): saved with who and their sign-in, as a void
+        is. `by` is the Person `Store.authorise` gave for "bonus", or their name with
+        `secret` (a ledger with no people yet takes a name alone). Returns the records
+        saved."""
+        return self.store._approve(self, by, secret)
 
     def misdeal(self, reason: str, by: str | Person | None = None,
                 secret: str | None = None) -> None:
@@ -563,7 +573,7 @@ class Store:
             payload: dict[str, object] = {
                 "round_id": rec.round_id, "first_seq": rec.saved + 1,
                 "actor": by or (shift.dealer if shift else None),
-                "records": [encode_record(record) for record in new]}
+                "records": [self._encode(rec, record) for record in new]}
             meta: dict[str, object] = {}
             settled = next((r for r in new if isinstance(r, Settled)), None)
             if settled is not None:
@@ -578,6 +588,33 @@ class Store:
             rec.saved += len(new)  # not len(game.log): the round may have moved on meanwhile
         self._deliver()
         return len(new)
+
+    def _encode(self, rec: Recording, record: Record) -> RecordJson:
+        """A record as the journal takes it; a bonus approval with how it was authorised
+        (the supervisor's sign-in, as a void's event has it), refused without one where
+        the ledger has people: a name alone approves nothing."""
+        data = encode_record(record)
+        if isinstance(record, BonusApproved):
+            if rec.approval is None:
+                rec.approval = _authorised(self._supervisor(None, None, "bonus approval"))
+            data["authorised"] = rec.approval
+        return data
+
+    def _approve(self, rec: Recording, by: str | Person | None, secret: str | None) -> int:
+        waiting = [r for r in rec.game.log[rec.saved:] if isinstance(r, BonusApproved)]
+        if not waiting:
+            raise LedgerError(f"round {rec.round_id[:8]} has no bonus approval to save: the "
+                              f"core's approve_bonus comes first")
+        person = self._supervisor(by, secret, "bonus")
+        name = person.name if person is not None else by if isinstance(by, str) else None
+        if name is not None and waiting[-1].supervisor != name:
+            raise NotAuthorised(f"the round records {waiting[-1].supervisor} approving, not "
+                                f"{name}: the supervisor who approves gives their own secret. "
+                                f"Nothing was saved.")
+        if person is not None:
+            self._read(lambda s: people.confirm(s, person, "bonus"))
+        rec.approval = _authorised(person)
+        return self._save(rec, name)  # the approval's event names the supervisor
 
     def _keep_deal(self, rec: Recording, deal: Mapping[str, object]) -> None:
         with self._lock:

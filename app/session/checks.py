@@ -154,6 +154,30 @@ def wager(p: Parts) -> None:
     rnd.verify_place_wager(seat, rnd.wagers.get(seat, rnd.rules.limits.minimum))
 
 
+def bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    verify_ledger_takes(p, "bonus wager")
+    position = p.need_position()
+    table = rnd.rules.bonus
+    least = table.minimum if table else 1
+    if is_dragon_bonus(p, position):
+        rnd.verify_place_dragon_bonus(position, rnd.dragon_bonus_wagers.get(position, least))
+        return
+    rnd.verify_place_bonus(position, rnd.bonus_wagers.get(position, least))
+
+
+def is_dragon_bonus(p: Parts, position: int) -> bool:
+    """U on a dragon hand taken this round (the hands not yet set): its taker's bonus on it,
+    where the house allows it; anywhere else U is a seat's bonus, taken with the bets."""
+    rnd = p.play.need_round()
+    return rnd.phase is Phase.SETTING and position in rnd.dragons
+
+
+def withdraw_bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    rnd.verify_withdraw_bonus(p.need_position())
+
+
 def same_wagers(p: Parts) -> None:
     rnd = p.play.need_round()
     if rnd.phase is not Phase.BETTING:
@@ -281,7 +305,18 @@ def front(p: Parts) -> None:
 def settle(p: Parts) -> None:
     rnd = p.play.need_round()
     verify_no_offer_open(p, "settling")
+    if rnd.bonus_held is None and rnd.bonus_waiting():
+        rnd.verify_hold_bonus()  # S holds the big payouts for a supervisor first
+        return
     rnd.verify_settle()
+
+
+def approve_bonus(p: Parts) -> None:
+    rnd = p.play.need_round()
+    if rnd.bonus_held is None:
+        raise TableError("no bonus payout waits for a supervisor: the dealer settles (S) "
+                         "first, and a payout at the house's threshold waits then")
+    rnd.verify_approve_bonus("the supervisor")
 
 
 def print_slip(p: Parts) -> None:

@@ -101,6 +101,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("wager", (("W", ""),), "W", "type the selected seat's wager, Enter",
             lambda p, t, _d: steps.place_wager(p, t), checks.wager, "Place wager",
             Field("wager", MONEY, "wager", "25 or 25.50", money=True, moves=True)),
+    Command("bonus", (("U", ""),), "U",
+            "type the selected seat's bonus wager (Fortune bonus), or a taken dragon hand's "
+            "where the house allows it, Enter",
+            lambda p, t, _d: steps.place_bonus(p, t), checks.bonus, "Bonus wager",
+            Field("bonus", MONEY, "bonus wager", "5", money=True, moves=True)),
+    Command("withdraw_bonus", (("Shift+U", ""),), "Shift+U",
+            "take back the selected seat's bonus wager",
+            lambda p, _t, _d: steps.withdraw_bonus(p), checks.withdraw_bonus,
+            "Take back bonus"),
     Command("same_wagers", (("L", ""),), "L",
             "same wagers as last round: shows them seat by seat; Enter sets them (a seat's "
             "key leaves it out first; Esc: none)",

@@ -142,7 +142,8 @@ class FrontTyped:
 
 @dataclass(frozen=True, slots=True)
 class SupervisorCommand:
-    """A supervisor's command: `what` ("void", "misdeal", "allow_typing"), who, and why.
+    """A supervisor's command: `what` ("void", "misdeal", "allow_typing", "approve_bonus":
+    the bonus payouts that wait), who, and why.
     `secret` is the supervisor's own, checked by the session's supervisor port when it has
     one; it is never written to a recorded session (nor shown by repr)."""
 

@@ -15,7 +15,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from app.core.banker import BankRotation
 from app.core.cards import DECK
-from app.core.round import BankPassed, Phase, Round, RoundRules
+from app.core.round import BankPassed, BonusApproved, Phase, Round, RoundRules
 from app.core.table import Table, TableError
 
 from . import words
@@ -45,6 +45,7 @@ class Play:
         # The last round's main wagers, seat by seat (L sets them again); after a restart,
         # the ledger's last round with no player banker.
         self.last_round: dict[int, int] = dict(rotation.house_bets)
+        self.last_bonus: dict[int, int] = {}  # and its bonus wagers (L sets them too)
         self.passed_over: dict[int, str] = {}  # seats passed over for the bank, and why
         self.co_bank = False
         self.typing_allowed: str | None = None  # the supervisor who let the dealer type
@@ -74,6 +75,7 @@ class Play:
         if self.round is not None and self.round.phase is Phase.SETTLED:
             self.last_wagers.update(self.round.wagers)
             self.last_round = dict(self.round.wagers)
+            self.last_bonus = dict(self.round.bonus_wagers)
 
     def open(self, game: Round) -> None:
         """A new round (or one taken back) is the round in play from now on."""
@@ -90,6 +92,7 @@ class Play:
         to type cards ends as well."""
         if self.round is not None and self.round.wagers:
             self.last_round = dict(self.round.wagers)
+            self.last_bonus = dict(self.round.bonus_wagers)
         self.rotation = self.opened_with
         self.round = None
         self.co_bank = False
@@ -141,6 +144,23 @@ class Play:
         finally:
             self.out.recorded(rnd.log[start:])
             self.save()
+
+    def approve_bonus(self, who: Supervisor) -> BonusApproved:
+        """The supervisor approves the bonus payouts that wait; the ledger saves the
+        approval with the proof the supervisor port gave (their sign-in), not the name
+        alone."""
+        rnd = self.need_round()
+        start = len(rnd.log)
+        try:
+            return rnd.approve_bonus(who.name)
+        finally:
+            self.out.recorded(rnd.log[start:])
+            if self.ledger is not None and len(rnd.log) > start:
+                try:
+                    self.ledger.approve(rnd, who)
+                    self._ledger_down = None
+                except PortError as e:
+                    self.ledger_refused(e)
 
     def dry(self, act: Callable[Concatenate[Round, P], T], *args: P.args,
             **kwargs: P.kwargs) -> T:

@@ -51,6 +51,10 @@ class LedgerPort(Protocol):
         """A supervisor ends the deal as a misdeal: the round ends (every wager back),
         marked misdeal with who and why. `by` is what the supervisor port gave."""
 
+    def approve(self, game: Round, by: object) -> None:
+        """A supervisor approved the bonus payouts that waited (the round's approval, made):
+        saved with their proof, as a misdeal is. `by` is what the supervisor port gave."""
+
 
 @dataclass(frozen=True)
 class Supervisor:
@@ -104,6 +108,7 @@ class MemoryLedger:
     shift: str | None = None
     rounds: list[tuple[int, list[Record]]] = field(default_factory=list)
     voids: list[tuple[int, str, str]] = field(default_factory=list)
+    approvals: list[tuple[int, str]] = field(default_factory=list)  # bonus payouts approved
     shifts: list[str] = field(default_factory=list)
     refuse: str | None = None  # set: every save is refused with these words
     deal: dict[str, object] | None = None  # the deal kept for the round in play
@@ -133,6 +138,11 @@ class MemoryLedger:
     def void(self, game: Round, reason: str, by: str) -> None:
         self.voids.append((game.rotation.round_no, reason, by))
         self.deal = None
+
+    def approve(self, game: Round, by: object) -> None:
+        name = by.name if isinstance(by, Supervisor) else str(by)
+        self.approvals.append((game.rotation.round_no, name))
+        self.save(game)
 
     def misdeal(self, game: Round, reason: str, by: object) -> None:
         name = by.name if isinstance(by, Supervisor) else str(by)

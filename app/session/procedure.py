@@ -191,4 +191,10 @@ def money_line(p: Parts, e: Entry) -> tuple[str, str]:
         if asking is not None:
             return (f"{amount} - far above its last wager of {money(asking.previous)}: Enter "
                     f"asks you to confirm. Esc leaves it.", "warn")
+    if e.command == "bonus" and e.position is not None:
+        try:
+            p.play.need_round().verify_place_bonus(e.position, cents)
+        except TableError as why:
+            return (f"{amount} - Enter will refuse it: {why}. Backspace corrects it, Esc "
+                    f"leaves it.", "warn")
     return f"{amount}. Enter sets it, Esc leaves it.", "info"

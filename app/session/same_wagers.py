@@ -8,7 +8,6 @@ why, and the rest are set. Any seat is changed after as usual (its key, W; X tak
 from __future__ import annotations
 
 from app.core.round import Round
-from app.core.settlement import money
 from app.core.table import TableError
 
 from . import checks
@@ -26,7 +25,9 @@ def offer(p: Parts) -> None:
     rnd = p.play.need_round()
     wagers = {seat: cents for seat, cents in sorted(p.play.last_round.items())
               if seat not in rnd.wagers}
-    same = SameWagers(wagers, set())
+    bonus = {seat: cents for seat, cents in p.play.last_bonus.items() if seat in wagers
+             and rnd.rules.bonus is not None}
+    same = SameWagers(wagers, set(), bonus)
     p.keyboard.same = same
     p.say(same.words(), "info")
 
@@ -83,10 +84,15 @@ def set_them(p: Parts) -> None:
             refused.append(f"seat {seat} - {refusal(rnd, seat, str(e))}")
             continue
         placed.append(seat)
+        if seat in same.bonus:
+            try:  # the bonus's own limits may have changed since
+                p.play.change(Round.place_bonus, seat, same.bonus[seat])
+            except DEALER_ERRORS as e:
+                refused.append(f"seat {seat}'s bonus - {e}")
     if placed:
         p.keyboard.select(placed[0])
     said = ("Same wagers as last round: " + ", ".join(
-        f"seat {seat} {money(same.wagers[seat])}" for seat in placed) + " set."
+        f"seat {seat} {same.amounts(seat)}" for seat in placed) + " set."
         if placed else "No wager of last round is set.")
     out = [f"seat {s}" for s in same.wagers if s in same.left_out]
     if out:

@@ -166,6 +166,8 @@ class DealerSession(Parts):
                 return self.out.attempt(lambda: steps.void_round(self, reason, by))
             case SupervisorCommand(what="misdeal", by=by, reason=reason, secret=secret):
                 return self.out.attempt(lambda: steps.misdeal(self, reason, by, secret))
+            case SupervisorCommand(what="approve_bonus", by=by, secret=secret):
+                return self.out.attempt(lambda: steps.approve_bonus(self, by, secret))
             case SupervisorCommand(what="allow_typing", by=by, reason=reason, secret=secret):
                 return self.out.attempt(lambda: steps.allow_typing(self, reason, by, secret))
             case SupervisorCommand(what=what):

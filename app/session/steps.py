@@ -139,6 +139,41 @@ def withdraw_wager(p: Parts) -> None:
     p.say(f"{words.name(seat)} takes back {money(record.wager)}.", "ok")
 
 
+# --- the bonus wager (issue 26) -------------------------------------------------------------
+
+def place_bonus(p: Parts, text: str) -> None:
+    """U: the selected seat's bonus wager, within the bonus's own limits (a player-banker's
+    is on the banking hand); on a dragon hand taken this round, its taker's bonus on it,
+    where the house allows it."""
+    rnd = p.play.need_round()
+    seat = p.need_position()
+    if not text.strip():
+        raise MoneyError("type the bonus wager in dollars (e.g. 5), then Enter")
+    cents = parse_money(text)
+    checks.verify_ledger_takes(p, "bonus wager")
+    if checks.is_dragon_bonus(p, seat):
+        record = p.play.change(Round.place_dragon_bonus, seat, cents)
+        p.keyboard.close()
+        said = (f"{words.name(record.seat)} bonus {money(cents)} on the dragon hand at "
+                f"{position_name(seat)}.")
+        nxt = p.dragon_offered()
+        if nxt is not None:  # back to the seat the dragon is offered to
+            p.keyboard.select(nxt)
+        p.say(f"{said} {dragon_offer_words(p, nxt) if nxt is not None else SET_EACH}", "ok")
+        return
+    p.play.change(Round.place_bonus, seat, cents)
+    p.keyboard.close()
+    p.say(f"{words.name(seat)} bonus {money(cents)}. Select the next seat with a bonus, or "
+          f"action with {p.deal.action_key(rnd)} when the wagers are in.", "ok")
+
+
+def withdraw_bonus(p: Parts) -> None:
+    p.play.need_round()
+    seat = p.need_position()
+    record = p.play.change(Round.withdraw_bonus, seat)
+    p.say(f"{words.name(seat)} takes back the bonus {money(record.wager)}.", "ok")
+
+
 # --- the bank ----------------------------------------------------------------------------
 
 def take_bank(p: Parts, text: str) -> None:
@@ -411,8 +446,16 @@ def escape(p: Parts) -> None:
 # --- settling and the slip ------------------------------------------------------------------
 
 def settle(p: Parts) -> None:
-    p.play.need_round()
+    rnd = p.play.need_round()
     checks.verify_no_offer_open(p, "settling")
+    if rnd.bonus_held is None and rnd.bonus_waiting():
+        held = p.play.change(Round.hold_bonus)
+        p.say("Waiting for a supervisor: " + "; ".join(x.text for x in held.lines)
+              + ". A supervisor approves the payout (F2, Approve bonus: their name and own "
+              "secret) before the round is settled and the slip printed; the floor is told.",
+              "warn")
+        p.out.show("approve_bonus")
+        return
     slip: Slip = p.play.change(Round.settle)
     p.keyboard.deselect()
     p.keyboard.close()
@@ -424,9 +467,14 @@ def settle(p: Parts) -> None:
                   + (" - the bank ran out." if bank.exhausted else "."))
     then = ("P prints the slip; N opens the next round." if p.devices.printer_attached
             else "N opens the next round.")
+    bonus = ""
+    if slip.bonus is not None:
+        bonus = (f" Bonus {money(slip.bonus.net, sign=True)}"
+                 + (f", approved by {slip.bonus.approved_by}" if slip.bonus.approved_by
+                    else "") + ".")
     p.say(f"Settled from {position_name(slip.action_position)}: players net "
           f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, house net "
-          f"{money(t.house_net, sign=True)}.{banker} {then}", "ok")
+          f"{money(t.house_net, sign=True)}.{banker}{bonus} {then}", "ok")
     p.out.settled(slip)
 
 
@@ -557,6 +605,15 @@ def misdeal(p: Parts, reason: str, by: str, secret: str) -> None:
     p.play.add_log(f"--- round {no} MISDEAL called by {who.name}: {reason} ---")
     p.say(f"Round {no} is a misdeal ({who.name}: {reason}). Every wager goes back to its "
           f"player. N opens a new round.", "warn")
+
+
+def approve_bonus(p: Parts, by: str, secret: str) -> None:
+    """A supervisor approves the bonus payouts that wait (their own secret, checked by
+    the supervisor port); the round is then settled at once, as the dealer asked."""
+    checks.approve_bonus(p)
+    who = p.play.authorise(by, secret, "bonus")
+    p.play.approve_bonus(who)
+    settle(p)  # its words name who approved
 
 
 def allow_typing(p: Parts, reason: str, by: str, secret: str) -> None:

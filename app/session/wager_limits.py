@@ -19,7 +19,7 @@ headless runner, `paigow replay`, the tests) is held to them the same way.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.core.round import Round
 from app.core.settlement import money
@@ -87,11 +87,17 @@ class SameWagers:
 
     wagers: dict[int, int]
     left_out: set[int]
+    bonus: dict[int, int] = field(default_factory=dict)  # each seat's bonus wager beside
+
+    def amounts(self, seat: int) -> str:
+        """The seat's wager, and its bonus beside it."""
+        bonus = self.bonus.get(seat)
+        return money(self.wagers[seat]) + (f" + bonus {money(bonus)}" if bonus else "")
 
     def seats_words(self) -> str:
-        return ", ".join(f"seat {seat} left out ({money(cents)})" if seat in self.left_out
-                         else f"seat {seat} {money(cents)}"
-                         for seat, cents in self.wagers.items())
+        return ", ".join(f"seat {seat} left out ({self.amounts(seat)})"
+                         if seat in self.left_out else f"seat {seat} {self.amounts(seat)}"
+                         for seat in self.wagers)
 
     def words(self) -> str:
         return (f"Same wagers as last round: {self.seats_words()}. Enter sets them (or L "

@@ -12,7 +12,12 @@ from app.core.round import (
     ActionCounted,
     BankPassed,
     BankTaken,
+    BonusApproved,
+    BonusHeld,
+    BonusPlaced,
+    BonusWithdrawn,
     Dealt,
+    DragonBonusPlaced,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -96,6 +101,17 @@ def record_text(record: Record) -> str:
             return f"{name(seat)} takes back {money(wager)}"
         case BankPassed(seat=seat):
             return f"{name(seat)} passes the bank"
+        case BonusPlaced(seat=seat, wager=wager):
+            return f"{name(seat)} bonus {money(wager)}"
+        case BonusWithdrawn(seat=seat, wager=wager):
+            return f"{name(seat)} takes back the bonus {money(wager)}"
+        case DragonBonusPlaced(seat=seat, position=position, wager=wager):
+            return f"{name(seat)} bonus {money(wager)} on the dragon hand at {name(position)}"
+        case BonusHeld(lines=lines):
+            return ("Waiting for a supervisor (the floor is told): "
+                    + "; ".join(x.text for x in lines))
+        case BonusApproved(supervisor=who, lines=lines):
+            return f"Approved by {who}: " + "; ".join(x.text for x in lines)
         case BankTaken(position=position, player=player, chips=chips, rule=rule):
             who = "the dealer" if player is None else f"seat {position}"
             stake = f" with {money(chips)}" if chips is not None else ""
@@ -133,8 +149,11 @@ def record_text(record: Record) -> str:
                     f"({glossary.house_way_words(says)}); not set")
         case Settled(slip=slip):
             t = slip.totals
+            bonus = (f"; bonus: players net {money(slip.bonus.net, sign=True)}"
+                     if slip.bonus is not None else "")
             return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
-                    f"{money(t.commission)}, house net {money(t.house_net, sign=True)}")
+                    f"{money(t.commission)}, house net {money(t.house_net, sign=True)}"
+                    + bonus)
     return str(record)
 
 

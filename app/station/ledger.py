@@ -241,6 +241,23 @@ class StationLedger:
             self._rec = None
         self._write(work)
 
+    def approve(self, game: Round, by: object) -> None:
+        """The bonus approval saved with the supervisor's proof (the ledger's Person the
+        supervisor port gave, or the one the pit vouched for), or the standing supervisor's
+        name and secret at a headless table."""
+        name = str(getattr(by, "name", by))
+        vouched = self._vouched.pop(name, None)  # the pit checked them, as for a void
+        who = getattr(by, "proof", None) or vouched or name
+        standing = self.supervisor
+
+        def work() -> None:
+            rec = self._recording_of(game)
+            if isinstance(who, str) and standing is not None and standing[0] == who:
+                rec.approve(who, secret=standing[1])
+            else:
+                rec.approve(who)  # the Person; a name alone where the ledger has no people
+        self._write(work)
+
     def _recording_of(self, game: Round) -> Recording:
         rec = self._rec
         if rec is None or rec.game is not game:

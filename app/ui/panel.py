@@ -37,8 +37,8 @@ MAIN: tuple[tuple[str, str], ...] = (
     ("new", "rng"), ("bank", "pass"), ("wager", "same_wagers"), ("dice", "cards"),
     ("dragon", "front"), ("house_way", "settle"), ("print", "more"))
 MORE: tuple[tuple[str, str], ...] = (
-    ("co_bank", "withdraw"), ("deal_done", "shoe"), ("show_house_way", "reprint"),
-    ("back", ""))
+    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"), ("deal_done", "shoe"),
+    ("show_house_way", "reprint"), ("back", ""))
 LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
 SHEET = {"more", "back", ""}  # the sheet's own buttons, not commands
 PLACED = {name for rows in (MAIN, MORE) for row in rows for name in row} - SHEET
@@ -59,9 +59,10 @@ def button_tip(command: Command) -> str:
 # need next, with its hint). The label says what it takes; the hint shows how it is
 # written, short enough for the field at a 1024x768 screen.
 FIELDS = {"bank": "e.g. 500", "wager": "e.g. 25", "dice": "e.g. 3 5 6",
-          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H"}
+          "cards": "e.g. AS KD 10H", "dragon": "e.g. 25", "front": "e.g. KS 9H",
+          "bonus": "e.g. 5"}
 LABELS = {"bank": "Bank", "wager": "Wager", "dice": "Dice", "cards": "Cards",
-          "dragon": "Dragon", "front": "Front"}
+          "dragon": "Dragon", "front": "Front", "bonus": "Bonus"}
 # With no field open, the first of these whose command may be pressed now is shown.
 LIKELY = ("dragon", "bank", "cards", "front", "wager", "dice")
 KIND_COLOURS = {"win": theme.WIN, "lose": theme.LOSE, "push": theme.PUSH,

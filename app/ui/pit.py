@@ -105,6 +105,8 @@ class RoundInPlay:
     void_blocked: str | None  # why the round cannot be voided now (None: it can)
     misdeal_blocked: str | None = None  # why no misdeal can be called now
     typing_blocked: str | None = None  # why typing cards cannot be allowed now
+    bonus_blocked: str | None = "no bonus payout waits for a supervisor"  # (None: one does)
+    bonus_waiting: str = ""  # the payouts that wait, in the dealer's words
 
 
 class PitController(QObject):
@@ -239,9 +241,13 @@ class PitController(QObject):
                        _how(h.set_by.value if h.set_by else None, h.rule, h.foul))
             for p, h in game.hands.items()) if live else ()
         blocked = None if live else "there is no round in play to void"
+        held = game.bonus_held if live else None
         return RoundInPlay(heading, rotation_words(game.rotation, game), seats, hands,
                            blocked, misdeal_blocked(self.session),
-                           self._typing_blocked(game if live else None))
+                           self._typing_blocked(game if live else None),
+                           None if held is not None and game.bonus_waiting() else
+                           "no bonus payout waits for a supervisor",
+                           "; ".join(x.text for x in held.lines) if held else "")
 
     def _typing_blocked(self, game: Round | None) -> str | None:
         if game is None or game.phase is not Phase.DEALING:
@@ -382,6 +388,16 @@ class PitController(QObject):
             return False
         return self._supervised("misdeal", by, secret, reason, then)
 
+    def approve_bonus(self, secret: str, by: str, reason: str = "",
+                      then: Callable[[bool], None] | None = None) -> bool:
+        """A supervisor approves the bonus payouts that wait (their own name and secret,
+        checked by the ledger on the pit's worker); the round is then settled."""
+        rnd = self.session.round
+        if rnd is None or rnd.bonus_held is None or not rnd.bonus_waiting():
+            self._say("No bonus payout waits for a supervisor.", "error")
+            return False
+        return self._supervised("approve_bonus", by, secret, reason, then)
+
     def allow_typing(self, secret: str, by: str, reason: str,
                      then: Callable[[bool], None] | None = None) -> bool:
         """A supervisor lets the dealer type this deal's cards though the shoe is online (a
@@ -398,7 +414,7 @@ class PitController(QObject):
         """`what` done by the session once the ledger has checked the person (on the
         pit's worker); the session's supervisor port is told who was checked, so the GUI
         thread never waits on the check."""
-        action = "override" if what == "allow_typing" else what
+        action = {"allow_typing": "override", "approve_bonus": "bonus"}.get(what, what)
         rnd = self.session.round
 
         def authorised(person: Person | None) -> None:
@@ -407,6 +423,9 @@ class PitController(QObject):
                 vouch = getattr(self.session.play.supervisors, "vouch", None)
                 if vouch is not None:
                     vouch(person, action)
+                port = self.station.ledger
+                if what == "approve_bonus" and port is not None:
+                    port.vouch(person)  # the approval's write carries who, as a void's
                 changes = self.station.handle(SupervisorCommand(what, person.name, reason))
                 done = changes.done
                 self._say(changes.message, "ok" if done else "error")

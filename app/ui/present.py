@@ -22,7 +22,7 @@ from app.core.round import (
     Phase,
     Round,
 )
-from app.core.settlement import Hand, Line, Outcome, Role, SetBy, Slip, money
+from app.core.settlement import BonusResult, Hand, Line, Outcome, Role, SetBy, Slip, money
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
 from app.session import glossary
 from app.session.words import (  # noqa: F401 - the session's words, read here by the views
@@ -66,6 +66,7 @@ class SeatState:
     result: str = ""
     result_kind: str = ""
     selected: bool = False
+    bonus: str = ""  # the bonus wager's badge ("BONUS $5.00"), "" without one
 
 
 @dataclass(frozen=True)
@@ -264,7 +265,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
         order = rnd.table.around(action.position).index(position) + 1
     hand = rnd.hands.get(position)
     role, mucked = _role(hand, position, rnd)
+    bonus = rnd.bonus_wagers.get(position, rnd.dragon_bonus_wagers.get(position))
     values: dict[str, object] = dict(
+        bonus=f"BONUS {_dollars(bonus)}" if bonus is not None else "",
         wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)
@@ -342,8 +345,57 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
                 f" (comm. {money(bank.commission)})" if bank.commission else "") + (
                 " - ran out" if bank.exhausted else "")
             kind = "bank"
+        said = bonus_words(slip, position)
+        if said:
+            text = f"{text}\n{said}" if text else said
         values.update(result=text, result_kind=kind)
     return _replace(base, values)
+
+
+def _dollars(cents: int) -> str:
+    """`$5`, `$100`, `$2.50`: a bonus wager on its badge, in as few characters as say it."""
+    return money(cents)[:-3] if cents % 100 == 0 else money(cents)
+
+
+def _bonus_rows(b: BonusResult) -> list[SlipRow]:
+    """A row a seat: its bonus and envy paid together, in the order paid; each line in the
+    row's detail (the printed slip has them one a line)."""
+    rows = []
+    for seat in dict.fromkeys(x.seat for x in b.lines):
+        mine = [x for x in b.lines if x.seat == seat]
+        net = sum(x.amount for x in mine)
+        envy = [x for x in mine if x.kind == "envy"]
+        hands = [x.hand + (" (dragon)" if x.position != seat else "")
+                 for x in mine if x.kind == "bonus"]
+        if envy:
+            hands.append(f"envy x{len(envy)}" if len(envy) > 1 else "envy")
+        rows.append(SlipRow(
+            order="", position=f"{position_name(seat)} bonus", hands=", ".join(hands),
+            result="WIN" if net > 0 else "PUSH" if net == 0 else "LOSE",
+            wager=money(sum(x.wager for x in mine if x.kind == "bonus")), commission="",
+            net=money(net, sign=True),
+            kind="win" if net > 0 else "push" if net == 0 else "lose",
+            detail="; ".join(x.text + (f" [{x.note}]" if x.note else "")
+                             + (f", approved by {b.approved_by}"
+                                if x.supervisor and b.approved_by else "") for x in mine)))
+    return rows
+
+
+def bonus_words(slip: Slip, seat: int) -> str:
+    """What the seat is paid (or loses) on its bonus and envy once settled, in one amount as
+    the dealer pays it, under its result (each line, its hand and what it pays, is on the
+    slip): 'Bonus +$270.00 (envy x2)', 'Bonus -$5.00 (fouled)'."""
+    if slip.bonus is None:
+        return ""
+    mine = [x for x in slip.bonus.lines if x.seat == seat]
+    if not mine:
+        return ""
+    envy = sum(x.kind == "envy" for x in mine)
+    notes = ([f"envy x{envy}" if envy > 1 else "envy"] if envy else []) + \
+        (["dragon"] if any(x.position != seat and x.kind == "bonus" for x in mine) else []) + \
+        (["fouled"] if any(x.note for x in mine) else [])
+    return (f"Bonus {money(sum(x.amount for x in mine), sign=True)}"
+            + (f" ({', '.join(notes)})" if notes else ""))
 
 
 def _preview(record: HandSet | HandReturned, rules: HandRules) -> dict[str, object]:
@@ -468,6 +520,10 @@ def slip_state(slip: Slip) -> SlipState:
                      if line.outcome is Outcome.RETURNED
                      or (line.outcome is Outcome.WIN and line.win < line.wager)]
             totals += "\n* The bank ran out: " + "; ".join(short)
+    if slip.bonus is not None:
+        rows.extend(_bonus_rows(slip.bonus))
+        totals += (f"\nBonus wagers {money(slip.bonus.wagers)}   players net "
+                   f"{money(slip.bonus.net, sign=True)}")
     heading = (f"Table {slip.table}, round {slip.round}: action {slip.action.number} -> "
                f"{position_name(slip.action_position)}, bank {bank.who}")
     return SlipState(heading, tuple(rows), totals, slip.text())

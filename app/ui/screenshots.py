@@ -10,7 +10,8 @@ directory), and saves a PNG after each step: the house banks (a dragon, a foul, 
 printed); the pit supervisor's view of who may bank, then a player banks and the bank runs
 out; the printer unplugged and the ledger's database away, then both back; the pit's
 history, advice and totals; a void refused for a wrong PIN (a person's own, checked by the
-ledger); the shoe unplugged and a card typed wrong. The PNGs go to
+ledger); the Fortune bonus, its big payout approved in the pit, the felt and the slip with
+its bonus and envy lines; the shoe unplugged and a card typed wrong. The PNGs go to
 docs/screenshots/WIDTHxHEIGHT/ by default (docs/station.md shows them). After every stage
 at every size app/ui/screencheck.py looks for a text cut or a widget off the screen, and
 for words meant for developers; the walk lists what it found and exits 1
@@ -33,6 +34,7 @@ from PySide6.QtCore import QBuffer, QCoreApplication, QEventLoop, QIODevice
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
+from app.core.bonus.table_bonus import TableBonus
 from app.core.cards import DECK, Card, parse_cards
 from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
@@ -42,9 +44,10 @@ from app.session.procedure import dragon_suggestion
 from app.station import Jobs, Ledger, Station
 
 from . import screencheck, theme
-from .pit import PitController
+from .pit import PitController, VouchedSupervisors
 from .services import Printer, StationPrinter
 from .shoe import DemoShoe, PtyDemoShoe, ShoeFeed
+from .supervisor import ActionDialog
 from .window import MainWindow
 from .worker import Worker
 
@@ -65,6 +68,20 @@ SHOWCASE: dict[int, str] = {
     2: "AC KC 9H 5D 4S 3C 2D",
 }
 SHOWCASE_RNG = 3  # randbelow(7) -> 3: action number 4, which lands on seat 3
+
+# The Fortune bonus (issue 26): seat 1's five aces pay its $100 bonus 400 to 1 ($40,000:
+# it waits for a supervisor), seat 2's four kings pay 25 to 1, seat 3's three queens 3 to 1,
+# and seats 2 and 3 win envy for the others' hands (never for their own nor the dealer's).
+BONUS_SHOWCASE: dict[int, str] = {
+    1: "AS AH AD AC JK 2D 7C",
+    2: "KS KH KD KC 5S 3H 7H",
+    0: "2C 3D 4H 6S 8C 9D JH",
+    3: "QS QH QD 9S 8S 6C 4C",
+    4: "TS TH 9C 8D 5D 4S 2S",
+    5: "JS JD TC 9H 6H 5C 3S",
+    6: "QC JC TD 8H 7S 6D 5H",
+}
+BONUS_WAGERS = {1: ("25", "100"), 2: ("25", "5"), 3: ("10", "5")}  # seat: (wager, bonus)
 
 # Round 2: seat 3 banks with nothing; the dealer's hand and seats 1, 2 and 5 beat it, and
 # with $100 the bank runs out. RNG 6, counted from seat 3, puts action on seat 1.
@@ -269,14 +286,17 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
     of the simulator on a pseudo-terminal (the tests)."""
     deck = stacked_deck(SHOWCASE, 3)
     bank_deck = stacked_deck(BANK_SHOWCASE, 1)
-    decks = [deck, bank_deck, deck, deck]
+    bonus_deck = stacked_deck(BONUS_SHOWCASE, 3)
+    decks = [deck, bank_deck, deck, bonus_deck]
     shoe: ShoeFeed = (DemoShoe(decks, interval_ms=0) if fast
                       else PtyDemoShoe(decks, card_delay=0.04, seed=7))
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
     devices = Devices()
     window = MainWindow()
     jobs = Jobs()
-    station = Station(RoundRules(), ledger=devices.ledger,
+    # the bonus on, as the table is shipped (config/default.toml): taken in round 5 only
+    station = Station(RoundRules(bonus=TableBonus()), ledger=devices.ledger,
+                      supervisors=VouchedSupervisors(devices.ledger.store),
                       printer=StationPrinter(devices.printer), jobs=jobs,
                       writes=Worker(window, jobs=jobs), randbelow=lambda n: next(numbers))
     window.bind(station, shoe, printer=devices.printer, pit=PitController(window))
@@ -291,6 +311,7 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
         _round_two(window, c, shoot)
         _devices_away(window, c, devices, shoot)
         _the_pit(window, c, shoot)
+        _bonus_round(window, c, shoot)
         _shoe_offline(window, c, shoot)
     finally:
         window.close()
@@ -473,6 +494,41 @@ def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     pump(lambda: not void.waiting)
     window.toggle_pit()
     shoot("23-round-void")
+
+
+def _bonus_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
+    """Round 5, the Fortune bonus: three seats bet it; seat 1's five aces pay $40,000 and
+    wait for a supervisor, who approves in the pit; the felt shows each seat's bonus and
+    envy, and the slip its BONUS lines in the order paid."""
+    c.key("N")
+    c.key("Shift+Q")
+    for seat, (wager, bonus) in BONUS_WAGERS.items():
+        c.select(seat)
+        c.cmd("wager", wager)
+        c.select(seat)
+        c.cmd("bonus", bonus)
+    shoot("25-bonus-wagers")
+    c.key("R")
+    pump(lambda: c.phase_is(Phase.SETTING))
+    c.key("Shift+Q")  # the dragon passed
+    for position in (3, 1, 2):
+        c.select(position)
+        c.key("H")
+    c.key("S")  # five aces: the payout waits, the pit's Approve bonus opens
+    pit = window.supervisor
+    assert pit is not None and isinstance(pit.dialog, ActionDialog)
+    approve = pit.dialog
+    approve.form.by.setText(SUPERVISOR)
+    approve.form.secret.setText(PIN)
+    shoot("26-bonus-waits-for-a-supervisor")
+    approve.ok.click()
+    pump(lambda: not approve.waiting)  # the ledger checks the person on the pit's worker
+    pump(lambda: c.phase_is(Phase.SETTLED))
+    if window.supervisor is not None and window.supervisor.isVisible():
+        window.toggle_pit()
+    shoot("27-bonus-settled-slip")
+    c.key("P")
+    pump(lambda: c.s.devices.slip_printed == "printed")
 
 
 def _shoe_offline(window: MainWindow, c: Dealer, shoot: Camera) -> None:

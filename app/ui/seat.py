@@ -152,7 +152,8 @@ class SeatView(QFrame):
         self.action_badge = _label("badgeAction", "ACTION")
         self.order_badge = _label("badgeOrder")
         self.role_badge = _label("badgeRole")
-        self.badges = (self.action_badge, self.order_badge, self.role_badge)
+        self.bonus_badge = _label("badgeBonus")  # the seat's bonus wager (issue 26)
+        self.badges = (self.action_badge, self.order_badge, self.role_badge, self.bonus_badge)
         self.result = _label("result")
         self.wager = _label("wager")
         for w in (self.title, self.wager, *self.badges):
@@ -244,9 +245,10 @@ class SeatView(QFrame):
         if s == self.state:
             return  # nothing to repaint
         before, self.state = self.state, s
-        header = (s.title, s.key, s.action, s.order, s.role, s.wager)
+        header = (s.title, s.key, s.action, s.order, s.role, s.wager, s.bonus)
         if before is None or header != (before.title, before.key, before.action,
-                                        before.order, before.role, before.wager):
+                                        before.order, before.role, before.wager,
+                                        before.bonus):
             self.show_header(s)
         self.result.setVisible(bool(s.result))
         self.result.setText(s.result)
@@ -288,6 +290,10 @@ class SeatView(QFrame):
         self.role_badge.setVisible(bool(s.role))
         self.role_badge.setText(s.role)
         restyle(self.role_badge, "offer", s.role.endswith("OFFER"))
+        self.bonus_badge.setVisible(bool(s.bonus))
+        self.bonus_badge.setText(s.bonus)
+        self.bonus_badge.setToolTip("the seat's bonus wager (Fortune bonus), settled on its "
+                                    "seven cards after the Pai Gow wagers")
         self.wager.setText(s.wager)
         self.arrange_header()
 

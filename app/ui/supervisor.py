@@ -496,6 +496,8 @@ class SupervisorWindow(QDialog):
         self.misdeal.clicked.connect(self.open_misdeal)
         self.allow_typing = _button("Allow typing cards...  (supervisor)")
         self.allow_typing.clicked.connect(self.open_allow_typing)
+        self.approve_bonus = _button("Approve bonus...  (supervisor)")
+        self.approve_bonus.clicked.connect(self.open_approve_bonus)
         self.floor_asks = _label("pitText")
         self.floor_asks.hide()
         self.floor_void = _button("Void as the floor asks...  (supervisor)")
@@ -523,6 +525,7 @@ class SupervisorWindow(QDialog):
         box.addLayout(checks)
         deal = QHBoxLayout()  # the deal's own supervisor acts
         deal.addStretch(1)
+        deal.addWidget(self.approve_bonus)
         deal.addWidget(self.allow_typing)
         deal.addWidget(self.misdeal)
         box.addLayout(deal)
@@ -544,6 +547,8 @@ class SupervisorWindow(QDialog):
         self.misdeal.setEnabled(s.misdeal_blocked is None)
         self.misdeal.setToolTip(s.misdeal_blocked or "End the deal as a misdeal: every wager "
                                                      "goes back; the ledger keeps who and why")
+        self.approve_bonus.setEnabled(s.bonus_blocked is None)
+        self.approve_bonus.setToolTip(s.bonus_blocked or f"Approve: {s.bonus_waiting}")
         self.allow_typing.setEnabled(s.typing_blocked is None)
         self.allow_typing.setToolTip(s.typing_blocked or "Let the dealer type this deal's "
                                                          "cards (C) though the shoe is online")
@@ -587,6 +592,13 @@ class SupervisorWindow(QDialog):
             f"wager goes back to the players, and the round stays in the ledger marked "
             f"misdeal, with who called it and why. Action is taken again for a new deal.",
             self.pit.misdeal)
+
+    def open_approve_bonus(self) -> ActionDialog:
+        waiting = self.pit.round_in_play().bonus_waiting
+        return self._person_dialog(
+            "Approve bonus", f"Round {self._round_no()} waits for a supervisor: {waiting}. "
+            f"Approve the payout with your own name and secret: the round is settled and its "
+            f"slip may print; the ledger keeps who approved it.", self.pit.approve_bonus)
 
     def open_allow_typing(self) -> ActionDialog:
         return self._person_dialog(

@@ -67,6 +67,8 @@ QLabel#badgeOrder {{ background: rgba(255,255,255,210); color: black; font-weigh
                      font-size: 15px; border-radius: 6px; padding: 2px 7px; }}
 QLabel#badgeRole {{ background: #37474f; color: white; font-weight: bold; font-size: 14px;
                     border-radius: 6px; padding: 2px 7px; }}
+QLabel#badgeBonus {{ background: #6a1b9a; color: white; font-weight: bold; font-size: 14px;
+                     border-radius: 6px; padding: 2px 7px; }}
 QLabel#hands {{ font-size: 15px; color: #e0f2f1; }}
 QLabel#rule {{ font-size: 19px; color: #ffffff; }}
 QLabel#foul {{ font-size: 15px; font-weight: bold; color: white; background: {FOUL};

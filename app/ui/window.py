@@ -421,6 +421,11 @@ class MainWindow(QMainWindow):
                 self.toggle_pit()
             if self.supervisor is not None:
                 self.supervisor.open_misdeal()
+        elif what == "approve_bonus":  # the pit view, open at the bonus payout's approval
+            if self.supervisor is None or not self.supervisor.isVisible():
+                self.toggle_pit()
+            if self.supervisor is not None:
+                self.supervisor.open_approve_bonus()
         elif what == "dealer":
             self.ask_dealer()
         # "field:NAME": the field is open; the paint shows its text (the session's)

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from app.core.settlement import ActionDict, BankDict, PositionDict, SlipDict
+    from app.core.settlement import ActionDict, BankDict, BonusDict, PositionDict, SlipDict
 
 SLIP_SCHEMA = "paigow.slip/1"
 TITLE = "PAI GOW POKER SETTLEMENT"
@@ -75,6 +75,11 @@ _POSITION = {"position": _INT, "name": _STR, "role": _STR, "player": _OPT_INT, "
 _TOTALS = {"wagers_cents": _INT, "players_net_cents": _INT, "commission_cents": _INT,
            "banker_net_cents": _INT, "house_net_cents": _INT}
 _ROLES = ("player", "dragon", "bank", "dealer", "mucked")
+_BONUS = {"pay_card": _STR, "envy_card": _OPT_STR, "wagers_cents": _INT, "net_cents": _INT,
+          "approved_by": _OPT_STR, "lines": (list,)}
+_BONUS_LINE = {"kind": _STR, "seat": _INT, "position": _INT, "wager_cents": _INT,
+               "hand": _STR, "pays": _STR, "amount_cents": _INT,
+               "from_position": _OPT_INT, "supervisor": (bool,), "note": _STR}
 
 
 def _check(obj: object, spec: Mapping[str, tuple[type, ...]], at: str) -> None:
@@ -123,6 +128,11 @@ def read_slip(slip: object) -> SlipDict:
         if p["role"] not in _ROLES:
             raise SlipError(f"positions[{i}].role", f"{p['role']!r} is not one of "
                                                     + ", ".join(_ROLES))
+    if "bonus" in slip:  # only a round with a bonus wager has one (issue 26)
+        bonus = slip["bonus"]
+        _check(bonus, _BONUS, "bonus")
+        for i, x in enumerate(cast("Mapping[str, list[object]]", bonus)["lines"]):
+            _check(x, _BONUS_LINE, f"bonus.lines[{i}]")
     slip_time(slip)
     # Checked key by key above, as the JSON the slip was written as.
     return cast("SlipDict", _ascii_deep(slip))
@@ -327,6 +337,25 @@ def _position(p: PositionDict, w: int) -> list[PrintLine]:
     return out
 
 
+def _bonus(bonus: BonusDict, w: int) -> list[PrintLine]:
+    """The bonus and envy lines in the order paid, each seat's hand and what it paid."""
+    out = [PrintLine("-" * w)]
+    card = bonus["pay_card"] + (f", envy {bonus['envy_card']}" if bonus["envy_card"] else "")
+    out += [PrintLine(x, Style.BOLD) for x in _two("BONUS", card, w)]
+    for x in bonus["lines"]:
+        kind = "envy" if x["kind"] == "envy" else f"bonus {money(x['wager_cents'])}"
+        out += [PrintLine(t, Style.BOLD) for t in _two(
+            f"Seat {x['seat']} {kind}", money(x["amount_cents"], sign=True), w)]
+        hand = (f"{x['hand']} at seat {x['from_position']}"
+                if x["from_position"] is not None else f"{x['hand']}, {x['pays']}")
+        out += [PrintLine(t) for t in _wrap(hand + (f" ({x['note']})" if x["note"] else ""),
+                                            w, INDENT)]
+        if x["supervisor"] and bonus["approved_by"]:
+            out += [PrintLine(t) for t in _wrap(f"approved by {bonus['approved_by']}", w,
+                                                INDENT)]
+    return out
+
+
 def _amounts(rows: Sequence[tuple[str, str]], w: int) -> list[PrintLine]:
     out: list[PrintLine] = []
     for label, value in rows:
@@ -384,6 +413,9 @@ def styled_lines(slip: object, columns: int = 42, *, time: datetime | None = Non
         if b["exhausted"]:
             out += [PrintLine(x) for x in _wrap(
                 "The bank ran out: the winners after it had their wagers returned.", w)]
+    bonus = s.get("bonus")
+    if bonus is not None:
+        out += _bonus(bonus, w)
     out.append(PrintLine("=" * w))
     out.append(PrintLine("TOTALS", Style.BOLD))
     rows = [("Wagers", money(t["wagers_cents"])),
@@ -395,6 +427,11 @@ def styled_lines(slip: object, columns: int = 42, *, time: datetime | None = Non
     out += _amounts(rows, w)
     out += [PrintLine(x, Style.BOLD) for x in _two("House net",
                                                    money(t["house_net_cents"], sign=True), w)]
+    if bonus is not None:  # the bonus is the house's alone, apart from the Pai Gow money
+        out += _amounts([("Bonus wagers", money(bonus["wagers_cents"])),
+                         ("Bonus players net", money(bonus["net_cents"], sign=True))], w)
+        out += [PrintLine(x, Style.BOLD) for x in _two(
+            "Bonus house net", money(-bonus["net_cents"], sign=True), w)]
     out.append(PrintLine("-" * w))
     left = s["leftovers"] + ("" if s["leftovers_counted"] else " (not read: the cards not dealt)")
     out += [PrintLine(x) for x in _field("Leftovers", left, w, 11)]

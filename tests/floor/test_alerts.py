@@ -15,14 +15,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
+from app.core.bonus import BonusRules
+from app.core.bonus.table_bonus import TableBonus
 from app.floor import alerts
 from app.floor.app import Floor
 from app.floor.auth import User
 from app.floor.stations import HeadlessStation
 from app.ledger.database import make_engine
-from app.ledger.models import FloorAck, FloorAlert, FloorLog, RoundRow, WagerRow, now
+from app.ledger.models import Event, FloorAck, FloorAlert, FloorLog, RoundRow, WagerRow, now
 
-from .conftest import csrf, log_in, settings
+from .conftest import PASSWORD, csrf, log_in, settings
 
 WEEK = timedelta(days=7)
 
@@ -162,3 +164,33 @@ def test_a_new_alert_is_pushed_to_the_browsers_following_the_floor(
     alerts_event = asyncio.run(follow())
     floor.close()
     assert "Station offline" in str(alerts_event["html"])
+
+
+def test_a_bonus_payout_waiting_for_a_supervisor_raises_an_alert_naming_seat_hand_amount(
+        url: str, tmp_path: Path) -> None:
+    # Every bonus at the $1 threshold waits: the round is held, the floor told, the table's
+    # supervisor approves it and the round settles.
+    bonus = TableBonus(minimum=100, maximum=100,
+                       rules=BonusRules(supervisor_at=100))
+    st = HeadlessStation(url, "PG-3", tmp_path / "b", seed=5, void_chance=0, foul_chance=0,
+                         supervisor=("Pat", PASSWORD), bonus=bonus, bonus_chance=1.0)
+    try:
+        for _ in range(40):
+            st.play_round()
+            if _held(url):
+                break
+    finally:
+        st.close()
+    scan(url)
+    [alert, *_] = [a for a in kept(url) if a.kind == "bonus"]
+    assert alert.table_name == "PG-3" and alert.text.startswith("PG-3 round ")
+    assert "bonus +$" in alert.text and "'s hand)" in alert.text
+    assert alert.text.endswith(": waits for a supervisor"), alert.text
+
+
+def _held(url: str) -> bool:
+    engine = make_engine(url)
+    with Session(engine) as s:
+        found = s.scalar(select(Event.id).where(Event.kind == "bonus_held").limit(1))
+    engine.dispose()
+    return found is not None

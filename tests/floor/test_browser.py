@@ -29,6 +29,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from app.core.bonus.table_bonus import TableBonus
 from app.core.gaming_day import GamingDay
 from app.floor import auth
 from app.floor.app import FloorSettings
@@ -75,7 +76,7 @@ def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Liv
             auth.add_user(engine, name, role, PASSWORD)
         engine.dispose()
         demo = DemoFloor(url, folder / "stations", tables=4, round_s=2.0, seed=16,
-                         supervisor=("Pat", PASSWORD))
+                         supervisor=("Pat", PASSWORD), bonus=TableBonus())
         for st in demo.stations:
             st.foul_chance = 0.4  # alerts to acknowledge
         demo.start()
@@ -181,6 +182,26 @@ def test_3_a_table_s_page_says_who_may_bank_seat_by_seat_and_why(live: Live) -> 
     shot(live, "table")
 
 
+def test_3b_a_table_s_page_shows_each_round_s_bonus_and_envy_in_the_order_paid(
+        live: Live) -> None:
+    d = live.driver
+
+    def bonus_round() -> list[Any]:
+        for table in ("PG-1", "PG-2", "PG-3", "PG-4"):
+            d.get(f"{live.url}/tables/{table}")
+            found = d.find_elements(By.CSS_SELECTOR, "table.bonus")
+            if found:
+                return found
+        return []
+
+    [first, *_] = until(bonus_round, bool, "a round with a bonus on a table's page", every=1)
+    section = first.find_element(By.XPATH, "..")
+    assert "Bonus and envy, in the order paid (fortune-8000, envy envy-5000)" in first.text
+    assert "bonus wagers $" in section.find_element(By.CSS_SELECTOR, ".bonus-totals").text
+    d.execute_script("arguments[0].scrollIntoView({block: 'start'});", section)
+    shot(live, "table-bonus")
+
+
 def test_4_a_supervisor_acknowledges_an_alert_with_a_note(live: Live) -> None:
     d = live.driver
     until(lambda: d.get(f"{live.url}/alerts") or d.find_elements(By.CSS_SELECTOR, ".ack-form"),
@@ -200,6 +221,12 @@ def test_5_the_shift_report_downloads_as_csv(live: Live) -> None:
     d = live.driver
     d.get(f"{live.url}/report")
     shot(live, "report")
+    bonus = d.find_element(By.ID, "bonus-1")  # the bonus apart from the Pai Gow money
+    assert "bonus wagers" in bonus.text and "envy paid" in bonus.text
+    # its heading in sight above it
+    d.execute_script("arguments[0].previousElementSibling.scrollIntoView({block: 'start'});",
+                     bonus)
+    shot(live, "report-bonus")
     d.find_element(By.ID, "csv").click()
     day = GamingDay().day_of(datetime.now(UTC)).isoformat()  # the floor's, by default
     path = live.downloads / f"shift-report-{day}.csv"

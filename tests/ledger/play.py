@@ -8,6 +8,8 @@ import random
 from collections.abc import Callable
 
 from app.core.banker import BankingRules
+from app.core.bonus import BonusRules
+from app.core.bonus.table_bonus import TableBonus
 from app.core.cards import DECK, Card
 from app.core.hands import HandRules
 from app.core.house_way import house_way
@@ -47,6 +49,10 @@ RULES: dict[str, RoundRules] = {
     "resplit-after-the-bank-two-dragons-each": RoundRules(
         foul_penalty=FoulPenalty.RESPLIT, asked_house_way=AskedHouseWay.AFTER_BANK,
         dragon=DragonRules(per_round=4, max_per_player=2, setting=DragonSetting.PLAYER)),
+    # The bonus with a $10 threshold, so that payouts wait for a supervisor now and then,
+    # and a bonus on a dragon hand allowed.
+    "fortune-bonus": RoundRules(bonus=TableBonus(rules=BonusRules(supervisor_at=1000,
+                                                                  dragon_bonus=True))),
 }
 
 
@@ -90,6 +96,32 @@ def bets(game: Round, rng: random.Random, save: Save) -> None:
         seat = next(s for s in range(1, 7) if s != game.bank.player)
         game.place_wager(seat, game.rules.limits.minimum)
         save()
+    if game.rules.bonus is not None:  # drawn only at a bonus table: the others stay as were
+        bonuses(game, rng, save)
+
+
+def bonuses(game: Round, rng: random.Random, save: Save) -> None:
+    """Bonus wagers on some seats with a Pai Gow wager (the banker's too); one taken back
+    now and then."""
+    bonus = game.rules.bonus
+    assert bonus is not None
+    seats = [*game.wagers] + ([game.bank.player] if game.bank.player is not None else [])
+    for seat in seats:
+        if rng.random() < 0.7:
+            game.place_bonus(seat, rng.randrange(bonus.minimum, bonus.maximum + 1, 100))
+            save()
+    if game.bonus_wagers and rng.random() < 0.2:
+        game.withdraw_bonus(next(iter(game.bonus_wagers)))
+        save()
+
+
+def approve_bonus(game: Round, save: Save) -> None:
+    """Payouts at or above the threshold wait for a supervisor, who approves them."""
+    if game.bonus_waiting():
+        game.hold_bonus()
+        save()
+        game.approve_bonus("Pat Lee")
+        save()
 
 
 def action(game: Round, rng: random.Random) -> Action:
@@ -124,7 +156,11 @@ def dragons(game: Round, rng: random.Random, save: Save) -> None:
         wager = main if game.rules.dragon.wager is DragonWager.EQUAL else \
             rng.randrange(game.rules.limits.minimum, main + 1, 25)
         if rng.random() < 0.6 and game.can_take_dragon(seat, wager):
-            game.take_dragon(seat, wager)
+            taken = game.take_dragon(seat, wager)
+            bonus = game.rules.bonus
+            if bonus is not None and bonus.rules.dragon_bonus and rng.random() < 0.5:
+                save()  # drawn only where the house allows it: the others stay as they were
+                game.place_dragon_bonus(taken.position, bonus.minimum)
         else:
             game.pass_dragon(seat)
         save()
@@ -180,6 +216,7 @@ def play(game: Round, rng: random.Random, save: Save, *, misdeal_chance: float =
     if stop_in_setting:
         return game
     set_hands(game, rng, save)
+    approve_bonus(game, save)
     game.settle()
     save()
     return game
@@ -205,6 +242,7 @@ def finish(game: Round, save: Save, rng: random.Random | None = None) -> None:
         if not game.can_settle() and (game.can_set_hand(p) or game.can_ask_house_way(p)):
             _house_way(game, p)
             save()
+    approve_bonus(game, save)
     game.settle()
     save()
 

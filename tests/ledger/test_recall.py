@@ -25,7 +25,7 @@ from app.ledger.models import Event, SettlementRow
 
 from .conftest import TABLE
 from .enrolled import enrolled_key
-from .play import play, record_rounds
+from .play import RULES, play, record_rounds
 from .tamper import tamper
 
 SUPERVISOR, SUPERVISOR_SECRET = "Pat Lee", "tiger-lily-42"
@@ -143,3 +143,45 @@ def test_paigow_ledger_recall_says_match_or_the_difference_with_its_exit_code(
     data = json.loads(capsys.readouterr().out)
     assert code == 1 and data["match"] is False
     assert any(d.startswith("the round's house net total is ") for d in data["differences"])
+
+
+def test_a_bonus_round_recalled_shows_its_bonus_and_envy_and_matches(store: Store) -> None:
+    recs = [r for r in record_rounds(store, 8, "bonus", RULES["fortune-bonus"])
+            if isinstance(r, Recording) and r.game.slip is not None
+            and r.game.slip.bonus is not None]
+    store.drain()
+    assert recs
+    for rec in recs:
+        found = store.recall(rec.round_id)
+        assert found.match and found.recomputed, found.differences
+        text = found.text()
+        slip = rec.game.slip
+        assert slip is not None and slip.bonus is not None
+        assert "BONUS AND ENVY, IN THE ORDER PAID (fortune-8000, envy envy-5000)" in text
+        for line in slip.bonus.lines:
+            assert f"  {line.text}" in text
+        if slip.bonus.approved_by:
+            assert f"  approved by {slip.bonus.approved_by}" in text
+
+
+def test_a_bonus_rounds_slip_is_kept_once_with_its_bonus_and_read_back_whole(
+        store: Store) -> None:
+    """Migration 0013: the round's row keeps the slip less what its rows hold; the bonus,
+    which no row holds, stays in it, and the slip read back is the slip as settled."""
+    from app.ledger import slips
+    from app.ledger.models import RoundRow
+
+    recs = [r for r in record_rounds(store, 8, "kept", RULES["fortune-bonus"])
+            if isinstance(r, Recording) and r.game.slip is not None
+            and r.game.slip.bonus is not None]
+    store.drain()
+    assert recs
+    with Session(store.engine) as s:
+        for rec in recs:
+            row = s.get(RoundRow, uuid.UUID(rec.round_id))
+            assert row is not None and row.slip_json is not None
+            kept = json.loads(row.slip_json)
+            # shrunk (the totals are the round's columns), the bonus kept beside
+            assert kept["schema"] == slips.KEPT and "totals" not in kept
+            assert kept["bonus"] == rec.game.slip.to_dict()["bonus"]
+            assert slips.whole(s, row, kept)["bonus"] == kept["bonus"]

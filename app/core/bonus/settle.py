@@ -97,7 +97,9 @@ class BonusLine:
 
     def text(self) -> str:
         shown = f"{self.category.label}, {self.pays}" + (f" ({self.note})" if self.note else "")
-        return (f"{position_name(self.seat)} bonus {money(self.wager)}: {shown}: "
+        dragon = (f" on the dragon hand at {position_name(self.position)}"
+                  if self.position != self.seat else "")
+        return (f"{position_name(self.seat)} bonus {money(self.wager)}{dragon}: {shown}: "
                 f"{money(self.amount, sign=True)}")
 
 
