@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .banker import BankError, BankRotation, DealerWager, Eligibility
 from .bonus import BonusError, BonusHand, BonusLine, BonusSettlement, settle_bonuses
+from .bonus.payout import payout
 from .cards import Card, cards_text
 from .hands import Setting, foul_reason
 from .house_way.table import house_way_setting
@@ -389,18 +390,9 @@ class Round:
             raise RoundError(str(e)) from None
 
     def _payouts(self, due: BonusSettlement) -> tuple[BonusPayout, ...]:
-        out = []
-        for x in due.lines:
-            if isinstance(x, BonusLine):
-                out.append(BonusPayout("bonus", x.seat, x.position, x.wager, x.category.value,
-                                       x.category.label, x.pays, x.amount, None, x.supervisor,
-                                       x.note, x.text()))
-            else:
-                wager = self._dragon_bonus.get(x.position) or self._bonus[x.seat]
-                out.append(BonusPayout("envy", x.seat, x.position, wager,
-                                       x.category.value, x.category.label, money(x.amount),
-                                       x.amount, x.from_position, x.supervisor, "", x.text()))
-        return tuple(out)
+        return tuple(payout(x, x.wager if isinstance(x, BonusLine) else
+                            self._dragon_bonus.get(x.position) or self._bonus[x.seat])
+                     for x in due.lines)
 
     def bonus_waiting(self) -> tuple[BonusPayout, ...]:
         """The payouts at or above the house's threshold that no supervisor approved yet."""
