@@ -56,6 +56,7 @@ from .records import (
     BonusWithdrawn,
     Dealt,
     DragonBonusPlaced,
+    DragonBonusWithdrawn,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -345,6 +346,26 @@ class Round:
         record = DragonBonusPlaced(self._dragons[position][0], position, wager,
                                    RULE_DRAGON_BONUS.format(least=money(bonus.minimum),
                                                             most=money(bonus.maximum)))
+        self.log.append(record)
+        return record
+
+    def verify_withdraw_dragon_bonus(self, position: int) -> None:
+        self._require(Phase.SETTING)
+        if position not in self._dragon_bonus:
+            raise RoundError(f"the dragon hand at {position_name(position)} has no bonus to "
+                             f"take back")
+        if self._any_set():
+            raise RoundError("the dragon hand's bonus is taken back before any hand is set")
+
+    def can_withdraw_dragon_bonus(self, position: int) -> bool:
+        return _can(lambda: self.verify_withdraw_dragon_bonus(position))
+
+    def withdraw_dragon_bonus(self, position: int) -> DragonBonusWithdrawn:
+        """The taker takes back the bonus on a dragon hand, while it could still be placed
+        (before any hand is set), as a seat's bonus is taken back while the bets are open."""
+        self.verify_withdraw_dragon_bonus(position)
+        record = DragonBonusWithdrawn(self._dragons[position][0], position,
+                                      self._dragon_bonus.pop(position))
         self.log.append(record)
         return record
 

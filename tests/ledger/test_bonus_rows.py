@@ -257,3 +257,47 @@ def test_a_ledger_with_no_bonus_rows_goes_back_to_0013(empty_database_url: str) 
         assert "bonus_settlements" in inspect(engine).get_table_names()
     finally:
         engine.dispose()
+
+
+def test_a_dragon_bonus_taken_back_is_recorded_replayed_and_recalled(store: Store) -> None:
+    """The taker's bonus on a dragon hand, placed and taken back before any hand is set:
+    both are the round's events, the replay from the ledger makes the same round, and
+    recall settles it again to what the ledger paid (no line on the dragon hand)."""
+    from app.ledger.codec import decode_rotation, decode_rules, replay
+    from app.ledger.models import Event
+
+    game = Round(fortune(dragon_bonus=True), store.rotation())
+    rec = store.begin(game)
+    game.place_wager(1, 1000)
+    game.place_wager(2, 1000)
+    game.place_bonus(1, 500)
+    game.place_bonus(2, 500)
+    deal(game, {1: "2S 4H 6D 3C TS QH 8D", 2: "2H 4D 6C 3S 9H JD 7S",
+                3: "KS KH KD KC 5S 3H 7H"})
+    seat = game.offer_dragon()
+    while seat != 1:
+        assert seat is not None
+        game.pass_dragon(seat)
+        seat = game.offer_dragon()
+    game.take_dragon(1, 1000, position=3)
+    game.place_dragon_bonus(3, 500)
+    rec.save()
+    game.withdraw_dragon_bonus(3)
+    rec.save()
+    settle_by_house_way(game)
+    rec.save()
+    store.drain()
+    with Session(store.engine) as s:
+        row = s.get(RoundRow, uuid.UUID(rec.round_id))
+        assert row is not None
+        payloads = [json.loads(p) for p in s.scalars(select(Event.payload).where(
+            Event.round_id == row.id, Event.seq > 0).order_by(Event.seq))]
+        again = replay(decode_rules(json.loads(row.config)["rules"]),
+                       decode_rotation(json.loads(row.rotation)), payloads)
+    assert {"type": "dragon_bonus_withdrawn", "seat": 1, "position": 3,
+            "wager_cents": 500} in payloads
+    assert again.slip is not None and game.slip is not None
+    assert again.slip.to_dict() == game.slip.to_dict() and again.dragon_bonus_wagers == {}
+    assert not [r for r in rows_of(store, rec.round_id) if r.position == 3]
+    found = store.recall(rec.round_id)
+    assert found.match and found.recomputed, found.differences
