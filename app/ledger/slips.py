@@ -70,12 +70,15 @@ def _rules_words(rnd: RoundRow) -> dict[str, object]:
     return {} if rules is None else {"rules": dict(rules.summary())}
 
 
-def bonus_part(rnd: RoundRow, rows: Sequence[BonusSettlementRow]) -> BonusDict | None:
+def _bonus_part(s: Session, rnd: RoundRow) -> BonusDict | None:
     """The slip's `bonus` as the round's bonus rows (in the order paid) and its stored pay
-    card make it, less who approved (None: no rows, or rows no station wrote)."""
-    rules = _rules(rnd) if rows else None
+    card make it, less who approved. None: the round was played with no bonus (its rows are
+    not looked for), it has no rows (none bet, or settled before them), or its rows are
+    not as a station writes them."""
+    rules = _rules(rnd)
     bonus = rules.bonus if rules is not None else None
-    if bonus is None:
+    rows = bonus_rows(s, rnd) if bonus is not None else []
+    if bonus is None or not rows:
         return None
     try:
         lines = [payout_again(kind=r.kind, seat=r.seat, position=r.position,
@@ -165,7 +168,7 @@ def _rows(s: Session, rnd: RoundRow) -> _Rows:
     paid = {r.position: r for r in s.scalars(select(SettlementRow).where(
         SettlementRow.round_id == rnd.id, SettlementRow.entry == "original",
         SettlementRow.role != Role.BANK.value))}
-    return _Rows(hands, paid, bonus_part(rnd, bonus_rows(s, rnd)))
+    return _Rows(hands, paid, _bonus_part(s, rnd))
 
 
 def _beyond(full: Mapping[str, object], given: Mapping[str, object]) -> dict[str, object]:

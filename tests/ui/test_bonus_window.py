@@ -69,7 +69,8 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
     # the slip's row for seat 1 names the hand and what it paid
     row = next(r for r in slip_state(slip).rows if r.position == "seat 1 bonus")
     assert row.hands == "five aces, envy" and row.net == "+$40,005.00"
-    assert "seat 1 bonus $100.00: five aces, 400 to 1: +$40,000.00" in row.detail
+    assert row.detail == ("bonus $100.00: five aces, 400 to 1: +$40,000.00, approved by "
+                          f"{SUPERVISOR}; envy: four of a kind at seat 2: +$5.00")
     # the pit's approval was saved with the supervisor's sign-in, not the name alone
     port = s.window.ledger
     assert port is not None
