@@ -64,10 +64,14 @@ def _rules(rnd: RoundRow) -> RoundRules | None:
         return None
 
 
-def _rules_words(rnd: RoundRow) -> dict[str, object]:
-    """The slip's rules, in words, from the rules stored with the round."""
+def _rules_words(rnd: RoundRow, bet_bonus: bool) -> dict[str, object]:
+    """The slip's rules, in words, from the rules stored with the round: the bonus among
+    them when a seat bet it (as the round's slip names it)."""
     rules = _rules(rnd)
-    return {} if rules is None else {"rules": dict(rules.summary())}
+    if rules is None:
+        return {}
+    bonus = (("bonus", rules.bonus.summary()),) if bet_bonus and rules.bonus else ()
+    return {"rules": dict(rules.summary() + bonus)}
 
 
 def _bonus_part(s: Session, rnd: RoundRow) -> BonusDict | None:
@@ -100,10 +104,11 @@ def bonus_rows(s: Session, rnd: RoundRow) -> list[BonusSettlementRow]:
         BonusSettlementRow.round_id == rnd.id).order_by(BonusSettlementRow.line_no)))
 
 
-def _round_part(rnd: RoundRow) -> dict[str, object]:
-    """What the round's own columns say of its slip."""
+def _round_part(rnd: RoundRow, bet_bonus: bool) -> dict[str, object]:
+    """What the round's own columns say of its slip (`bet_bonus`: its bonus rows say a seat
+    bet the bonus)."""
     return {
-        **_rules_words(rnd),
+        **_rules_words(rnd, bet_bonus),
         "schema": SLIP_SCHEMA, "table": rnd.table_name, "round": rnd.round_no,
         "action": {"source": rnd.action_source, "number": rnd.action_number,
                    "dice": [int(d) for d in rnd.action_dice.split("+")]
@@ -184,7 +189,7 @@ def kept(s: Session, rnd: RoundRow, slip: SlipDict) -> dict[str, object]:
         return dict(slip)
     rows = _rows(s, rnd)
     top = _beyond({k: v for k, v in slip.items() if k not in ("bank", "positions", "bonus")},
-                  _round_part(rnd))
+                  _round_part(rnd, rows.bonus is not None))
     lines = []
     for line in slip["positions"]:
         given = _position_part(rows.hands.get(line["position"]),
@@ -203,7 +208,7 @@ def kept(s: Session, rnd: RoundRow, slip: SlipDict) -> dict[str, object]:
 def _whole(stored: Mapping[str, object], rnd: RoundRow, rows: _Rows) -> dict[str, object]:
     """The slip from what the round's row keeps and its rows; a key neither holds is
     left out (a slip of another shape is then named by whoever compares it)."""
-    given = {**_round_part(rnd), **stored, "schema": SLIP_SCHEMA}
+    given = {**_round_part(rnd, rows.bonus is not None), **stored, "schema": SLIP_SCHEMA}
     bank = {**_bank_part(rnd), **cast(Mapping[str, object], stored.get("bank", {}))}
     lines = []
     for line in cast(Sequence[Mapping[str, object]], stored.get("positions", [])):

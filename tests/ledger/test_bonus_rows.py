@@ -95,6 +95,7 @@ def test_the_bonus_and_envy_lines_are_rows_in_the_order_paid_and_the_slip_keeps_
         (5, "envy", 3, 3, 2, "four-of-a-kind", 500, 500, False)]
     kept = kept_slip(store, rec.round_id)
     assert kept["schema"] == KEPT and "bonus" not in kept
+    assert "rules" not in kept  # the bonus among them: its rows say a seat bet it
     # read back whole, key for key and word for word, as the core settled it
     assert rec.game.slip is not None
     stored = store.slip(rec.round_id)
