@@ -8,6 +8,7 @@ standing for the bank) are the session's own (app/session/words.py), not a copy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -360,6 +361,17 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
             text = f"{text}\n{said}" if text else said
         values.update(result=text, result_kind=kind)
     return _replace(base, values)
+
+
+_SIGNED_MONEY = re.compile(r"([+-])(?=\$)")
+WORD_JOINER = "\u2060"  # no line break here, and nothing shown
+
+
+def unbroken_money(text: str) -> str:
+    """Words for a wrapped label with every signed amount kept whole: Qt may break a line
+    between a sign and the dollar sign ("Bonus +" above "$40,650.00"), which reads as two
+    things; a word joiner between them keeps "+$40,650.00" on one line."""
+    return _SIGNED_MONEY.sub(lambda m: m.group(1) + WORD_JOINER, text)
 
 
 def _dollars(cents: int) -> str:
