@@ -302,3 +302,21 @@ def test_a_dragon_bonus_taken_back_is_recorded_replayed_and_recalled(store: Stor
     assert not [r for r in rows_of(store, rec.round_id) if r.position == 3]
     found = store.recall(rec.round_id)
     assert found.match and found.recomputed, found.differences
+
+
+def test_the_auditor_exports_the_bonus_and_envy_lines_as_csv(store: Store) -> None:
+    import csv
+    import io
+
+    rec = envy_round(store)
+    out = io.StringIO()
+    assert store.export_csv(out, "bonus_settlements") == 5
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert [(r["line_no"], r["kind"], r["seat"], r["from_position"], r["category"],
+             r["paid_cents"]) for r in rows] == [
+        ("1", "bonus", "1", "", "nothing", "-500"),
+        ("2", "bonus", "3", "", "four-of-a-kind", "12500"),
+        ("3", "envy", "1", "2", "four-of-a-kind", "500"),
+        ("4", "envy", "1", "3", "four-of-a-kind", "500"),
+        ("5", "envy", "3", "2", "four-of-a-kind", "500")]
+    assert {r["round_id"] for r in rows} == {rec.round_id}
