@@ -222,7 +222,7 @@ def test_5_the_shift_report_downloads_as_csv(live: Live) -> None:
     d.get(f"{live.url}/report")
     shot(live, "report")
     bonus = d.find_element(By.ID, "bonus-1")  # the bonus apart from the Pai Gow money
-    assert "bonus wagers" in bonus.text and "envy paid" in bonus.text
+    assert "Bonus wagers" in bonus.text and "Envy paid" in bonus.text
     # its heading in sight above it
     d.execute_script("arguments[0].previousElementSibling.scrollIntoView({block: 'start'});",
                      bonus)
