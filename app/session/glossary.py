@@ -5,7 +5,8 @@ that must never reach them.
 The core's values print as the config's words ("at-most", "house-way", "rng"): right in a
 TOML file, wrong on a screen. Everything a dealer, a pit boss or a player reads names these
 through this module, so a thing has one name everywhere; `internal_words` finds what slipped
-through (the screen check and tests/ui/test_plain_words.py use it).
+through: the program's words and the developer's (the window's screen check, the floor's in
+the browser, tests/ui/test_plain_words.py and the refusals' tests all read this one list).
 """
 
 from __future__ import annotations
