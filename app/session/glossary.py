@@ -101,8 +101,10 @@ FORBIDDEN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bhouse-way\b", re.I), "the config's 'house-way'"),
     (re.compile(r"\b(?:[a-z][a-z0-9]*_)+[a-z0-9]+\b"), "a snake_case name"),
     (re.compile(r"\b[a-z][\w.]* = [\"'\d\[]"), "a line of the config file"),
-    (re.compile(r"\b(?:table|dragon|bonus|limits|banking|commission|ledger|station|floor|"
-                r"shoe|printer|hands)\.(?!(?:py|md|toml|json|txt|html|j2)\b)[a-z]\w*\b"),
+    # (not a file: "ledger.sqlite" in the database's path, "station.py")
+    (re.compile(r"(?<![\w/.-])(?:table|dragon|bonus|limits|banking|commission|ledger|station|"
+                r"floor|shoe|printer|hands)\.(?!(?:py|md|toml|json|jsonl|txt|html|j2|sqlite|"
+                r"db|pdf|png|csv|log|zip)\b)[a-z]\w*\b"),
      "a key of the config file"),
     (re.compile(r"\[(?:table|dragon|bonus|limits|banking|commission|ledger|station|floor|"
                 r"shoe|printer|hands|house_way|rules)\]"), "a section of the config file"),

@@ -48,6 +48,16 @@ def test_the_word_list_finds_the_config_files_words(text: str) -> None:
     assert glossary.internal_words(text)
 
 
+@pytest.mark.parametrize("text", [
+    "Every round is recorded as it goes in sqlite:////var/lib/paigow/ledger.sqlite",
+    "this table takes the action from the dice only: roll them, press D and type the three "
+    "dice",
+    "Seat 2 = $25.00",
+])
+def test_a_database_file_and_the_dealers_words_are_not_config_words(text: str) -> None:
+    assert glossary.internal_words(text) == ()
+
+
 def test_r_at_a_dice_table_says_to_roll_and_press_d():
     p = opened(RoundRules(table=Table("PG-1", action_source=ActionSource.DICE)))
     refused = p.key("R")
