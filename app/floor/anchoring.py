@@ -39,7 +39,7 @@ class Anchoring:
         self._next = time.monotonic() + self.every_s
         kept = list(anchors.read_checkpoints(self.path)) if self.path.exists() else []
         with Session(self.engine) as s:
-            conn = s.connection()
+            conn = chain.snapshot(s)  # the links and the rows as of one moment
             mismatches = anchors.check(conn, kept)
             reports = [chain.verify(conn, name) for name in chain.chains(conn)]
             heads = anchors.heads(conn)

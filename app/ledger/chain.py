@@ -420,6 +420,18 @@ class ChainReport:
                 "problems": [p.to_dict() for p in self.problems]}
 
 
+def snapshot(session: Session) -> Connection:
+    """The session's connection reading one snapshot of the database for its whole
+    transaction: a chain walked while stations write reads its links and its rows as of one
+    moment. PostgreSQL's default (read committed) would show the rows a station added after
+    the links were read, as rows with no link. (SQLite's read transaction is one snapshot
+    already.) Called before the session's first statement."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        return session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    return session.connection()
+
+
 def chains(conn: Connection) -> list[str]:
     """Every chain the database has: each casino table's, and "people" if any."""
     c = ChainEntry.__table__

@@ -1167,7 +1167,7 @@ class Store:
         """Walk the hash chain of `table` (every chain when None): each report says how
         many rows were checked and the first that does not match (docs/ledger.md)."""
         def walk(s: Session) -> list[chain.ChainReport]:
-            conn = s.connection()
+            conn = chain.snapshot(s)
             names = [table] if table else chain.chains(conn)
             return [chain.verify(conn, name) for name in names]
 
