@@ -22,7 +22,10 @@ from .alerts import Raise
 _WORDS = {"edited": "changed since it was written", "forged": "signed with a forged signature",
           "missing": "missing", "revoked": "signed by a key since revoked",
           "unenrolled": "signed by a key no station enrolled",
-          "unsigned": "signed by no enrolled station (written behind the ledger's back)"}
+          "unsigned": "signed by no enrolled station (written behind the ledger's back)",
+          "unchained": "in no link of the chain (written behind the ledger's back)",
+          "wrong table": "a link of another table's chain",
+          "out of order": "out of its chain's order"}
 
 
 class Anchoring:
