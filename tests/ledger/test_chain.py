@@ -115,7 +115,7 @@ def test_a_table_s_chain_takes_one_link_per_write_not_per_row(
                           .order_by(ChainEntry.seq)).all()
         saves = s.scalar(text("SELECT COUNT(DISTINCT at) FROM events WHERE round_id = :r"),
                          {"r": round_id if store.url.get_backend_name() == "postgresql"
-                          else uuid.UUID(round_id).hex})
+                          else uuid.UUID(round_id).bytes})
         last = covered(s.connection(), TABLE, links[-1].seq - 1)
     assert len(links) == saves  # each save of the round: one transaction, one link
     tables = {t for seq, t, _, _ in last if seq == links[-1].seq}
