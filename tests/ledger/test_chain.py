@@ -24,6 +24,7 @@ from app.ledger.models import ChainEntry, SettlementRow
 from .conftest import TABLE
 from .enrolled import MANAGER, MANAGER_SECRET, enroll
 from .forge import covered
+from .old_storage import ids_as_text
 from .play import record_rounds
 from .tamper import forged_correction, tamper
 
@@ -224,6 +225,7 @@ def test_a_ledger_from_before_the_chains_is_sealed_at_the_upgrade(
             old.open_shift("Kim")
             record_rounds(old, 2, "old")
             assert old.status().pending == 0
+    ids_as_text(url)  # as a station of 0002 kept its ids
     engine = make_engine(url)
     migrate(engine)
     engine.dispose()
