@@ -92,9 +92,10 @@ class Line:
                 str(self.corrections)]
 
 
-HEADER = ["", "rounds", "drop", "win/loss", "commission", "hold", "player banker rounds",
-          "fouls", "voids", "corrections"]
-BONUS_HEADER = bonus_mod.HEADER
+# Column names begin with a capital, as the pit window's and the floor's other tables do.
+HEADER = ["", "Rounds", "Drop", "Win/loss", "Commission", "Hold", "Player banker rounds",
+          "Fouls", "Voids", "Corrections"]
+BONUS_HEADER = [h[:1].upper() + h[1:] for h in bonus_mod.HEADER]
 
 
 @dataclass

@@ -173,7 +173,8 @@ def _round_begin(s: Session, p: RoundBeginOp) -> bool:
         house_way=config["rules"]["house_way"], rotation=_dumps(p["rotation"]),
         misdeals=0))
     s.flush()
-    _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=p["shift_id"],
+    # A round's events name no shift: the round's row does (migration 0015; older ones did).
+    _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=None,
            round_id=p["id"], seq=0, kind=ROUND_BEGUN, actor=p.get("actor"), at=p["at"],
            payload={"round_no": p["round_no"]})  # its config and rotation: the round's row
     return True
@@ -224,7 +225,7 @@ def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
         raise LedgerError(f"round {rid}: record {seq} arrived after record {rnd.last_seq}: "
                           f"the journal is out of order")
     _event(s, id=derived_id(rid, str(seq)), station_id=str(rnd.station_id),
-           shift_id=str(rnd.shift_id), round_id=rid, seq=seq, kind=record["type"],
+           shift_id=None, round_id=rid, seq=seq, kind=record["type"],
            actor=p.get("actor"), at=p["at"], payload=stored_record(record))
     rnd.last_seq = seq
     s.flush()
@@ -389,7 +390,7 @@ def _round_void(s: Session, p: RoundVoidOp) -> bool:
     rnd.status = "void"
     rnd.void_reason = f"{MISDEAL_PREFIX}{p['reason']}" if misdeal else p["reason"]
     _event(s, id=derived_id(rnd.id, "void"), station_id=str(rnd.station_id),
-           shift_id=str(rnd.shift_id), round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
+           shift_id=None, round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
            actor=p.get("actor"), at=p["at"],
            payload={"reason": p["reason"], **({"misdeal": True} if misdeal else {}),
                     **({"authorised": p["authorised"]} if "authorised" in p else {})})

@@ -33,9 +33,10 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
-    Uuid,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .columns import HexBytes, LedgerUuid, UuidText
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -77,7 +78,7 @@ def now() -> datetime:
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map: dict[Any, Any] = {
-        uuid.UUID: Uuid(),
+        uuid.UUID: LedgerUuid(),
         datetime: UTCDateTime(),
     }
 
@@ -312,16 +313,18 @@ class ChainEntry(Base):
     chain: Mapped[str] = mapped_column(String(40), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     row_table: Mapped[str] = mapped_column(String(20))
-    row_id: Mapped[str] = mapped_column(String(36))
-    row_hash: Mapped[str] = mapped_column(String(64))
-    prev_hash: Mapped[str] = mapped_column(String(64))
-    entry_hash: Mapped[str] = mapped_column(String(64))
+    # Since migration 0015 the row id, the hashes and the signature are kept as their
+    # bytes (columns.py); Python sees them as the text they are hashed and signed as.
+    row_id: Mapped[str] = mapped_column(UuidText())
+    row_hash: Mapped[str] = mapped_column(HexBytes())
+    prev_hash: Mapped[str] = mapped_column(HexBytes())
+    entry_hash: Mapped[str] = mapped_column(HexBytes())
     at: Mapped[datetime]
     # Who wrote the link (app/ledger/keys.py): the id of an enrolled key and its Ed25519
     # signature of entry_hash. Empty only in links written before signing began
     # (`chain_unsigned`).
     key_id: Mapped[str | None] = mapped_column(String(16))
-    signature: Mapped[str | None] = mapped_column(String(128))
+    signature: Mapped[str | None] = mapped_column(HexBytes())
     # A /2 link's rows (one link per write transaction, migration 0012): 49 bytes a row,
     # its table, id and hash (chain.pack). Empty in a /1 link, which names one row.
     rows: Mapped[bytes | None] = mapped_column(LargeBinary)

@@ -20,16 +20,17 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import IO, Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, String, cast, func, or_, select
-from sqlalchemy.orm import QueryableAttribute, Session
+from sqlalchemy import Select, case, func, or_, select
+from sqlalchemy.orm import Session
 
 from app.core.round_rules import RoundRules
 from app.core.settlement import SlipDict, money, slip_text
 
 from . import slips
-from .apply import MISDEAL_PREFIX
+from .apply import MISDEAL_PREFIX, ROUND_VOIDED
 from .chain import untrusted
 from .codec import CodecError, decode_rules
+from .columns import uuid_hex
 from .errors import LedgerError
 from .escape import csv_row, shown
 from .models import (
@@ -76,10 +77,6 @@ def day_range(day: date) -> tuple[datetime, datetime]:
     return start, end
 
 
-def _hex(value: QueryableAttribute[uuid.UUID]) -> ColumnElement[str]:
-    return func.replace(cast(value, String), "-", "")
-
-
 ID_DIGITS = 32  # a UUID written as hex digits, without its dashes
 # The ledger keeps round numbers as a 32-bit integer (PostgreSQL's `integer`).
 ROUND_NO_MAX = 2**31 - 1
@@ -103,7 +100,7 @@ def _by_ref(s: Session, model: type[RowT], ref: str, what: str) -> RowT:
         if row is None:
             raise LedgerError(f"there is no {what} {ref} in the ledger")
         return row
-    rows = list(s.scalars(select(model).where(_hex(model.id).like(f"{text}%")).limit(6)))
+    rows = list(s.scalars(select(model).where(uuid_hex(model.id).like(f"{text}%")).limit(6)))
     if not rows:
         raise LedgerError(f"there is no {what} whose id starts {ref} in the ledger")
     if len(rows) > 1:
@@ -580,8 +577,13 @@ def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
         rows = [(*r[:5], _reasons(r[5]), *r[6:]) for r in s.execute(stmt)]
         return _write(out, ("table_name", *columns), rows)
     columns = ("id", "round_id", "seq", "kind", "actor", "at", "payload")
-    stmt = (select(Station.table_name, Event.shift_id, *(getattr(Event, c) for c in columns))
+    # A round's records and its void name their shift through the round (since migration
+    # 0015); a correction or a note names its own, or none.
+    own = or_(Event.seq.is_not(None), Event.kind == ROUND_VOIDED)
+    shift = func.coalesce(Event.shift_id, case((own, RoundRow.shift_id)))
+    stmt = (select(Station.table_name, shift, *(getattr(Event, c) for c in columns))
             .join(Station, Station.id == Event.station_id)
+            .outerjoin(RoundRow, RoundRow.id == Event.round_id)
             .order_by(Event.at, Event.seq))
     if any_filter:
         stmt = stmt.where(Event.round_id.in_(select(chosen.c.id)))

@@ -270,6 +270,7 @@ def rng_action(p: Parts, draw: int | None) -> None:
             raise TableError(f"The {words.device_name(device)}'s action ({device.action}) "
                              f"cannot be used: {e}. It is dropped: take action again.") from None
         return
+    checks.verify_rng_table(p.play.need_round())
     if draw is None:
         inp = draw_rng(p.deal.randbelow)
         p.out.drew(inp.action.number)

@@ -76,7 +76,10 @@ def _label(name: str, text: str = "") -> QLabel:
 
 
 class SlipView(QWidget):
-    COLUMNS = ("#", "Position", "Result", "Wager", "Comm.", "Net")
+    # "Paid", not "#": the felt's "#1" is the deal's order from action; this is the order
+    # the positions were settled in (the dealer's hand first against a player's bank, the
+    # bank itself and mucked hands unnumbered), and one sign for both misled (issue 25).
+    COLUMNS = ("Paid", "Position", "Result", "Wager", "Comm.", "Net")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +87,9 @@ class SlipView(QWidget):
         self.heading.setWordWrap(True)
         self.table = QTableWidget(0, len(self.COLUMNS), self)
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        paid = self.table.horizontalHeaderItem(0)
+        if paid is not None:
+            paid.setToolTip("The order the positions were settled and paid in")
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -577,8 +577,16 @@ class SupervisorWindow(QDialog):
                        act: Callable[..., bool]) -> ActionDialog:
         """A supervisor's act: `act(secret, by, reason, then=done)` with the dialog's form."""
         d = ActionDialog(title, says, self.pit, self)
+
+        def done_then_history(done: Callable[[bool], None]) -> Callable[[bool], None]:
+            def then(ok: bool) -> None:
+                done(ok)
+                if ok:  # a round voided shows as void, not open, without pressing Show
+                    self.pit.after_writes(self.refresh_history)
+            return then
+
         d.submit = lambda done: act(d.form.secret.text(), d.form.by.text(),
-                                    d.form.reason.text(), then=done)
+                                    d.form.reason.text(), then=done_then_history(done))
         return self._open(d)
 
     def open_void(self) -> ActionDialog:
