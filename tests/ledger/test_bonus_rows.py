@@ -178,7 +178,7 @@ def test_a_round_with_no_bonus_wager_has_no_bonus_rows(store: Store) -> None:
 
 def test_rounds_settled_before_the_rows_keep_their_lines_in_the_slip_and_read_as_before(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A station of migration 0013 kept the lines in the slip; after the upgrade those
+    """A station before migration 0014 kept the lines in the slip; after the upgrade those
     rounds read, recall and verify as they did, beside rounds whose lines are rows, and the
     floor's shift report counts both."""
     from app.floor.report import build
@@ -188,11 +188,11 @@ def test_rounds_settled_before_the_rows_keep_their_lines_in_the_slip_and_read_as
     from .enrolled import enrolled_key
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     engine = make_engine(url)
-    migrate(engine, "0013_slip_once")
+    migrate(engine, "0015_compact")
     engine.dispose()
     with Store(url, table=TABLE, station="old", data_dir=tmp_path / "d",
                migrate_now=False) as old:
-        old._migrated = True  # a station of 0013: no bonus rows
+        old._migrated = True  # a station before 0014: no bonus rows
         with monkeypatch.context() as m:
             m.setattr(apply, "_bonus_rows", lambda s, rnd, slip, at: None)
             m.setattr(slips, "bonus_rows", lambda s, rnd: [])
@@ -221,7 +221,7 @@ def test_rounds_settled_before_the_rows_keep_their_lines_in_the_slip_and_read_as
 
 
 def test_the_ledger_is_not_taken_back_past_0014_once_lines_are_rows(store: Store) -> None:
-    """As past 0013: a station older than it would read those slips without their bonus.
+    """As past 0013: a station older than 0014 would read those slips without their bonus.
     The refusal leaves the ledger as it was."""
     from alembic import command
 
@@ -231,14 +231,14 @@ def test_the_ledger_is_not_taken_back_past_0014_once_lines_are_rows(store: Store
     with pytest.raises(RuntimeError, match="not taken back past it"), \
             store.engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0013_slip_once")
+        command.downgrade(cfg, "0015_compact")
     assert len(rows_of(store, rec.round_id)) == 5
     assert store.recall(rec.round_id).match
     (report,) = store.verify(TABLE)
     assert report.intact, report.text()
 
 
-def test_a_ledger_with_no_bonus_rows_goes_back_to_0013(empty_database_url: str) -> None:
+def test_a_ledger_with_no_bonus_rows_goes_back_to_0015(empty_database_url: str) -> None:
     from sqlalchemy import inspect
 
     from app.ledger.database import make_engine, migrate
@@ -252,7 +252,7 @@ def test_a_ledger_with_no_bonus_rows_goes_back_to_0013(empty_database_url: str) 
         cfg = alembic_config()
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0013_slip_once")
+            command.downgrade(cfg, "0015_compact")
         assert "bonus_settlements" not in inspect(engine).get_table_names()
         migrate(engine)  # and up again
         assert "bonus_settlements" in inspect(engine).get_table_names()

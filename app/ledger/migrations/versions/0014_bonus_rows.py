@@ -14,11 +14,12 @@ would have to name its link or trust an unsigned one; and their slips cannot lea
 lines out (a settled round's row never changes), so the lines would be kept twice. Recall,
 the slip and the floor read such a round's lines from its slip, as before.
 
-Going down past this, as past 0013: refused once a round's lines are in rows (a station
-older than this would find no bonus on those slips); an empty table is dropped.
+Going down past this (to 0015_compact), as past 0013: refused once a round's lines are in
+rows (a station older than this would find no bonus on those slips); an empty table is
+dropped.
 
 Revision ID: 0014_bonus_rows
-Revises: 0013_slip_once
+Revises: 0015_compact (0015 was merged first; the ids are names, the chain is the order)
 Create Date: 2026-11-30
 """
 
@@ -32,8 +33,10 @@ from types import ModuleType
 import sqlalchemy as sa
 from alembic import context, op
 
+from app.ledger.columns import LedgerUuid
+
 revision: str = "0014_bonus_rows"
-down_revision: str | None = "0013_slip_once"
+down_revision: str | None = "0015_compact"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -71,8 +74,8 @@ def _migration(name: str) -> ModuleType:
 def upgrade() -> None:
     op.create_table(
         TABLE,
-        sa.Column("id", sa.Uuid(), nullable=False),
-        sa.Column("round_id", sa.Uuid(), nullable=False),
+        sa.Column("id", LedgerUuid(), nullable=False),  # 16 bytes, as 0015 keeps every id
+        sa.Column("round_id", LedgerUuid(), nullable=False),
         sa.Column("line_no", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(5), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
