@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .banker import BankError, BankRotation, DealerWager, Eligibility
 from .bonus import BonusError, BonusHand, BonusLine, BonusSettlement, settle_bonuses
+from .bonus.payout import payout
 from .cards import Card, cards_text
 from .hands import Setting, foul_reason
 from .house_way.table import house_way_setting
@@ -55,6 +56,7 @@ from .records import (
     BonusWithdrawn,
     Dealt,
     DragonBonusPlaced,
+    DragonBonusWithdrawn,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -353,6 +355,26 @@ class Round:
         self.log.append(record)
         return record
 
+    def verify_withdraw_dragon_bonus(self, position: int) -> None:
+        self._require(Phase.SETTING)
+        if position not in self._dragon_bonus:
+            raise RoundError(f"the dragon hand at {position_name(position)} has no bonus to "
+                             f"take back")
+        if self._any_set():
+            raise RoundError("the dragon hand's bonus is taken back before any hand is set")
+
+    def can_withdraw_dragon_bonus(self, position: int) -> bool:
+        return _can(lambda: self.verify_withdraw_dragon_bonus(position))
+
+    def withdraw_dragon_bonus(self, position: int) -> DragonBonusWithdrawn:
+        """The taker takes back the bonus on a dragon hand, while it could still be placed
+        (before any hand is set), as a seat's bonus is taken back while the bets are open."""
+        self.verify_withdraw_dragon_bonus(position)
+        record = DragonBonusWithdrawn(self._dragons[position][0], position,
+                                      self._dragon_bonus.pop(position))
+        self.log.append(record)
+        return record
+
     def _verify_bonus_beside_wagers(self) -> None:
         """Bets close with every bonus beside a Pai Gow wager, where the house requires one
         (a main wager taken back after the bonus was placed)."""
@@ -395,18 +417,9 @@ class Round:
             raise RoundError(str(e)) from None
 
     def _payouts(self, due: BonusSettlement) -> tuple[BonusPayout, ...]:
-        out = []
-        for x in due.lines:
-            if isinstance(x, BonusLine):
-                out.append(BonusPayout("bonus", x.seat, x.position, x.wager, x.category.value,
-                                       x.category.label, x.pays, x.amount, None, x.supervisor,
-                                       x.note, x.text()))
-            else:
-                wager = self._dragon_bonus.get(x.position) or self._bonus[x.seat]
-                out.append(BonusPayout("envy", x.seat, x.position, wager,
-                                       x.category.value, x.category.label, money(x.amount),
-                                       x.amount, x.from_position, x.supervisor, "", x.text()))
-        return tuple(out)
+        return tuple(payout(x, x.wager if isinstance(x, BonusLine) else
+                            self._dragon_bonus.get(x.position) or self._bonus[x.seat])
+                     for x in due.lines)
 
     def bonus_waiting(self) -> tuple[BonusPayout, ...]:
         """The payouts at or above the house's threshold that no supervisor approved yet."""

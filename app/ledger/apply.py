@@ -26,6 +26,7 @@ from .errors import LedgerError, RoundSettled
 from .journal import Op
 from .models import (
     BankDecision,
+    BonusSettlementRow,
     Event,
     HandRow,
     RoundRow,
@@ -346,6 +347,7 @@ def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
             reason="the player banker's result" + (" (the bank ran out)"
                                                    if bank["exhausted"] else ""),
             by=p.get("actor"), at=at))
+    _bonus_rows(s, rnd, slip, at)
     t = slip["totals"]
     rnd.wagers_cents, rnd.players_net_cents = t["wagers_cents"], t["players_net_cents"]
     rnd.commission_cents, rnd.banker_net_cents = t["commission_cents"], t["banker_net_cents"]
@@ -358,6 +360,17 @@ def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
     rnd.slip_json = _dumps(slips.kept(s, rnd, whole))
     rnd.slip_text = None if slip_text(whole) == p["slip_text"] else p["slip_text"]
     rnd.status, rnd.phase, rnd.settled_at = "settled", "settled", at
+
+
+def _bonus_rows(s: Session, rnd: RoundRow, slip: SlipDict, at: datetime) -> None:
+    """The bonus and envy lines, a row each in the order paid (migration 0014_bonus_rows)."""
+    for no, x in enumerate(slip["bonus"]["lines"] if "bonus" in slip else [], start=1):
+        s.add(BonusSettlementRow(
+            id=derived_id(rnd.id, f"bonus/{no}"), round_id=rnd.id, line_no=no,
+            kind=x["kind"], seat=x["seat"], position=x["position"],
+            from_position=x["from_position"], category=x["category"],
+            wager_cents=x["wager_cents"], paid_cents=x["amount_cents"],
+            supervisor=x["supervisor"], note=x["note"] or None, at=at))
 
 
 MISDEAL_PREFIX = "misdeal: "

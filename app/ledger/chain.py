@@ -69,6 +69,7 @@ from . import columns, keys
 from .models import (
     BankDecision,
     Base,
+    BonusSettlementRow,
     ChainEntry,
     ChainUnsigned,
     Event,
@@ -93,17 +94,18 @@ PEOPLE_TABLES = ("users", "sign_ins", "station_keys")
 SIGNER = "paigow_signer"  # the execution option that carries the keys.Signer of a writer
 
 MODELS: dict[str, type[Base]] = {m.__tablename__: m for m in (
-    Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BankDecision, Event, User,
-    SignIn, StationKey)}
+    Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BonusSettlementRow,
+    BankDecision, Event, User, SignIn, StationKey)}
 CHAINED = tuple(MODELS)
 """Every table whose rows are chained, in the order a chain is checked."""
 
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-               "bank_decisions", "events", "users", "sign_ins", "station_keys")
+               "bank_decisions", "events", "users", "sign_ins", "station_keys",
+               "bonus_settlements")
 """A /2 link's one-byte table numbers: part of the format, so only ever added to."""
 ROW_BYTES = 1 + 16 + 32
 
-BY_ROUND = ("hands", "wagers", "settlements")
+BY_ROUND = ("hands", "wagers", "settlements", "bonus_settlements")
 BY_STATION = ("shifts", "events", "bank_decisions")
 
 
@@ -519,6 +521,8 @@ def describe(conn: Connection, table: str, row_id: str,
         parts.append(f"position {row['position']}")
     if table == "settlements":
         parts.append(f"{row['entry']} entry {row['entry_no']}")
+    if table == "bonus_settlements":
+        parts.append(f"seat {row['seat']}'s {row['kind']}, line {row['line_no']} paid")
     if table == "events":
         parts.append(f"event {row['kind']}" + (f" #{row['seq']}" if row["seq"] is not None
                                                else ""))

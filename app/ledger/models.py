@@ -232,6 +232,36 @@ class SettlementRow(Base):
     at: Mapped[datetime]
 
 
+class BonusSettlementRow(Base):
+    """A bonus or envy line of a settled round (issue 26, migration 0014_bonus_rows), in the
+    order paid (`line_no`, from 1): the seat paid, the hand whose bonus wager it is
+    (`position`; a dragon hand's position for its taker's bonus), for an envy line the hand
+    that paid it (`from_position`), the category its seven cards made, the wager it rides on
+    and what it paid (+ won, 0 push, - lost), whether it waited for a supervisor, and why
+    the card's pay did not apply (a fouled hand). The words are made again from these and
+    the pay card stored with the round (app.core.bonus.payout); the slip keeps none of it."""
+
+    __tablename__ = "bonus_settlements"
+    __table_args__ = (
+        UniqueConstraint("round_id", "line_no"),
+        CheckConstraint("kind IN ('bonus', 'envy')", name="kind"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    round_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("rounds.id"))
+    line_no: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(5))
+    seat: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    from_position: Mapped[int | None] = mapped_column(Integer)
+    category: Mapped[str] = mapped_column(String(40))
+    wager_cents: Mapped[int] = mapped_column(BigInteger)
+    paid_cents: Mapped[int] = mapped_column(BigInteger)
+    supervisor: Mapped[bool] = mapped_column(Boolean)
+    note: Mapped[str | None] = mapped_column(Text)
+    at: Mapped[datetime]
+
+
 class BankDecision(Base):
     """A decision on who may bank, with every reason: asked by the pit (`checked`) or made
     when the seat took the bank (`took`)."""
@@ -514,5 +544,5 @@ class StationLogin(Base):
 FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests",
                 "floor_logouts")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-          "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
-          "station_claims", "station_logins")
+          "bonus_settlements", "bank_decisions", "events", "chain", "users", "sign_ins",
+          *FLOOR_TABLES, "station_claims", "station_logins")

@@ -35,6 +35,7 @@ from .errors import LedgerError
 from .escape import csv_row, shown
 from .models import (
     BankDecision,
+    BonusSettlementRow,
     Event,
     HandRow,
     RoundRow,
@@ -48,7 +49,8 @@ SelectT = TypeVar("SelectT", bound="Select[*tuple[Any, ...]]")
 MIN_REF = 4
 PLAYER_ROLES = ("player", "dragon")
 SEAT_ROLES = ("player", "dragon", "bank")
-EXPORTS = ("rounds", "settlements", "hands", "wagers", "bank_decisions", "events")
+EXPORTS = ("rounds", "settlements", "bonus_settlements", "hands", "wagers", "bank_decisions",
+           "events")
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,7 +498,8 @@ ROUND_COLUMNS = ("id", "table_name", "round_no", "status", "started_at", "settle
                  "dealer_wager_cents", "house_way", "deal_mode", "deck", "leftovers",
                  "leftovers_counted", "misdeals", "wagers_cents", "players_net_cents",
                  "commission_cents", "banker_net_cents", "house_net_cents", "void_reason")
-CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | HandRow | WagerRow], tuple[str, ...]]] = {
+CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | BonusSettlementRow | HandRow | WagerRow],
+                               tuple[str, ...]]] = {
     "settlements": (SettlementRow, ("id", "round_id", "position", "seat", "role", "entry",
                                     "entry_no", "reverses_id", "outcome", "wager_cents",
                                     "win_cents", "commission_cents", "net_cents", "reason",
@@ -504,6 +507,10 @@ CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | HandRow | WagerRow], tuple[s
     "hands": (HandRow, ("id", "round_id", "position", "role", "seat", "cards", "low", "high",
                         "set_by", "rule_id", "rule_says", "foul", "penalty", "at")),
     "wagers": (WagerRow, ("id", "round_id", "position", "seat", "kind", "amount_cents", "at")),
+    # the bonus and envy lines in the order paid (migration 0014; none for a round before)
+    "bonus_settlements": (BonusSettlementRow, (
+        "id", "round_id", "line_no", "kind", "seat", "position", "from_position", "category",
+        "wager_cents", "paid_cents", "supervisor", "note", "at")),
 }
 
 
@@ -545,7 +552,8 @@ def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
                       [tuple(r) for r in s.execute(stmt)])
     if what in CHILD_COLUMNS:
         model, columns = CHILD_COLUMNS[what]
-        order = [RoundRow.started_at, model.position]
+        order = [RoundRow.started_at, BonusSettlementRow.line_no
+                 if model is BonusSettlementRow else model.position]
         if model is SettlementRow:
             order.append(SettlementRow.entry_no)
         stmt = (select(RoundRow.table_name, RoundRow.round_no,

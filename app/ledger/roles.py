@@ -6,7 +6,7 @@ What the station role may do, table by table (`grants`):
 - SELECT on every table of the ledger (and on the tables later migrations add: default
   privileges of the owner);
 - INSERT on the tables a station writes: stations, shifts, rounds, hands, wagers,
-  settlements, bank_decisions, events, chain, sign_ins;
+  settlements, bonus_settlements, bank_decisions, events, chain, sign_ins;
 - UPDATE only of the columns a round is filled in with as it goes (never its id, station,
   shift, table, number, start, rules or rotation) and of a shift's `closed_at`; the
   triggers still refuse any change of a settled or void round and of a closed shift;
@@ -37,7 +37,7 @@ from .errors import LedgerError
 from .models import RoundRow, StationLogin, User
 
 STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-                   "bank_decisions", "events", "chain", "sign_ins")
+                   "bonus_settlements", "bank_decisions", "events", "chain", "sign_ins")
 FIXED_ROUND_COLUMNS = frozenset({"id", "station_id", "shift_id", "table_name", "round_no",
                                  "started_at", "config", "house_way", "rotation"})
 ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns

@@ -175,7 +175,11 @@ def is_dragon_bonus(p: Parts, position: int) -> bool:
 
 def withdraw_bonus(p: Parts) -> None:
     rnd = p.play.need_round()
-    rnd.verify_withdraw_bonus(p.need_position())
+    position = p.need_position()
+    if is_dragon_bonus(p, position):
+        rnd.verify_withdraw_dragon_bonus(position)
+        return
+    rnd.verify_withdraw_bonus(position)
 
 
 def same_wagers(p: Parts) -> None:

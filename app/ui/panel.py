@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.session.commands import COMMANDS, Command
 
 from . import theme
-from .present import SlipState
+from .present import SlipState, unbroken_money
 from .seat import restyle
 from .theme import px
 
@@ -326,7 +326,7 @@ class ControlPanel(QWidget):
         self.slip.table.verticalHeader().setDefaultSectionSize(px(25, scale))
 
     def show_message(self, text: str, level: str) -> None:
-        self.message.setText(text)
+        self.message.setText(unbroken_money(text))
         restyle(self.message, "level", level)
 
     def show_availability(self, availability: dict[str, str | None],

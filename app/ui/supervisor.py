@@ -41,6 +41,7 @@ from app.core.settlement import money
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
+from .present import unbroken_money
 from .seat import restyle
 from .theme import STYLE
 
@@ -202,7 +203,7 @@ class ActionDialog(QDialog):
         self.setStyleSheet(STYLE)
         self.setObjectName("pitDialog")
         self.pit = pit
-        self.says = _label("pitText", says)
+        self.says = _label("pitText", unbroken_money(says))
         self.fields = QFormLayout()
         self.form = PersonForm(why=why)
         self.answer = _label("message")

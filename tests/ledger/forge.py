@@ -17,7 +17,8 @@ from app.ledger.database import make_engine
 
 GENESIS = "0" * 64
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-               "bank_decisions", "events", "users", "sign_ins", "station_keys")
+               "bank_decisions", "events", "users", "sign_ins", "station_keys",
+               "bonus_settlements")
 
 
 def stored_id(postgres: bool, value: str | uuid.UUID) -> str | bytes:
