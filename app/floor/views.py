@@ -259,9 +259,11 @@ def bonus_records(s: Session, round_ids: Iterable[uuid.UUID]
 def live_bonus(game: Round) -> list[str]:
     """The round in play's bonus wagers and a payout that waits for a supervisor."""
     out = []
-    if game.bonus_wagers:
-        out.append("Bonus wagers this round: " + ", ".join(
-            f"{position_name(seat)} {money(c)}" for seat, c in sorted(game.bonus_wagers.items())))
+    wagers = [f"{position_name(seat)} {money(c)}" for seat, c in sorted(game.bonus_wagers.items())]
+    wagers += [f"the dragon hand at {position_name(p)} {money(c)}"
+               for p, c in sorted(game.dragon_bonus_wagers.items())]
+    if wagers:
+        out.append("Bonus wagers this round: " + ", ".join(wagers))
     held = game.bonus_held
     if held is not None and game.bonus_approved is None and game.slip is None:
         out.append("A bonus payout waits for a supervisor's approval: "

@@ -207,3 +207,13 @@ def test_the_report_page_csv_and_pdf_carry_the_bonus_and_the_round_its_lines(
     table = client.get("/tables/PG-3").text
     assert "Bonus and envy, in the order paid (fortune-8000, envy envy-5000)" in table
     assert rnd.slip.bonus.lines[0].hand in table
+
+
+def test_the_live_table_lists_a_dragon_hands_bonus_beside_the_seats() -> None:
+    from app.floor.views import live_bonus
+    from tests.core.test_round_bonus import dragon_round
+
+    game = dragon_round(dragon_bonus=True)
+    game.place_dragon_bonus(3, 500)
+    assert live_bonus(game) == [
+        "Bonus wagers this round: seat 1 $5.00, seat 2 $5.00, the dragon hand at seat 3 $5.00"]
