@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import CursorResult, RowMapping, Table, select, update
+from sqlalchemy import RowMapping, Table, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -145,10 +145,12 @@ def _locked(s: Session, card: ProgressiveCard, station_id: uuid.UUID, at: dateti
     digest = card_hash(card)
     dialect = s.get_bind().dialect.name
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    opened = cast(CursorResult[object], s.execute(insert(METERS).values(
+    # RETURNING, not the rowcount: psycopg gives -1 for an INSERT ... ON CONFLICT
+    opened = s.scalar(insert(METERS).values(
         name=card.name, amount_cents=card.seed, reserve_cents=0, seed_cents=card.seed,
-        seq=1, card_hash=digest, updated_at=at).on_conflict_do_nothing(index_elements=["name"])))
-    if opened.rowcount == 1:
+        seq=1, card_hash=digest, updated_at=at).on_conflict_do_nothing(index_elements=["name"])
+        .returning(METERS.c.name))
+    if opened is not None:
         s.add(ProgressiveMove(
             id=uuid.uuid4(), meter=card.name, meter_seq=1, kind=OPEN, station_id=station_id,
             round_id=None, op_id=f"open/{card.name}", op_part=0, seats=None, wagers=0,

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.core.progressive import progressive_card
 from app.core.round import Round, RoundRules
+from app.core.table import Table
 from app.ledger import Recording, Store
 from app.ledger.models import ProgressiveMove
 from app.ledger.progressive import Move, card_hash
@@ -27,7 +28,7 @@ def progressive_round(store: Store, seats: list[int], seed: object = 0) -> Recor
     """A round played to its slip with a progressive wager on each of `seats`."""
     from .play import play
 
-    game = Round(RoundRules(), store.rotation())
+    game = Round(RoundRules(table=Table(name=store.table)), store.rotation())
     rec = store.begin(game)
     rec.progressive = wagers(seats)  # type: ignore[assignment]
     play(game, random.Random(str(seed)), rec.save, misdeal_chance=0)
