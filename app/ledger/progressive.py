@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from typing import cast
 
 from sqlalchemy import RowMapping, Table, select, update
@@ -53,6 +54,7 @@ METERS = cast(Table, ProgressiveMeter.__table__)
 OPEN, CONTRIBUTION, HIT = "open", "contribution", "hit"
 
 
+@cache
 def card_hash(card: ProgressiveCard) -> str:
     """SHA-256 of what the card's money rules are (not its title or notes): every move of
     a meter is made by the card the meter was opened with, and a station with another
@@ -70,7 +72,7 @@ def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
     """The card a station names in its op (the shipped cards), checked against the hash
     the station sent: a site whose card differs from this program's is refused in words."""
     try:
-        card = progressive_card(name)
+        card = _shipped(name)
     except ProgressiveCardError as e:
         raise LedgerError(f"the progressive {name!r} is not a card this program has "
                           f"({e}): update the program on this machine") from None
@@ -79,6 +81,12 @@ def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
                           f"than this program's: every linked table must have the same card; "
                           f"call the shift manager. Nothing was recorded.")
     return card
+
+
+@cache
+def _shipped(name: str) -> ProgressiveCard:
+    # read once a process: every settlement with progressive wagers names its card
+    return progressive_card(name)
 
 
 @dataclass(frozen=True, slots=True)

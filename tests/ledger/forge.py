@@ -17,7 +17,8 @@ from app.ledger.database import make_engine
 
 GENESIS = "0" * 64
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-               "bank_decisions", "events", "users", "sign_ins", "station_keys")
+               "bank_decisions", "events", "users", "sign_ins", "station_keys",
+               "progressive_moves")
 
 
 def link_rows(row_table: str, row_id: str, row_hash: str, rows: bytes | None
