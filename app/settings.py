@@ -530,9 +530,9 @@ class SupervisorSection(_Section):
 
 
 class FilesSection(_Section):
-    """How long the station's own files stay in their folders (drivers/archive.py): a
-    session file is closed and a new one begun at the next round once it passes
-    `session_file_mb`; session files and slip PDFs last changed more than
+    """How long the station's own copies stay where they are (drivers/archive.py): a
+    session in the journal is closed and a new one begun at the next round once it passes
+    `session_file_mb`; sessions and slip PDFs last changed more than
     `archive_after_days` ago are packed into a monthly ZIP in their folder's `archive/`
     at the station's start (0: never)."""
 

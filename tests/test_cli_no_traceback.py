@@ -55,6 +55,29 @@ def test_replay_of_a_binary_file_says_it_is_not_a_recorded_session(tmp_path: Pat
     refused(paigow("replay", str(noise)), "noise.bin", "line 1 is not UTF-8 text")
 
 
+def test_replay_of_a_journal_names_a_session_it_does_not_keep(tmp_path: Path) -> None:
+    from app.ledger.session_lines import SessionLines
+
+    journal = tmp_path / "station.sqlite"
+    lines = SessionLines(journal)
+    lines.add("2026-11-29T08-00-00.000000Z", RECORDED.read_text(encoding="utf-8"))
+    lines.close()
+    refused(paigow("replay", str(journal), "--session", "yesterday"), "no session",
+            "--list lists them")
+    listed = paigow("replay", str(journal), "--list")
+    assert listed.returncode == 0 and "2026-11-29T08-00-00.000000Z  1 lines" in listed.stdout
+    played = paigow("replay", str(journal))
+    assert played.returncode == 0 and "round(s) settled" in played.stderr
+
+
+def test_replay_of_a_database_that_keeps_no_session_says_so(tmp_path: Path) -> None:
+    import sqlite3
+
+    other = tmp_path / "ledger.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE rounds (id TEXT)").connection.close()
+    refused(paigow("replay", str(other)), "keeps no session", "sessions/archive")
+
+
 def test_replay_of_dev_urandom_ends_with_a_sentence() -> None:
     refused(paigow("replay", "/dev/urandom"), "/dev/urandom", "not UTF-8 text")
 

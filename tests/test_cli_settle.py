@@ -204,7 +204,7 @@ def test_dice_at_an_rng_table_are_refused(capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     field, why = _refused(capsys, monkeypatch,
                           _changed("house-bank.json", action={"dice": [1, 2, 3]}))
-    assert field == "action" and 'finds action with rng' in why
+    assert field == "action" and "takes the action from the RNG only" in why
 
 
 def test_a_die_showing_seven_is_refused(capsys: pytest.CaptureFixture[str],
@@ -283,7 +283,7 @@ def test_the_deal_form_must_match_how_the_table_reads_it(
     data = _load("dragon-dice-counterclockwise.json")
     del data["config"]["table"]["deal"]
     field, why = _refused(capsys, monkeypatch, data)
-    assert field == "deal" and 'reads the deal as stacks (table: deal = "stacks")' in why
+    assert field == "deal" and "deal is read in stacks, not one card at a time" in why
 
 
 def test_a_counterclockwise_table_offers_the_bank_counterclockwise_from_the_history(

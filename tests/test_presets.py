@@ -162,7 +162,7 @@ def test_delaware_park_finds_action_with_a_1_to_7_number_and_sets_by_its_house_w
     assert rules.house_way.name == "delaware-park"
     game = Round(rules)
     game.place_wager(1, 2500)
-    with pytest.raises(RoundError, match="finds action with rng, not dice"):
+    with pytest.raises(RoundError, match="takes the action from the RNG only, not from the dice"):
         game.verify_set_action(Action.from_dice(1, 2, 3))
     slip = _play(rules, {1: 2500}, Action.from_rng(7))
     dealer = slip.line(DEALER)

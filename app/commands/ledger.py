@@ -130,12 +130,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=_count, default=20, help="at most this many (0: all)")
     p.add_argument("--json", action="store_true")
 
-    p = sub.add_parser("export", help="CSV of rounds, settlements, hands, wagers, "
-                                      "bank_decisions or events")
+    p = sub.add_parser("export", help="CSV of rounds, settlements, bonus_settlements (the "
+                                      "bonus and envy lines), hands, wagers, bank_decisions "
+                                      "or events")
     _common(p)
+    # app.ledger.reads.EXPORTS, written out: the parser loads no SQLAlchemy
     p.add_argument("what", nargs="?", default="settlements",
-                   choices=("rounds", "settlements", "hands", "wagers", "bank_decisions",
-                            "events"))
+                   choices=("rounds", "settlements", "bonus_settlements", "hands", "wagers",
+                            "bank_decisions", "events"))
     _filters(p)
     p.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
 

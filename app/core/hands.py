@@ -152,34 +152,33 @@ ALL_RULES = tuple(HandRules(j, w) for j in ("bug", "fully-wild") for w in ("seco
 
 @cache
 def _tables(rules: HandRules) -> _Tables:
-    return _shipped_tables().get(rules) or built_tables(rules)
+    return _shipped_tables(rules) or built_tables(rules)
 
 
-@cache
-def _shipped_tables() -> dict[HandRules, _Tables]:
-    """Every rule set's tables from TABLES_FILE; none when it is missing or damaged (they
-    are built then)."""
+def _shipped_tables(rules: HandRules) -> _Tables | None:
+    """One rule set's tables from TABLES_FILE (only that set's are made: a command that sets
+    one hand makes no others); None when they are missing or the file is damaged (they are
+    built then)."""
     try:
         data = TABLES_FILE.read_bytes()
         end = data.find(b"\n")
         header = json.loads(data[:end])
         if header["format"] != TABLES_FORMAT:
-            return {}
+            return None
         body = zlib.decompress(data[end + 1:])
         ns, nu = header["suited"], header["unsuited"]
+        sets = [HandRules(joker, wheel) for joker, wheel in header["rules"]]
+        if 8 * (ns + nu) + 4 * (ns + nu) * len(sets) != len(body) or rules not in sets:
+            return None
         keys = array("q")
         keys.frombytes(body[:8 * (ns + nu)])
-        at = 8 * (ns + nu)
-        out: dict[HandRules, _Tables] = {}
-        for joker, wheel in header["rules"]:
-            values = array("i")
-            values.frombytes(body[at:at + 4 * (ns + nu)])
-            at += 4 * (ns + nu)
-            out[HandRules(joker, wheel)] = _Tables(dict(zip(keys[:ns], values[:ns], strict=True)),
-                                                   dict(zip(keys[ns:], values[ns:], strict=True)))
-        return out if at == len(body) else {}
+        at = 8 * (ns + nu) + 4 * (ns + nu) * sets.index(rules)
+        values = array("i")
+        values.frombytes(body[at:at + 4 * (ns + nu)])
+        return _Tables(dict(zip(keys[:ns], values[:ns], strict=True)),
+                       dict(zip(keys[ns:], values[ns:], strict=True)))
     except (OSError, ValueError, KeyError, TypeError, zlib.error):
-        return {}
+        return None
 
 
 def write_tables(path: Path = TABLES_FILE) -> None:

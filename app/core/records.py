@@ -83,6 +83,15 @@ class BonusWithdrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class DragonBonusWithdrawn:
+    """The taker took back the bonus on a dragon hand, before any hand was set."""
+
+    seat: int
+    position: int
+    wager: int
+
+
+@dataclass(frozen=True, slots=True)
 class BonusHeld:
     """The payouts that wait for a supervisor before the round settles."""
 
@@ -191,6 +200,6 @@ class Settled:
 
 Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
           | Misdealt | DragonPassed | DragonTaken | HandSet | HandReturned | HouseWayAsked
-          | HouseWayShown | BonusPlaced | BonusWithdrawn | DragonBonusPlaced | BonusHeld
-          | BonusApproved
+          | HouseWayShown | BonusPlaced | BonusWithdrawn | DragonBonusPlaced
+          | DragonBonusWithdrawn | BonusHeld | BonusApproved
           | Settled)

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .banker import BankError, BankRotation, DealerWager, Eligibility
 from .bonus import BonusError, BonusHand, BonusLine, BonusSettlement, settle_bonuses
+from .bonus.payout import payout
 from .cards import Card, cards_text
 from .hands import Setting, foul_reason
 from .house_way.table import house_way_setting
@@ -55,6 +56,7 @@ from .records import (
     BonusWithdrawn,
     Dealt,
     DragonBonusPlaced,
+    DragonBonusWithdrawn,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -93,6 +95,7 @@ from .table import (
     DEALER,
     NO_PLAY,
     Action,
+    ActionSource,
     Deal,
     DealMode,
     Misdeal,
@@ -103,6 +106,11 @@ from .table import (
     deal_stacks,
     position_name,
 )
+
+# Refusals are read by the dealer: the table's settings in words, not as the config writes
+# them ("rng", "one-at-a-time": the config's words, docs/configuration.md).
+_ACTION_WORDS = {ActionSource.RNG: "the RNG", ActionSource.DICE: "the dice"}
+_DEAL_WORDS = {DealMode.STACKS: "in stacks", DealMode.ONE_AT_A_TIME: "one card at a time"}
 
 
 def _dragons(n: int) -> str:
@@ -274,7 +282,7 @@ class Round:
         self._verify_seat(seat)
         bonus = self.rules.bonus
         if bonus is None:
-            raise RoundError("this table takes no bonus wager (table: bonus.enabled)")
+            raise RoundError("this table takes no bonus wager")
         if wager < bonus.minimum:
             raise RoundError(f"{money(wager)} is under the bonus minimum of "
                              f"{money(bonus.minimum)}")
@@ -315,7 +323,7 @@ class Round:
         self.table.verify_position(position)
         bonus = self.rules.bonus
         if bonus is None:
-            raise RoundError("this table takes no bonus wager (table: bonus.enabled)")
+            raise RoundError("this table takes no bonus wager")
         if position not in self._dragons:
             raise RoundError(f"{position_name(position)}'s hand is not a dragon hand taken "
                              f"this round: a bonus now goes only on a dragon hand")
@@ -344,6 +352,26 @@ class Round:
         record = DragonBonusPlaced(self._dragons[position][0], position, wager,
                                    RULE_DRAGON_BONUS.format(least=money(bonus.minimum),
                                                             most=money(bonus.maximum)))
+        self.log.append(record)
+        return record
+
+    def verify_withdraw_dragon_bonus(self, position: int) -> None:
+        self._require(Phase.SETTING)
+        if position not in self._dragon_bonus:
+            raise RoundError(f"the dragon hand at {position_name(position)} has no bonus to "
+                             f"take back")
+        if self._any_set():
+            raise RoundError("the dragon hand's bonus is taken back before any hand is set")
+
+    def can_withdraw_dragon_bonus(self, position: int) -> bool:
+        return _can(lambda: self.verify_withdraw_dragon_bonus(position))
+
+    def withdraw_dragon_bonus(self, position: int) -> DragonBonusWithdrawn:
+        """The taker takes back the bonus on a dragon hand, while it could still be placed
+        (before any hand is set), as a seat's bonus is taken back while the bets are open."""
+        self.verify_withdraw_dragon_bonus(position)
+        record = DragonBonusWithdrawn(self._dragons[position][0], position,
+                                      self._dragon_bonus.pop(position))
         self.log.append(record)
         return record
 
@@ -389,18 +417,9 @@ class Round:
             raise RoundError(str(e)) from None
 
     def _payouts(self, due: BonusSettlement) -> tuple[BonusPayout, ...]:
-        out = []
-        for x in due.lines:
-            if isinstance(x, BonusLine):
-                out.append(BonusPayout("bonus", x.seat, x.position, x.wager, x.category.value,
-                                       x.category.label, x.pays, x.amount, None, x.supervisor,
-                                       x.note, x.text()))
-            else:
-                wager = self._dragon_bonus.get(x.position) or self._bonus[x.seat]
-                out.append(BonusPayout("envy", x.seat, x.position, wager,
-                                       x.category.value, x.category.label, money(x.amount),
-                                       x.amount, x.from_position, x.supervisor, "", x.text()))
-        return tuple(out)
+        return tuple(payout(x, x.wager if isinstance(x, BonusLine) else
+                            self._dragon_bonus.get(x.position) or self._bonus[x.seat])
+                     for x in due.lines)
 
     def bonus_waiting(self) -> tuple[BonusPayout, ...]:
         """The payouts at or above the house's threshold that no supervisor approved yet."""
@@ -549,8 +568,8 @@ class Round:
         self._verify_bonus_beside_wagers()
         source = self.table.action_source
         if action.source is not source:
-            raise RoundError(f"this table finds action with {source.value}, not "
-                             f"{action.source.value} (table: action = \"{source.value}\")")
+            raise RoundError(f"this table takes the action from {_ACTION_WORDS[source]} "
+                             f"only, not from {_ACTION_WORDS[action.source]}")
 
     def can_set_action(self, action: Action) -> bool:
         return _can(lambda: self.verify_set_action(action))
@@ -586,9 +605,8 @@ class Round:
         assert self._action is not None
         configured = self.table.deal_mode
         if mode is not None and mode is not configured:
-            raise RoundError(f"this table reads the deal as {configured.value} "
-                             f"(table: deal = \"{configured.value}\"), not {mode.value}; "
-                             f"or enter the hands by position")
+            raise RoundError(f"this table's deal is read {_DEAL_WORDS[configured]}, not "
+                             f"{_DEAL_WORDS[mode]}; or enter the hands by position")
         return self._action.position
 
     def deal_stacks(self, stacks: Sequence[Sequence[Card]],
@@ -710,7 +728,7 @@ class Round:
         self._require(Phase.SETTING)
         self._verify_seat(seat)
         if not self.rules.dragon.enabled:
-            raise RoundError("this table plays no dragon hands (table: dragon.enabled)")
+            raise RoundError("this table plays no dragon hands")
         if self._any_set():
             raise RoundError("the dragon hand is offered before any hand is set")
         if seat == self.banker:
@@ -827,8 +845,8 @@ class Round:
         name = position_name(position)
         if (front is not None and hand.role is Role.DRAGON
                 and self.rules.dragon.setting is DragonSetting.HOUSE_WAY):
-            raise RoundError("the dragon hand is set the House Way at this table "
-                             "(table: dragon.setting)")
+            raise RoundError("the dragon hand is set by the House Way at this table, not "
+                             "by a player")
         if front is not None and position in self._piles:
             raise RoundError(f"{name} asked for the House Way: the seven cards are in one pile "
                              f"for the dealer to set after the bank")

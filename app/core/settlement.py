@@ -601,6 +601,53 @@ def _action_words(a: ActionDict) -> str:
                                    else "")
 
 
+@dataclass(frozen=True, slots=True)
+class BonusLineWords:
+    """A bonus or envy line within its seat's group: what it is on, what it paid."""
+
+    words: str  # "bonus $5.00: four of a kind, 25 to 1", "envy: five aces at seat 3"
+    amount: int
+    approved: str  # "approved by NAME" on a line that waited for a supervisor, else ""
+
+
+@dataclass(frozen=True, slots=True)
+class BonusSeatWords:
+    """A seat's bonus and envy lines, as the felt, the printed slip, the PDF and the slip's
+    words group them."""
+
+    seat: int
+    title: str  # "seat 3 bonus", as the slip names its lines
+    net: int
+    lines: tuple[BonusLineWords, ...]
+
+
+def bonus_line_words(x: BonusLineDict) -> str:
+    """A line without its seat (its group names the seat): the wager and the hand it rides
+    on and what the card pays, or the other player's hand an envy line is paid for."""
+    if x["kind"] == "envy":
+        return f"envy: {x['hand']} at {position_name(x['from_position'] or 0)}"
+    dragon = (f" on the dragon hand at {position_name(x['position'])}"
+              if x["position"] != x["seat"] else "")
+    return (f"bonus {money(x['wager_cents'])}{dragon}: {x['hand']}, {x['pays']}"
+            + (f" ({x['note']})" if x["note"] else ""))
+
+
+def bonus_groups(bonus: BonusDict) -> tuple[BonusSeatWords, ...]:
+    """The bonus and envy lines a seat at a time: the seats in the order they were first
+    paid, each seat's lines in the order paid. The one maker of these words: the felt, the
+    printed slip (ESC/POS and PDF) and `slip_text` all show them so."""
+    out = []
+    for seat in dict.fromkeys(x["seat"] for x in bonus["lines"]):
+        mine = [x for x in bonus["lines"] if x["seat"] == seat]
+        lines = tuple(BonusLineWords(bonus_line_words(x), x["amount_cents"],
+                                     f"approved by {bonus['approved_by']}"
+                                     if x["supervisor"] and bonus["approved_by"] else "")
+                      for x in mine)
+        out.append(BonusSeatWords(seat, f"{position_name(seat)} bonus",
+                                  sum(x["amount_cents"] for x in mine), lines))
+    return tuple(out)
+
+
 def slip_text(slip: SlipDict) -> str:
     """The slip as a dealer reads it, from its JSON: one position a line, in order from
     action. The one way a slip becomes these words, so the ledger keeps the JSON only and
@@ -644,10 +691,10 @@ def slip_text(slip: SlipDict) -> str:
     if bonus is not None:
         out.append(f"Bonus ({bonus['pay_card']}" + (f", envy {bonus['envy_card']}"
                                                     if bonus["envy_card"] else "") + "):")
-        out.extend(f"   {x['text']}" + (f" [{x['note']}]" if x["note"] else "")
-                   + (" - approved by " + bonus["approved_by"]
-                      if x["supervisor"] and bonus["approved_by"] else "")
-                   for x in bonus["lines"])
+        for group in bonus_groups(bonus):
+            out.append(f"   {group.title} {money(group.net, sign=True)}")
+            out.extend(f"      {x.words}: {money(x.amount, sign=True)}"
+                       + (f" - {x.approved}" if x.approved else "") for x in group.lines)
         out.append(f"Bonus wagers {money(bonus['wagers_cents'])}   players net "
                    f"{money(bonus['net_cents'], sign=True)}   house net "
                    f"{money(-bonus['net_cents'], sign=True)}")

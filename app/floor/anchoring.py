@@ -22,7 +22,10 @@ from .alerts import Raise
 _WORDS = {"edited": "changed since it was written", "forged": "signed with a forged signature",
           "missing": "missing", "revoked": "signed by a key since revoked",
           "unenrolled": "signed by a key no station enrolled",
-          "unsigned": "signed by no enrolled station (written behind the ledger's back)"}
+          "unsigned": "signed by no enrolled station (written behind the ledger's back)",
+          "unchained": "in no link of the chain (written behind the ledger's back)",
+          "wrong table": "a link of another table's chain",
+          "out of order": "out of its chain's order"}
 
 
 class Anchoring:
@@ -39,7 +42,7 @@ class Anchoring:
         self._next = time.monotonic() + self.every_s
         kept = list(anchors.read_checkpoints(self.path)) if self.path.exists() else []
         with Session(self.engine) as s:
-            conn = s.connection()
+            conn = chain.snapshot(s)  # the links and the rows as of one moment
             mismatches = anchors.check(conn, kept)
             reports = [chain.verify(conn, name) for name in chain.chains(conn)]
             heads = anchors.heads(conn)

@@ -1,9 +1,10 @@
 """The bonus and envy as the floor shows them (issue 26): a round's lines on the table's
 page and the money on the shift report, read from what the ledger keeps. The amounts are
-the settled slip's `bonus` (every line in the order paid, who approved the big ones); the
-hold for a supervisor is the round's `bonus_held` record, the approval its `bonus_approved`
-record. The bonus is the house's money apart from the Pai Gow wagers: it is never mixed
-into the drop, the win or the commission."""
+the round's `bonus_settlements` rows (every line in the order paid; migration 0014), or,
+for a round settled before them, its slip's `bonus`; who approved the big ones is the
+slip's; the hold for a supervisor is the round's `bonus_held` record, the approval its
+`bonus_approved` record. The bonus is the house's money apart from the Pai Gow wagers: it
+is never mixed into the drop, the win or the commission."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 
 from app.core.settlement import money
 from app.core.table import position_name
+from app.ledger.models import BonusSettlementRow
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,22 @@ class BonusTotals:
     approved: int = 0  # payouts that waited for a supervisor
     approvers: set[str] = field(default_factory=set)
 
+    def add_rows(self, rows: Sequence[BonusSettlementRow], approved_by: str | None) -> None:
+        """A round's bonus as its rows hold it (in the order paid)."""
+        self.rounds += 1
+        for r in rows:
+            self.wagers_cents += r.wager_cents if r.kind == "bonus" else 0
+            self.win_cents -= r.paid_cents
+            if r.kind == "envy":
+                self.envy_cents += max(r.paid_cents, 0)
+            else:
+                self.paid_cents += max(r.paid_cents, 0)
+            self.approved += r.supervisor
+        if approved_by:
+            self.approvers.add(approved_by)
+
     def add(self, bonus: Mapping[str, object]) -> None:
+        """A round's bonus as a slip settled before the rows keeps it."""
         self.rounds += 1
         self.wagers_cents += _int(bonus.get("wagers_cents"))
         self.win_cents -= _int(bonus.get("net_cents"))

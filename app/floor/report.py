@@ -25,14 +25,45 @@ from sqlalchemy.orm import Session
 
 from app.core.settlement import money
 from app.ledger import anchors, reads
+from app.ledger.chain import untrusted
 from app.ledger.escape import csv_row
-from app.ledger.models import HandRow, RoundRow, Shift
+from app.ledger.models import BonusSettlementRow, HandRow, RoundRow, Shift
 
 from . import bonus as bonus_mod
 from .bonus import BonusTotals, slip_bonus
 
 if TYPE_CHECKING:
     from fpdf import FPDF
+
+
+def _bonus_rows(s: Session, round_ids: list[uuid.UUID]
+                ) -> dict[uuid.UUID, list[BonusSettlementRow]]:
+    """The rounds' bonus and envy rows, in the order paid; a row that is no record
+    (chain.untrusted) is left out, as the settlements' totals leave theirs."""
+    found: list[BonusSettlementRow] = []
+    for start in range(0, len(round_ids), 500):
+        found += s.scalars(select(BonusSettlementRow).where(
+            BonusSettlementRow.round_id.in_(round_ids[start:start + 500]))
+            .order_by(BonusSettlementRow.round_id, BonusSettlementRow.line_no))
+    forged = untrusted(s.connection(), "bonus_settlements", [str(r.id) for r in found])
+    out: dict[uuid.UUID, list[BonusSettlementRow]] = defaultdict(list)
+    for r in found:
+        if str(r.id) not in forged:
+            out[r.round_id].append(r)
+    return out
+
+
+def _add_bonus(r: RoundRow, rows: list[BonusSettlementRow], to: tuple[Line, ...]) -> None:
+    """A settled round's bonus: its rows, or a slip settled before them (most rounds have
+    none: their slip is not parsed)."""
+    kept = r.slip_json if r.slip_json and '"bonus"' in r.slip_json else None
+    bonus = slip_bonus(json.loads(kept)) if kept else None
+    for line in to:
+        if rows:
+            who = bonus.get("approved_by") if bonus is not None else None
+            line.bonus.add_rows(rows, who if isinstance(who, str) else None)
+        elif bonus is not None and "lines" in bonus:
+            line.bonus.add(bonus)
 
 
 @dataclass
@@ -61,9 +92,10 @@ class Line:
                 str(self.corrections)]
 
 
-HEADER = ["", "rounds", "drop", "win/loss", "commission", "hold", "player banker rounds",
-          "fouls", "voids", "corrections"]
-BONUS_HEADER = bonus_mod.HEADER
+# Column names begin with a capital, as the pit window's and the floor's other tables do.
+HEADER = ["", "Rounds", "Drop", "Win/loss", "Commission", "Hold", "Player banker rounds",
+          "Fouls", "Voids", "Corrections"]
+BONUS_HEADER = [h[:1].upper() + h[1:] for h in bonus_mod.HEADER]
 
 
 @dataclass
@@ -109,6 +141,7 @@ def build(engine: Engine, since: datetime, until: datetime, words: str = "") -> 
             ((RoundRow.settled_at >= since) & (RoundRow.settled_at < until))
             | ((RoundRow.status == "void") & (RoundRow.started_at >= since)
                & (RoundRow.started_at < until)))))
+        bonus_by_round = _bonus_rows(s, [r.id for r in rounds if r.status == "settled"])
         where: dict[object, tuple[str, str]] = {}
         shifts_of: defaultdict[str, set[str]] = defaultdict(set)
         for r in rounds:
@@ -121,12 +154,8 @@ def build(engine: Engine, since: datetime, until: datetime, words: str = "") -> 
                     continue
                 line.rounds += 1
                 line.player_banker_rounds += r.banker_seat is not None
-            # the bonus as the settled slip keeps it (most rounds have none: not parsed)
-            bonus = slip_bonus(json.loads(r.slip_json)) \
-                if r.status == "settled" and r.slip_json and '"bonus"' in r.slip_json else None
-            if bonus is not None:
-                for line in lines(*key):
-                    line.bonus.add(bonus)
+            if r.status == "settled":
+                _add_bonus(r, bonus_by_round.get(r.id, []), lines(*key))
         fouls: defaultdict[uuid.UUID, int] = defaultdict(int)
         for rid in s.scalars(select(HandRow.round_id).where(HandRow.round_id.in_(list(where)),
                                                              HandRow.foul.is_not(None))):

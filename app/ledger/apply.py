@@ -26,6 +26,7 @@ from .errors import LedgerError, RoundSettled
 from .journal import Op
 from .models import (
     BankDecision,
+    BonusSettlementRow,
     Event,
     HandRow,
     RoundRow,
@@ -172,7 +173,8 @@ def _round_begin(s: Session, p: RoundBeginOp) -> bool:
         house_way=config["rules"]["house_way"], rotation=_dumps(p["rotation"]),
         misdeals=0))
     s.flush()
-    _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=p["shift_id"],
+    # A round's events name no shift: the round's row does (migration 0015; older ones did).
+    _event(s, id=derived_id(rid, "0"), station_id=p["station_id"], shift_id=None,
            round_id=p["id"], seq=0, kind=ROUND_BEGUN, actor=p.get("actor"), at=p["at"],
            payload={"round_no": p["round_no"]})  # its config and rotation: the round's row
     return True
@@ -223,7 +225,7 @@ def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
         raise LedgerError(f"round {rid}: record {seq} arrived after record {rnd.last_seq}: "
                           f"the journal is out of order")
     _event(s, id=derived_id(rid, str(seq)), station_id=str(rnd.station_id),
-           shift_id=str(rnd.shift_id), round_id=rid, seq=seq, kind=record["type"],
+           shift_id=None, round_id=rid, seq=seq, kind=record["type"],
            actor=p.get("actor"), at=p["at"], payload=stored_record(record))
     rnd.last_seq = seq
     s.flush()
@@ -357,6 +359,7 @@ def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
             reason="the player banker's result" + (" (the bank ran out)"
                                                    if bank["exhausted"] else ""),
             by=p.get("actor"), at=at))
+    _bonus_rows(s, rnd, slip, at)
     t = slip["totals"]
     rnd.wagers_cents, rnd.players_net_cents = t["wagers_cents"], t["players_net_cents"]
     rnd.commission_cents, rnd.banker_net_cents = t["commission_cents"], t["banker_net_cents"]
@@ -369,6 +372,17 @@ def _settled(s: Session, rnd: RoundRow, slip: SlipDict, p: RecordsOp,
     rnd.slip_json = _dumps(slips.kept(s, rnd, whole))
     rnd.slip_text = None if slip_text(whole) == p["slip_text"] else p["slip_text"]
     rnd.status, rnd.phase, rnd.settled_at = "settled", "settled", at
+
+
+def _bonus_rows(s: Session, rnd: RoundRow, slip: SlipDict, at: datetime) -> None:
+    """The bonus and envy lines, a row each in the order paid (migration 0014_bonus_rows)."""
+    for no, x in enumerate(slip["bonus"]["lines"] if "bonus" in slip else [], start=1):
+        s.add(BonusSettlementRow(
+            id=derived_id(rnd.id, f"bonus/{no}"), round_id=rnd.id, line_no=no,
+            kind=x["kind"], seat=x["seat"], position=x["position"],
+            from_position=x["from_position"], category=x["category"],
+            wager_cents=x["wager_cents"], paid_cents=x["amount_cents"],
+            supervisor=x["supervisor"], note=x["note"] or None, at=at))
 
 
 MISDEAL_PREFIX = "misdeal: "
@@ -388,7 +402,7 @@ def _round_void(s: Session, p: RoundVoidOp) -> bool:
     rnd.status = "void"
     rnd.void_reason = f"{MISDEAL_PREFIX}{p['reason']}" if misdeal else p["reason"]
     _event(s, id=derived_id(rnd.id, "void"), station_id=str(rnd.station_id),
-           shift_id=str(rnd.shift_id), round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
+           shift_id=None, round_id=p["round_id"], seq=None, kind=ROUND_VOIDED,
            actor=p.get("actor"), at=p["at"],
            payload={"reason": p["reason"], **({"misdeal": True} if misdeal else {}),
                     **({"authorised": p["authorised"]} if "authorised" in p else {})})

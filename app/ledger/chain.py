@@ -65,10 +65,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from . import keys
+from . import columns, keys
 from .models import (
     BankDecision,
     Base,
+    BonusSettlementRow,
     ChainEntry,
     ChainUnsigned,
     Event,
@@ -94,18 +95,18 @@ PEOPLE_TABLES = ("users", "sign_ins", "station_keys")
 SIGNER = "paigow_signer"  # the execution option that carries the keys.Signer of a writer
 
 MODELS: dict[str, type[Base]] = {m.__tablename__: m for m in (
-    Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BankDecision, Event, User,
-    SignIn, StationKey, ProgressiveMove)}
+    Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BonusSettlementRow,
+    BankDecision, Event, User, SignIn, StationKey, ProgressiveMove)}
 CHAINED = tuple(MODELS)
 """Every table whose rows are chained, in the order a chain is checked."""
 
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                "bank_decisions", "events", "users", "sign_ins", "station_keys",
-               "progressive_moves")
+               "bonus_settlements", "progressive_moves")
 """A /2 link's one-byte table numbers: part of the format, so only ever added to."""
 ROW_BYTES = 1 + 16 + 32
 
-BY_ROUND = ("hands", "wagers", "settlements")
+BY_ROUND = ("hands", "wagers", "settlements", "bonus_settlements")
 BY_STATION = ("shifts", "events", "bank_decisions", "progressive_moves")
 
 
@@ -187,31 +188,45 @@ def covered(link: RowMapping) -> list[tuple[str, str, str]] | None:
 
 # --- writing links -----------------------------------------------------------------------
 
-def _table(name: str) -> Table:
-    return _table_of(MODELS[name])
+Tables = Mapping[str, Table]
+"""The chained tables and `chain` by name, when not as the models declare them: as a
+ledger before migration 0015 stored them (columns.stored_as_text), for the migrations
+that link rows before it."""
 
 
-def _chain_table() -> Table:
-    return _table_of(ChainEntry)
+def _table(name: str, tables: Tables | None = None) -> Table:
+    return tables[name] if tables is not None else _table_of(MODELS[name])
 
 
-def _row(conn: Connection, table: str, row_id: str) -> Mapping[str, object] | None:
-    t = _table(table)
+def _chain_table(tables: Tables | None = None) -> Table:
+    return tables["chain"] if tables is not None else _table_of(ChainEntry)
+
+
+def stored_as_text() -> dict[str, Table]:
+    """The chained tables and `chain` as migrations before 0015 find them."""
+    models: list[type[Base]] = [*MODELS.values(), ChainEntry]
+    return columns.stored_as_text([_table_of(m) for m in models])
+
+
+def _row(conn: Connection, table: str, row_id: str, tables: Tables | None = None
+         ) -> Mapping[str, object] | None:
+    t = _table(table, tables)
     found = conn.execute(select(t).where(t.c.id == uuid.UUID(row_id))).mappings().first()
     return None if found is None else dict(found)
 
 
-def chain_of(conn: Connection, table: str, row: Mapping[str, object]) -> str:
+def chain_of(conn: Connection, table: str, row: Mapping[str, object],
+             tables: Tables | None = None) -> str:
     """Which chain a row belongs to: its casino table's name (or "people")."""
     if table in PEOPLE_TABLES:
         return PEOPLE
     if table in ("stations", "rounds"):
         return str(row["table_name"])
     if table in BY_ROUND:
-        r = _table("rounds")
+        r = _table("rounds", tables)
         name = conn.scalar(select(r.c.table_name).where(r.c.id == row["round_id"]))
     else:
-        s = _table("stations")
+        s = _table("stations", tables)
         name = conn.scalar(select(s.c.table_name).where(s.c.id == row["station_id"]))
     if name is None:
         raise LookupError(f"{table} row {row['id']} belongs to no table")
@@ -226,11 +241,11 @@ def _lock(conn: Connection, chain: str) -> None:
                      {"key": f"paigow-chain:{chain}"})
 
 
-def _heads(conn: Connection, heads: dict[str, tuple[int, str]], chain: str
-           ) -> tuple[int, str]:
+def _heads(conn: Connection, heads: dict[str, tuple[int, str]], chain: str,
+           tables: Tables | None = None) -> tuple[int, str]:
     if chain not in heads:
         _lock(conn, chain)
-        c = _chain_table()
+        c = _chain_table(tables)
         last = conn.execute(select(c.c.seq, c.c.entry_hash).where(c.c.chain == chain)
                             .order_by(c.c.seq.desc()).limit(1)).first()
         heads[chain] = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
@@ -242,27 +257,28 @@ def _signed(signer: keys.Signer | None, entry: str) -> dict[str, str]:
     return {} if signer is None else {"key_id": signer.key_id, "signature": signer.sign(entry)}
 
 
-def _touched_rows(conn: Connection, touched: Iterable[tuple[str, str]]
+def _touched_rows(conn: Connection, touched: Iterable[tuple[str, str]],
+                  tables: Tables | None = None
                   ) -> list[tuple[str, str, str, Mapping[str, object]]]:
     rows: list[tuple[str, str, str, Mapping[str, object]]] = []
     for table, row_id in touched:
-        row = _row(conn, table, row_id)
+        row = _row(conn, table, row_id, tables)
         if row is not None:
-            rows.append((chain_of(conn, table, row), table, row_id, row))
+            rows.append((chain_of(conn, table, row, tables), table, row_id, row))
     return rows
 
 
 def append(conn: Connection, touched: Iterable[tuple[str, str]],
-           signer: keys.Signer | None = None) -> int:
+           signer: keys.Signer | None = None, tables: Tables | None = None) -> int:
     """Add a /1 link for each (table, row id), with the row's content as it is now in this
     transaction, signed by `signer` (a link with none is named by verify); returns how many
-    links were added."""
-    rows = _touched_rows(conn, touched)
+    links were added. `tables`: a migration's, before 0015 (stored_as_text)."""
+    rows = _touched_rows(conn, touched, tables)
     heads: dict[str, tuple[int, str]] = {}
-    c = _chain_table()
+    c = _chain_table(tables)
     at = now()
     for chain, table, row_id, row in rows:
-        seq, prev = _heads(conn, heads, chain)
+        seq, prev = _heads(conn, heads, chain, tables)
         seq += 1
         rhash = row_hash(table, row)
         entry = link_hash(chain, seq, table, row_id, rhash, prev)
@@ -349,22 +365,22 @@ def _forget_touched(session: Session) -> None:
     session.info.pop(TOUCHED, None)
 
 
-def seal_existing(conn: Connection) -> int:
+def seal_existing(conn: Connection, tables: Tables | None = None) -> int:
     """Link every row that has no link yet (the rows a ledger held before it had chains),
-    in the order they were written; returns how many."""
-    c = ChainEntry.__table__
+    in the order they were written; returns how many. `tables`: as for append."""
+    c = _chain_table(tables)
     linked = {(t, i) for t, i in conn.execute(select(c.c.row_table, c.c.row_id))}
     todo: list[tuple[str | int | None, str, str]] = []
     present = set(inspect(conn).get_table_names())  # an older migration has fewer tables
     for table in (t for t in CHAINED if t in present):
-        t = _table(table)
+        t = _table(table, tables)
         when = next(col for col in ("at", "first_seen", "opened_at", "started_at")
                     if col in t.c)
         for row_id, at in conn.execute(select(t.c.id, t.c[when])):
             if (table, str(row_id)) not in linked:
                 todo.append((_value(at), table, str(row_id)))
     todo.sort(key=lambda x: (x[0], CHAINED.index(x[1]), x[2]))
-    return append(conn, [(table, row_id) for _, table, row_id in todo])
+    return append(conn, [(table, row_id) for _, table, row_id in todo], tables=tables)
 
 
 # --- checking a chain --------------------------------------------------------------------
@@ -420,6 +436,18 @@ class ChainReport:
         return {"chain": self.chain, "rows": self.rows, "links": self.links,
                 "intact": self.intact, "head": self.head, "unchecked": self.unchecked,
                 "problems": [p.to_dict() for p in self.problems]}
+
+
+def snapshot(session: Session) -> Connection:
+    """The session's connection reading one snapshot of the database for its whole
+    transaction: a chain walked while stations write reads its links and its rows as of one
+    moment. PostgreSQL's default (read committed) would show the rows a station added after
+    the links were read, as rows with no link. (SQLite's read transaction is one snapshot
+    already.) Called before the session's first statement."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        return session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    return session.connection()
 
 
 def chains(conn: Connection) -> list[str]:
@@ -494,6 +522,8 @@ def describe(conn: Connection, table: str, row_id: str,
         parts.append(f"position {row['position']}")
     if table == "settlements":
         parts.append(f"{row['entry']} entry {row['entry_no']}")
+    if table == "bonus_settlements":
+        parts.append(f"seat {row['seat']}'s {row['kind']}, line {row['line_no']} paid")
     if table == "events":
         parts.append(f"event {row['kind']}" + (f" #{row['seq']}" if row["seq"] is not None
                                                else ""))

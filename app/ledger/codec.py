@@ -31,6 +31,7 @@ from app.core.round import (
     BonusWithdrawn,
     Dealt,
     DragonBonusPlaced,
+    DragonBonusWithdrawn,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -153,6 +154,9 @@ def encode_record(record: Record) -> RecordJson:
         case DragonBonusPlaced(seat, position, wager, rule):
             return {"type": "dragon_bonus_placed", "seat": seat, "position": position,
                     "wager_cents": wager, "rule": rule}
+        case DragonBonusWithdrawn(seat, position, wager):
+            return {"type": "dragon_bonus_withdrawn", "seat": seat, "position": position,
+                    "wager_cents": wager}
         case BonusHeld(lines, rule):
             return {"type": "bonus_held", "lines": [x.to_dict() for x in lines], "rule": rule}
         case BonusApproved(supervisor, lines, rule):
@@ -227,7 +231,7 @@ RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
                 "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled",
                 "bonus_placed", "bonus_withdrawn", "bonus_held", "bonus_approved",
-                "dragon_bonus_placed")
+                "dragon_bonus_placed", "dragon_bonus_withdrawn")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -296,6 +300,8 @@ def _apply(game: Round, data: RecordJson) -> None:
             game.withdraw_bonus(data["seat"])
         case "dragon_bonus_placed":
             game.place_dragon_bonus(data["position"], data["wager_cents"])
+        case "dragon_bonus_withdrawn":
+            game.withdraw_dragon_bonus(data["position"])
         case "bonus_held":
             game.hold_bonus()
         case "bonus_approved":

@@ -33,9 +33,10 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
-    Uuid,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .columns import HexBytes, LedgerUuid, UuidText
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -77,7 +78,7 @@ def now() -> datetime:
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map: dict[Any, Any] = {
-        uuid.UUID: Uuid(),
+        uuid.UUID: LedgerUuid(),
         datetime: UTCDateTime(),
     }
 
@@ -231,6 +232,36 @@ class SettlementRow(Base):
     at: Mapped[datetime]
 
 
+class BonusSettlementRow(Base):
+    """A bonus or envy line of a settled round (issue 26, migration 0014_bonus_rows), in the
+    order paid (`line_no`, from 1): the seat paid, the hand whose bonus wager it is
+    (`position`; a dragon hand's position for its taker's bonus), for an envy line the hand
+    that paid it (`from_position`), the category its seven cards made, the wager it rides on
+    and what it paid (+ won, 0 push, - lost), whether it waited for a supervisor, and why
+    the card's pay did not apply (a fouled hand). The words are made again from these and
+    the pay card stored with the round (app.core.bonus.payout); the slip keeps none of it."""
+
+    __tablename__ = "bonus_settlements"
+    __table_args__ = (
+        UniqueConstraint("round_id", "line_no"),
+        CheckConstraint("kind IN ('bonus', 'envy')", name="kind"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    round_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("rounds.id"))
+    line_no: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(5))
+    seat: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    from_position: Mapped[int | None] = mapped_column(Integer)
+    category: Mapped[str] = mapped_column(String(40))
+    wager_cents: Mapped[int] = mapped_column(BigInteger)
+    paid_cents: Mapped[int] = mapped_column(BigInteger)
+    supervisor: Mapped[bool] = mapped_column(Boolean)
+    note: Mapped[str | None] = mapped_column(Text)
+    at: Mapped[datetime]
+
+
 class BankDecision(Base):
     """A decision on who may bank, with every reason: asked by the pit (`checked`) or made
     when the seat took the bank (`took`)."""
@@ -282,16 +313,18 @@ class ChainEntry(Base):
     chain: Mapped[str] = mapped_column(String(40), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
     row_table: Mapped[str] = mapped_column(String(20))
-    row_id: Mapped[str] = mapped_column(String(36))
-    row_hash: Mapped[str] = mapped_column(String(64))
-    prev_hash: Mapped[str] = mapped_column(String(64))
-    entry_hash: Mapped[str] = mapped_column(String(64))
+    # Since migration 0015 the row id, the hashes and the signature are kept as their
+    # bytes (columns.py); Python sees them as the text they are hashed and signed as.
+    row_id: Mapped[str] = mapped_column(UuidText())
+    row_hash: Mapped[str] = mapped_column(HexBytes())
+    prev_hash: Mapped[str] = mapped_column(HexBytes())
+    entry_hash: Mapped[str] = mapped_column(HexBytes())
     at: Mapped[datetime]
     # Who wrote the link (app/ledger/keys.py): the id of an enrolled key and its Ed25519
     # signature of entry_hash. Empty only in links written before signing began
     # (`chain_unsigned`).
     key_id: Mapped[str | None] = mapped_column(String(16))
-    signature: Mapped[str | None] = mapped_column(String(128))
+    signature: Mapped[str | None] = mapped_column(HexBytes())
     # A /2 link's rows (one link per write transaction, migration 0012): 49 bytes a row,
     # its table, id and hash (chain.pack). Empty in a /1 link, which names one row.
     rows: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -511,8 +544,8 @@ class StationLogin(Base):
 FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "floor_requests",
                 "floor_logouts")
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-          "bank_decisions", "events", "chain", "users", "sign_ins", *FLOOR_TABLES,
-          "station_claims", "station_logins")
+          "bonus_settlements", "bank_decisions", "events", "chain", "users", "sign_ins",
+          *FLOOR_TABLES, "station_claims", "station_logins")
 
 
 # --- the linked progressive (migration 0016_progressive, docs/progressive.md) ---------------

@@ -20,20 +20,22 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import IO, Any, TypeVar
 
-from sqlalchemy import ColumnElement, Select, String, cast, func, or_, select
-from sqlalchemy.orm import QueryableAttribute, Session
+from sqlalchemy import Select, case, func, or_, select
+from sqlalchemy.orm import Session
 
 from app.core.round_rules import RoundRules
 from app.core.settlement import SlipDict, money, slip_text
 
 from . import slips
-from .apply import MISDEAL_PREFIX
+from .apply import MISDEAL_PREFIX, ROUND_VOIDED
 from .chain import untrusted
 from .codec import CodecError, decode_rules
+from .columns import uuid_hex
 from .errors import LedgerError
 from .escape import csv_row, shown
 from .models import (
     BankDecision,
+    BonusSettlementRow,
     Event,
     HandRow,
     RoundRow,
@@ -47,7 +49,8 @@ SelectT = TypeVar("SelectT", bound="Select[*tuple[Any, ...]]")
 MIN_REF = 4
 PLAYER_ROLES = ("player", "dragon")
 SEAT_ROLES = ("player", "dragon", "bank")
-EXPORTS = ("rounds", "settlements", "hands", "wagers", "bank_decisions", "events")
+EXPORTS = ("rounds", "settlements", "bonus_settlements", "hands", "wagers", "bank_decisions",
+           "events")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +77,6 @@ def day_range(day: date) -> tuple[datetime, datetime]:
     return start, end
 
 
-def _hex(value: QueryableAttribute[uuid.UUID]) -> ColumnElement[str]:
-    return func.replace(cast(value, String), "-", "")
-
-
 ID_DIGITS = 32  # a UUID written as hex digits, without its dashes
 # The ledger keeps round numbers as a 32-bit integer (PostgreSQL's `integer`).
 ROUND_NO_MAX = 2**31 - 1
@@ -101,7 +100,7 @@ def _by_ref(s: Session, model: type[RowT], ref: str, what: str) -> RowT:
         if row is None:
             raise LedgerError(f"there is no {what} {ref} in the ledger")
         return row
-    rows = list(s.scalars(select(model).where(_hex(model.id).like(f"{text}%")).limit(6)))
+    rows = list(s.scalars(select(model).where(uuid_hex(model.id).like(f"{text}%")).limit(6)))
     if not rows:
         raise LedgerError(f"there is no {what} whose id starts {ref} in the ledger")
     if len(rows) > 1:
@@ -499,7 +498,8 @@ ROUND_COLUMNS = ("id", "table_name", "round_no", "status", "started_at", "settle
                  "dealer_wager_cents", "house_way", "deal_mode", "deck", "leftovers",
                  "leftovers_counted", "misdeals", "wagers_cents", "players_net_cents",
                  "commission_cents", "banker_net_cents", "house_net_cents", "void_reason")
-CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | HandRow | WagerRow], tuple[str, ...]]] = {
+CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | BonusSettlementRow | HandRow | WagerRow],
+                               tuple[str, ...]]] = {
     "settlements": (SettlementRow, ("id", "round_id", "position", "seat", "role", "entry",
                                     "entry_no", "reverses_id", "outcome", "wager_cents",
                                     "win_cents", "commission_cents", "net_cents", "reason",
@@ -507,6 +507,10 @@ CHILD_COLUMNS: dict[str, tuple[type[SettlementRow | HandRow | WagerRow], tuple[s
     "hands": (HandRow, ("id", "round_id", "position", "role", "seat", "cards", "low", "high",
                         "set_by", "rule_id", "rule_says", "foul", "penalty", "at")),
     "wagers": (WagerRow, ("id", "round_id", "position", "seat", "kind", "amount_cents", "at")),
+    # the bonus and envy lines in the order paid (migration 0014; none for a round before)
+    "bonus_settlements": (BonusSettlementRow, (
+        "id", "round_id", "line_no", "kind", "seat", "position", "from_position", "category",
+        "wager_cents", "paid_cents", "supervisor", "note", "at")),
 }
 
 
@@ -548,7 +552,8 @@ def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
                       [tuple(r) for r in s.execute(stmt)])
     if what in CHILD_COLUMNS:
         model, columns = CHILD_COLUMNS[what]
-        order = [RoundRow.started_at, model.position]
+        order = [RoundRow.started_at, BonusSettlementRow.line_no
+                 if model is BonusSettlementRow else model.position]
         if model is SettlementRow:
             order.append(SettlementRow.entry_no)
         stmt = (select(RoundRow.table_name, RoundRow.round_no,
@@ -572,8 +577,13 @@ def export_csv(s: Session, out: IO[str], what: str, f: Filters) -> int:
         rows = [(*r[:5], _reasons(r[5]), *r[6:]) for r in s.execute(stmt)]
         return _write(out, ("table_name", *columns), rows)
     columns = ("id", "round_id", "seq", "kind", "actor", "at", "payload")
-    stmt = (select(Station.table_name, Event.shift_id, *(getattr(Event, c) for c in columns))
+    # A round's records and its void name their shift through the round (since migration
+    # 0015); a correction or a note names its own, or none.
+    own = or_(Event.seq.is_not(None), Event.kind == ROUND_VOIDED)
+    shift = func.coalesce(Event.shift_id, case((own, RoundRow.shift_id)))
+    stmt = (select(Station.table_name, shift, *(getattr(Event, c) for c in columns))
             .join(Station, Station.id == Event.station_id)
+            .outerjoin(RoundRow, RoundRow.id == Event.round_id)
             .order_by(Event.at, Event.seq))
     if any_filter:
         stmt = stmt.where(Event.round_id.in_(select(chosen.c.id)))

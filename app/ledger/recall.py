@@ -37,7 +37,16 @@ from .chain import untrusted
 from .codec import CodecError, decode_rotation, decode_rules, encode_record, replay
 from .errors import LedgerError
 from .escape import shown
-from .models import BankDecision, Event, RoundRow, SettlementRow, Shift, SignIn, Station
+from .models import (
+    BankDecision,
+    BonusSettlementRow,
+    Event,
+    RoundRow,
+    SettlementRow,
+    Shift,
+    SignIn,
+    Station,
+)
 from .payloads import HandJson, RecordJson
 from .reads import find_round
 
@@ -180,6 +189,12 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
         say("  nothing was paid")
     lines.extend(_bonus_lines(slip_data, records))
     conn = s.connection()
+    bonus_rows = slips.bonus_rows(s, rnd)
+    for row_id, why in untrusted(conn, "bonus_settlements",
+                                 [str(b.id) for b in bonus_rows]).items():
+        b = next(b for b in bonus_rows if str(b.id) == row_id)
+        diffs.append(f"{_bonus_key(b)} ({money(b.paid_cents, sign=True)}) is no record, it "
+                     f"counts for nothing: {why}")
     forged = untrusted(conn, "settlements", [str(r.id) for r in rows])
     for row in rows:
         if row.entry != "original":
@@ -203,6 +218,7 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
                 slip = game.settle()
                 recomputed = True
                 diffs.extend(_compare(slip, originals, slip_data, rnd, records))
+                diffs.extend(_compare_bonus(slip, bonus_rows))
             except Exception as e:  # noqa: BLE001 - a round the core cannot settle is a finding
                 diffs.append(f"the recorded round cannot be settled again under its rules: {e}")
     elif originals:
@@ -381,6 +397,43 @@ def _bonus_lines(slip: Mapping[str, object] | None, records: Sequence[RecordJson
     if isinstance(net, int):
         out.append(f"  bonus wagers {money(int(str(bonus.get('wagers_cents', 0))))}; "
                    f"players net {money(net, sign=True)}, house net {money(-net, sign=True)}")
+    return out
+
+
+def _bonus_key(row: BonusSettlementRow) -> str:
+    """A bonus row as the auditor finds it: its line, seat, kind and hand."""
+    hand = (f" for the hand at {position_name(row.from_position)}"
+            if row.from_position is not None else
+            f" on the dragon hand at {position_name(row.position)}"
+            if row.position != row.seat else "")
+    return f"bonus line {row.line_no} ({position_name(row.seat)}'s {row.kind}{hand})"
+
+
+def _compare_bonus(slip: Slip, rows: Sequence[BonusSettlementRow]) -> list[str]:
+    """The bonus and envy rows (migration 0014) against the lines the core pays, line by
+    line in the order paid. A round settled before has no rows: its slip is compared."""
+    if not rows:
+        return []
+    want = slip.bonus.lines if slip.bonus is not None else ()
+    out = []
+    for no in range(1, max(len(want), len(rows)) + 1):
+        row = rows[no - 1] if no <= len(rows) else None
+        exp = want[no - 1] if no <= len(want) else None
+        if row is None:
+            assert exp is not None
+            out.append(f"bonus line {no}: the ledger has no row; the cards and rules pay "
+                       f"{exp.text}")
+            continue
+        got = (row.kind, row.seat, row.position, row.from_position, row.category,
+               row.wager_cents, row.paid_cents)
+        if exp is not None and got == (exp.kind, exp.seat, exp.position, exp.from_position,
+                                       exp.category, exp.wager, exp.amount):
+            continue
+        paid = f"the ledger pays {row.category.replace('-', ' ')} " \
+               f"{money(row.paid_cents, sign=True)} on a {money(row.wager_cents)} wager"
+        out.append(f"{_bonus_key(row)}: {paid}; " + (
+            f"the cards and rules pay {exp.text}" if exp is not None
+            else "the cards and rules pay no such line"))
     return out
 
 

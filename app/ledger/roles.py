@@ -6,7 +6,8 @@ What the station role may do, table by table (`grants`):
 - SELECT on every table of the ledger (and on the tables later migrations add: default
   privileges of the owner);
 - INSERT on the tables a station writes: stations, shifts, rounds, hands, wagers,
-  settlements, bank_decisions, events, chain, sign_ins, progressive_moves;
+  settlements, bonus_settlements, bank_decisions, events, chain, sign_ins,
+  progressive_moves;
 - INSERT and UPDATE of `progressive_meters` (migration 0016: a linked progressive's meter,
   the one row every table writes; never deleted);
 - UPDATE only of the columns a round is filled in with as it goes (never its id, station,
@@ -39,7 +40,8 @@ from .errors import LedgerError
 from .models import RoundRow, StationLogin, User
 
 STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-                   "bank_decisions", "events", "chain", "sign_ins", "progressive_moves")
+                   "bonus_settlements", "bank_decisions", "events", "chain", "sign_ins",
+                   "progressive_moves")
 FIXED_ROUND_COLUMNS = frozenset({"id", "station_id", "shift_id", "table_name", "round_no",
                                  "started_at", "config", "house_way", "rotation"})
 ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns

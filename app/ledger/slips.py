@@ -12,6 +12,12 @@ settled, key for key (`kept` checks that before it leaves anything out). The wor
 slip (`slip_text`) are rendered from it by the core, so they are not stored either; a round
 stored before keeps its whole JSON and its words, read as they are.
 
+Since migration 0014 the bonus and envy lines are rows of their own (`bonus_settlements`,
+one a line in the order paid): the kept slip leaves out its `bonus` (but who approved a
+payout that waited, which the round's `bonus_approved` event holds), and its words, the
+pay text and the totals are made again from the rows and the pay card stored with the
+round (`app.core.bonus.payout`). A round settled before keeps its lines in its slip.
+
 Every row the slip is read from is chained, so the slip is as provable as before.
 """
 
@@ -19,14 +25,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.core.bonus.payout import payout_again
+from app.core.round import RoundRules
 from app.core.settlement import (
     SLIP_SCHEMA,
     BankDict,
+    BonusDict,
     PositionDict,
     Role,
     SlipDict,
@@ -34,7 +44,7 @@ from app.core.settlement import (
 )
 
 from .codec import CodecError, decode_rules
-from .models import HandRow, RoundRow, SettlementRow
+from .models import BonusSettlementRow, HandRow, RoundRow, SettlementRow
 
 KEPT = "paigow.ledger-slip/1"
 """The schema of a slip as the round's row keeps it (the slip less what rows hold)."""
@@ -45,19 +55,60 @@ POSITION_KEYS = tuple(PositionDict.__annotations__)
 BANK_KEYS = tuple(BankDict.__annotations__)
 
 
-def _rules_words(rnd: RoundRow) -> dict[str, object]:
-    """The slip's rules, in words, from the rules stored with the round."""
+def _rules(rnd: RoundRow) -> RoundRules | None:
+    """The rules stored with the round; None when they are not as a station stores them
+    (the slip then keeps its own words)."""
     try:
-        rules = decode_rules(json.loads(rnd.config)["rules"])
+        return decode_rules(json.loads(rnd.config)["rules"])
     except (ValueError, KeyError, TypeError, RecursionError, CodecError):
-        return {}  # not as a station stores them: the slip keeps its own
-    return {"rules": dict(rules.summary())}
+        return None
 
 
-def _round_part(rnd: RoundRow) -> dict[str, object]:
-    """What the round's own columns say of its slip."""
+def _rules_words(rnd: RoundRow, bet_bonus: bool) -> dict[str, object]:
+    """The slip's rules, in words, from the rules stored with the round: the bonus among
+    them when a seat bet it (as the round's slip names it)."""
+    rules = _rules(rnd)
+    if rules is None:
+        return {}
+    bonus = (("bonus", rules.bonus.summary()),) if bet_bonus and rules.bonus else ()
+    return {"rules": dict(rules.summary() + bonus)}
+
+
+def _bonus_part(s: Session, rnd: RoundRow) -> BonusDict | None:
+    """The slip's `bonus` as the round's bonus rows (in the order paid) and its stored pay
+    card make it, less who approved. None: the round was played with no bonus (its rows are
+    not looked for), it has no rows (none bet, or settled before them), or its rows are
+    not as a station writes them."""
+    rules = _rules(rnd)
+    bonus = rules.bonus if rules is not None else None
+    rows = bonus_rows(s, rnd) if bonus is not None else []
+    if bonus is None or not rows:
+        return None
+    try:
+        lines = [payout_again(kind=r.kind, seat=r.seat, position=r.position,
+                              wager=r.wager_cents, category=r.category, amount=r.paid_cents,
+                              from_position=r.from_position, supervisor=r.supervisor,
+                              note=r.note or "", pays=bonus.pays).to_dict() for r in rows]
+    except ValueError:
+        return None
+    return {"pay_card": bonus.pays.name,
+            "envy_card": bonus.envy.name if bonus.envy is not None else None,
+            "wagers_cents": sum(r.wager_cents for r in rows if r.kind == "bonus"),
+            "net_cents": sum(r.paid_cents for r in rows), "approved_by": None,
+            "lines": lines}
+
+
+def bonus_rows(s: Session, rnd: RoundRow) -> list[BonusSettlementRow]:
+    """The round's bonus and envy lines, in the order paid (none before migration 0014)."""
+    return list(s.scalars(select(BonusSettlementRow).where(
+        BonusSettlementRow.round_id == rnd.id).order_by(BonusSettlementRow.line_no)))
+
+
+def _round_part(rnd: RoundRow, bet_bonus: bool) -> dict[str, object]:
+    """What the round's own columns say of its slip (`bet_bonus`: its bonus rows say a seat
+    bet the bonus)."""
     return {
-        **_rules_words(rnd),
+        **_rules_words(rnd, bet_bonus),
         "schema": SLIP_SCHEMA, "table": rnd.table_name, "round": rnd.round_no,
         "action": {"source": rnd.action_source, "number": rnd.action_number,
                    "dice": [int(d) for d in rnd.action_dice.split("+")]
@@ -106,14 +157,23 @@ def _position_part(hand: HandRow | None, paid: SettlementRow | None) -> dict[str
     return out
 
 
-def _rows(s: Session, rnd: RoundRow) -> tuple[dict[int, HandRow], dict[int, SettlementRow]]:
+@dataclass(frozen=True)
+class _Rows:
+    """What the round's rows say of its slip."""
+
+    hands: dict[int, HandRow]
+    paid: dict[int, SettlementRow]
+    bonus: BonusDict | None
+
+
+def _rows(s: Session, rnd: RoundRow) -> _Rows:
     hands = {h.position: h for h in s.scalars(select(HandRow)
                                               .where(HandRow.round_id == rnd.id))}
     # a line's money is its original row; a player banker's own result is the bank's
     paid = {r.position: r for r in s.scalars(select(SettlementRow).where(
         SettlementRow.round_id == rnd.id, SettlementRow.entry == "original",
         SettlementRow.role != Role.BANK.value))}
-    return hands, paid
+    return _Rows(hands, paid, _bonus_part(s, rnd))
 
 
 def _beyond(full: Mapping[str, object], given: Mapping[str, object]) -> dict[str, object]:
@@ -127,32 +187,38 @@ def kept(s: Session, rnd: RoundRow, slip: SlipDict) -> dict[str, object]:
     when reading it back would not give it exactly."""
     if slip.get("schema") != SLIP_SCHEMA:
         return dict(slip)
-    hands, paid = _rows(s, rnd)
-    top = _beyond({k: v for k, v in slip.items() if k not in ("bank", "positions")},
-                  _round_part(rnd))
+    rows = _rows(s, rnd)
+    top = _beyond({k: v for k, v in slip.items() if k not in ("bank", "positions", "bonus")},
+                  _round_part(rnd, rows.bonus is not None))
     lines = []
     for line in slip["positions"]:
-        given = _position_part(hands.get(line["position"]), paid.get(line["position"]))
+        given = _position_part(rows.hands.get(line["position"]),
+                               rows.paid.get(line["position"]))
         lines.append({"position": line["position"],
                       **_beyond({k: v for k, v in line.items() if k != "position"}, given)})
     out = {"schema": KEPT, **{k: v for k, v in top.items() if k != "schema"},
            "bank": _beyond(slip["bank"], _bank_part(rnd)), "positions": lines}
-    return out if _whole(out, rnd, hands, paid) == slip else dict(slip)
+    if "bonus" in slip:  # the lines are rows; who approved is the slip's to keep
+        bonus = _beyond(slip["bonus"], rows.bonus or {})
+        if bonus:
+            out["bonus"] = bonus
+    return out if _whole(out, rnd, rows) == slip else dict(slip)
 
 
-def _whole(stored: Mapping[str, object], rnd: RoundRow, hands: Mapping[int, HandRow],
-           paid: Mapping[int, SettlementRow]) -> dict[str, object]:
+def _whole(stored: Mapping[str, object], rnd: RoundRow, rows: _Rows) -> dict[str, object]:
     """The slip from what the round's row keeps and its rows; a key neither holds is
     left out (a slip of another shape is then named by whoever compares it)."""
-    given = {**_round_part(rnd), **stored, "schema": SLIP_SCHEMA}
+    given = {**_round_part(rnd, rows.bonus is not None), **stored, "schema": SLIP_SCHEMA}
     bank = {**_bank_part(rnd), **cast(Mapping[str, object], stored.get("bank", {}))}
     lines = []
     for line in cast(Sequence[Mapping[str, object]], stored.get("positions", [])):
         at = cast(int, line.get("position"))
-        full = {**_position_part(hands.get(at), paid.get(at)), **line}
+        full = {**_position_part(rows.hands.get(at), rows.paid.get(at)), **line}
         lines.append({k: full[k] for k in POSITION_KEYS if k in full})
     given["bank"] = {k: bank[k] for k in BANK_KEYS if k in bank}
     given["positions"] = lines
+    if rows.bonus is not None:
+        given["bonus"] = {**rows.bonus, **cast(Mapping[str, object], stored.get("bonus", {}))}
     return {k: given[k] for k in SLIP_KEYS if k in given}
 
 
@@ -161,8 +227,7 @@ def whole(s: Session, rnd: RoundRow, stored: Mapping[str, object]) -> SlipDict:
     whole before 0013, or made whole again from the round's rows."""
     if stored.get("schema") != KEPT:
         return cast(SlipDict, stored)
-    hands, paid = _rows(s, rnd)
     try:
-        return cast(SlipDict, _whole(stored, rnd, hands, paid))
+        return cast(SlipDict, _whole(stored, rnd, _rows(s, rnd)))
     except (AttributeError, TypeError):  # not as a station keeps it: compared as it is
         return cast(SlipDict, stored)

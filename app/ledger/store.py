@@ -90,6 +90,7 @@ from .payloads import (
     RoundBeginOp,
 )
 from .people import Person
+from .session_lines import SessionLines
 
 if TYPE_CHECKING:
     from app.settings import TableConfig
@@ -313,6 +314,7 @@ class Store:
         self._lock = threading.RLock()  # the journal and what it remembers
         self._sending = threading.Lock()  # one send to the database at a time
         self._journal: Journal | None = None
+        self._sessions: SessionLines | None = None
         self._head: anchors.Head | None = None  # this table's chain, as last seen
         self._migrated = False
         self._failures = 0
@@ -347,6 +349,9 @@ class Store:
             if self._journal is not None:
                 self._journal.close()
                 self._journal = None
+            if self._sessions is not None:
+                self._sessions.close()
+                self._sessions = None
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -468,6 +473,15 @@ class Store:
             if self._journal is None:
                 self._journal = Journal(self.journal_path, self.signer)
             return self._journal
+
+    @property
+    def session_lines(self) -> SessionLines:
+        """The dealer session's lines, kept in the journal's file (created on first use)."""
+        _ = self.journal  # the file made, and its ops' tables, first
+        with self._lock:
+            if self._sessions is None:
+                self._sessions = SessionLines(self.journal_path)
+            return self._sessions
 
     def _writer(self) -> Journal:
         """The journal, with this station made known to the ledger (once)."""
@@ -1192,7 +1206,7 @@ class Store:
         """Walk the hash chain of `table` (every chain when None): each report says how
         many rows were checked and the first that does not match (docs/ledger.md)."""
         def walk(s: Session) -> list[chain.ChainReport]:
-            conn = s.connection()
+            conn = chain.snapshot(s)
             names = [table] if table else chain.chains(conn)
             return [chain.verify(conn, name) for name in names]
 

@@ -38,7 +38,7 @@ def why_no_bank_offer(p: Parts, rnd: Round) -> str:
 def why_no_dragon_offer(p: Parts, rnd: Round) -> str:
     dragon = p.rules.dragon
     if not dragon.enabled:
-        return "this table plays no dragon hands (table: dragon.enabled)"
+        return "this table plays no dragon hands"
     if rnd.phase is not Phase.SETTING:
         return (f"the dragon is offered after the deal, before any hand is set; now "
                 f"{rnd.phase.now}")
@@ -75,8 +75,8 @@ def verify_no_offer_open(p: Parts, what: str) -> None:
 def verify_printer(p: Parts) -> None:
     printer = p.devices.printer
     if printer is None or not printer.attached:
-        raise TableError("no slip printer is set up at this station ([printer] kind = "
-                         "\"none\"): read the slip on screen; the ledger keeps it")
+        raise TableError("no slip printer is set up at this station: read the slip on "
+                         "screen; the ledger keeps it")
     problem = printer.problem()
     if problem is not None:
         raise TableError(problem)
@@ -175,7 +175,11 @@ def is_dragon_bonus(p: Parts, position: int) -> bool:
 
 def withdraw_bonus(p: Parts) -> None:
     rnd = p.play.need_round()
-    rnd.verify_withdraw_bonus(p.need_position())
+    position = p.need_position()
+    if is_dragon_bonus(p, position):
+        rnd.verify_withdraw_dragon_bonus(position)
+        return
+    rnd.verify_withdraw_bonus(position)
 
 
 def same_wagers(p: Parts) -> None:
@@ -229,7 +233,16 @@ def rng(p: Parts) -> None:
     rnd = p.play.need_round()
     verify_no_offer_open(p, "action")
     device = p.deal.device_action
+    if device is None:
+        verify_rng_table(rnd)
     rnd.verify_set_action(device.action if device else Action.from_rng(1))
+
+
+def verify_rng_table(rnd: Round) -> None:
+    """R at a table that takes its action from the dice: said with the keys that do it."""
+    if rnd.table.action_source is ActionSource.DICE:
+        raise TableError("this table takes the action from the dice only: roll them, press D "
+                         "and type the three dice")
 
 
 def dice(p: Parts) -> None:

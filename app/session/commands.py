@@ -107,7 +107,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda p, t, _d: steps.place_bonus(p, t), checks.bonus, "Bonus wager",
             Field("bonus", MONEY, "bonus wager", "5", money=True, moves=True)),
     Command("withdraw_bonus", (("Shift+U", ""),), "Shift+U",
-            "take back the selected seat's bonus wager",
+            "take back the selected seat's bonus wager, or a taken dragon hand's bonus "
+            "before any hand is set",
             lambda p, _t, _d: steps.withdraw_bonus(p), checks.withdraw_bonus,
             "Take back bonus"),
     Command("same_wagers", (("L", ""),), "L",

@@ -5,13 +5,15 @@ that must never reach them.
 The core's values print as the config's words ("at-most", "house-way", "rng"): right in a
 TOML file, wrong on a screen. Everything a dealer, a pit boss or a player reads names these
 through this module, so a thing has one name everywhere; `internal_words` finds what slipped
-through (the screen check and tests/ui/test_plain_words.py use it).
+through: the program's words and the developer's (the window's screen check, the floor's in
+the browser, tests/ui/test_plain_words.py and the refusals' tests all read this one list).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import cache
 
 from app.core.round_rules import (
     DragonSetting,
@@ -98,12 +100,57 @@ FORBIDDEN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bat-most\b", re.I), "the config's 'at-most'"),
     (re.compile(r"\bhouse-way\b", re.I), "the config's 'house-way'"),
     (re.compile(r"\b(?:[a-z][a-z0-9]*_)+[a-z0-9]+\b"), "a snake_case name"),
+    (re.compile(r"\b[a-z][\w.]* = [\"'\d\[]"), "a line of the config file"),
+    # (not a file: "ledger.sqlite" in the database's path, "station.py")
+    (re.compile(r"(?<![\w/.-])(?:table|dragon|bonus|limits|banking|commission|ledger|station|"
+                r"floor|shoe|printer|hands)\.(?!(?:py|md|toml|json|jsonl|txt|html|j2|sqlite|"
+                r"db|pdf|png|csv|log|zip)\b)[a-z]\w*\b"),
+     "a key of the config file"),
+    (re.compile(r"\[(?:table|dragon|bonus|limits|banking|commission|ledger|station|floor|"
+                r"shoe|printer|hands|house_way|rules)\]"), "a section of the config file"),
     (re.compile(r"\b(?:Phase|DragonWager|DragonSetting|FoulPenalty|ActionSource|DealMode|"
                 r"SetBy|Direction)\.[A-Z_]+\b"), "an enum's name"),
 )
 
 
+# What a developer writes and a dealer should not read: the screen check's words since the
+# first screenshot walk (app/ui/screencheck.py), here so the floor's check (no Qt) reads them
+# too.
+FOR_DEVELOPERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"DESIGN\.md", re.I), "names the design document"),
+    (re.compile(r"\bseeds?\s*0\d\d\b", re.I), "names a rule seed by number"),
+    (re.compile(r"`"), "holds backticks"),
+    (re.compile(r"(?<![\w/])[\w./-]+\.(?:py|md|toml|json|txt|html|j2)\b"), "names a file"),
+    (re.compile(r"\bTraceback\b"), "shows a traceback"),
+)
+
+
+@cache
+def rule_ids() -> frozenset[str]:
+    """Every rule id of every House Way card shipped (PR-2, ST-X, FW-5K-J, ...)."""
+    from app.core.house_way import card_names, house_way
+
+    ids: set[str] = set()
+    for name in card_names():
+        card = house_way(name)
+        for section in card.sections:
+            ids.update(rule.id for rule in section.rules)
+    return frozenset(ids)
+
+
+@cache
+def _rule_id_pattern() -> re.Pattern[str]:
+    ids = sorted(rule_ids(), key=len, reverse=True)  # the longest first: FW-5K-J, not 5K
+    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
+
+
 def internal_words(text: str) -> tuple[str, ...]:
-    """What in `text` is the program's, not the casino's: empty when it is plain words."""
-    return tuple(f"{why} ({m.group(0)!r})" for pattern, why in FORBIDDEN
-                 for m in pattern.finditer(text))
+    """What in `text` is the program's, not the casino's: empty when it is plain words. A
+    rule's id is fine followed by its words ("PR-2: Two pairs ...", the pit's and F1's
+    detail) and not bare."""
+    found = [f"{why} ({m.group(0)!r})" for pattern, why in (*FORBIDDEN, *FOR_DEVELOPERS)
+             for m in pattern.finditer(text)]
+    for m in _rule_id_pattern().finditer(text):
+        if not text[m.end():].lstrip().startswith(":"):
+            found.append(f"a rule's id without its words ({m.group(1)!r})")
+    return tuple(found)

@@ -168,8 +168,15 @@ def place_bonus(p: Parts, text: str) -> None:
 
 
 def withdraw_bonus(p: Parts) -> None:
+    """Shift+U: the selected seat takes back its bonus while the bets are open; on a dragon
+    hand taken this round, its taker takes back the bonus on it before any hand is set."""
     p.play.need_round()
     seat = p.need_position()
+    if checks.is_dragon_bonus(p, seat):
+        taken = p.play.change(Round.withdraw_dragon_bonus, seat)
+        p.say(f"{words.name(taken.seat)} takes back the bonus {money(taken.wager)} on the "
+              f"dragon hand at {position_name(seat)}.", "ok")
+        return
     record = p.play.change(Round.withdraw_bonus, seat)
     p.say(f"{words.name(seat)} takes back the bonus {money(record.wager)}.", "ok")
 
@@ -263,6 +270,7 @@ def rng_action(p: Parts, draw: int | None) -> None:
             raise TableError(f"The {words.device_name(device)}'s action ({device.action}) "
                              f"cannot be used: {e}. It is dropped: take action again.") from None
         return
+    checks.verify_rng_table(p.play.need_round())
     if draw is None:
         inp = draw_rng(p.deal.randbelow)
         p.out.drew(inp.action.number)

@@ -18,6 +18,7 @@ from app.core.round import (
     BonusWithdrawn,
     Dealt,
     DragonBonusPlaced,
+    DragonBonusWithdrawn,
     DragonPassed,
     DragonTaken,
     HandReturned,
@@ -107,6 +108,9 @@ def record_text(record: Record) -> str:
             return f"{name(seat)} takes back the bonus {money(wager)}"
         case DragonBonusPlaced(seat=seat, position=position, wager=wager):
             return f"{name(seat)} bonus {money(wager)} on the dragon hand at {name(position)}"
+        case DragonBonusWithdrawn(seat=seat, position=position, wager=wager):
+            return (f"{name(seat)} takes back the bonus {money(wager)} on the dragon hand at "
+                    f"{name(position)}")
         case BonusHeld(lines=lines):
             return ("Waiting for a supervisor (the floor is told): "
                     + "; ".join(x.text for x in lines))

@@ -62,7 +62,7 @@ from app.station import Jobs, Ledger, Station
 from . import theme
 from .closing import CloseGuard, OpeningGuard
 from .qtlibs import dealer_message, missing_packages, no_display_message, window_uses_x11
-from .recorder import SessionFile, pack_old_files, session_path
+from .recorder import SessionLog, pack_old_files
 from .services import Printer, StationPrinter
 from .shoe import NoShoe, PtyDemoShoe, SerialShoe, ShoeFeed
 from .window import MainWindow
@@ -244,10 +244,10 @@ def bind_station(window: MainWindow, args: argparse.Namespace, opened: Opened,
         raise
     store = ledger.store
     writes = Worker(window, jobs=jobs)  # the journal's lane, answered on this thread
-    recorder = SessionFile(session_path(store.data_dir), writes,
-                           resumed=resumed is not None,
-                           limit_bytes=config.files.session_file_mb * 2**20)
-    writes.submit(lambda: pack_old_files(config, store.data_dir))
+    recorder = SessionLog(store.session_lines, writes, resumed=resumed is not None,
+                          limit_bytes=config.files.session_file_mb * 2**20)
+    writes.submit(lambda: pack_old_files(config, store.data_dir, store.session_lines,
+                                         recorder.name))
     station = Station(config.round_rules(), ledger=ledger,
                       printer=StationPrinter(printer, store.head_code), recorder=recorder,
                       supervisors=VouchedSupervisors(store), rotation=opened.rotation,

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from app.session.commands import COMMANDS, Command
 
 from . import theme
-from .present import SlipState
+from .present import SlipState, unbroken_money
 from .seat import restyle
 from .theme import px
 
@@ -76,7 +76,10 @@ def _label(name: str, text: str = "") -> QLabel:
 
 
 class SlipView(QWidget):
-    COLUMNS = ("#", "Position", "Result", "Wager", "Comm.", "Net")
+    # "Paid", not "#": the felt's "#1" is the deal's order from action; this is the order
+    # the positions were settled in (the dealer's hand first against a player's bank, the
+    # bank itself and mucked hands unnumbered), and one sign for both misled (issue 25).
+    COLUMNS = ("Paid", "Position", "Result", "Wager", "Comm.", "Net")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -84,6 +87,9 @@ class SlipView(QWidget):
         self.heading.setWordWrap(True)
         self.table = QTableWidget(0, len(self.COLUMNS), self)
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
+        paid = self.table.horizontalHeaderItem(0)
+        if paid is not None:
+            paid.setToolTip("The order the positions were settled and paid in")
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -320,7 +326,7 @@ class ControlPanel(QWidget):
         self.slip.table.verticalHeader().setDefaultSectionSize(px(25, scale))
 
     def show_message(self, text: str, level: str) -> None:
-        self.message.setText(text)
+        self.message.setText(unbroken_money(text))
         restyle(self.message, "level", level)
 
     def show_availability(self, availability: dict[str, str | None],

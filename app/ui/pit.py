@@ -539,9 +539,24 @@ class PitController(QObject):
     def history(self, shift: str | None, seat: int | None, day: date | None,
                 then: Callable[[list[RoundSummary]], None], limit: int = 500) -> None:
         table = self.session.rules.table.name
-        self._read("History", lambda store: store.history(
-            table=table, shift=shift, seat=seat, day=day, limit=limit),
-            lambda found: then(found or []))
+
+        def read(store: Store) -> list[RoundSummary]:
+            # What this station wrote a moment ago (a void) is sent first: the history is
+            # the database's, and the journal sends on its own time.
+            store.drain()
+            return store.history(table=table, shift=shift, seat=seat, day=day, limit=limit)
+
+        self._read("History", read, lambda found: then(found or []))
+
+    def after_writes(self, then: Callable[[], None]) -> None:
+        """`then()` on the GUI thread once the journal holds what the station has written so
+        far (its lane runs in order)."""
+        port = self.station.ledger
+        writes = port.writes if port is not None else None
+        if writes is None:
+            then()
+            return
+        writes.submit(lambda: None, lambda _result, _error: then())
 
     def recall(self, round_id: str, then: Callable[[Recall | None], None]) -> None:
         """The round shown whole and settled again by the core (app/ledger/recall.py):

@@ -8,6 +8,7 @@ standing for the bank) are the session's own (app/session/words.py), not a copy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -22,7 +23,17 @@ from app.core.round import (
     Phase,
     Round,
 )
-from app.core.settlement import BonusResult, Hand, Line, Outcome, Role, SetBy, Slip, money
+from app.core.settlement import (
+    BonusResult,
+    Hand,
+    Line,
+    Outcome,
+    Role,
+    SetBy,
+    Slip,
+    bonus_groups,
+    money,
+)
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
 from app.session import glossary
 from app.session.words import (  # noqa: F401 - the session's words, read here by the views
@@ -352,6 +363,17 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     return _replace(base, values)
 
 
+_SIGNED_MONEY = re.compile(r"([+-])(?=\$)")
+WORD_JOINER = "\u2060"  # no line break here, and nothing shown
+
+
+def unbroken_money(text: str) -> str:
+    """Words for a wrapped label with every signed amount kept whole: Qt may break a line
+    between a sign and the dollar sign ("Bonus +" above "$40,650.00"), which reads as two
+    things; a word joiner between them keeps "+$40,650.00" on one line."""
+    return _SIGNED_MONEY.sub(lambda m: m.group(1) + WORD_JOINER, text)
+
+
 def _dollars(cents: int) -> str:
     """`$5`, `$100`, `$2.50`: a bonus wager on its badge, in as few characters as say it."""
     return money(cents)[:-3] if cents % 100 == 0 else money(cents)
@@ -359,25 +381,25 @@ def _dollars(cents: int) -> str:
 
 def _bonus_rows(b: BonusResult) -> list[SlipRow]:
     """A row a seat: its bonus and envy paid together, in the order paid; each line in the
-    row's detail (the printed slip has them one a line)."""
+    row's detail, in the core's words (`bonus_groups`, as the printed slip has them)."""
     rows = []
-    for seat in dict.fromkeys(x.seat for x in b.lines):
-        mine = [x for x in b.lines if x.seat == seat]
-        net = sum(x.amount for x in mine)
+    for group in bonus_groups(b.to_dict()):
+        mine = [x for x in b.lines if x.seat == group.seat]
         envy = [x for x in mine if x.kind == "envy"]
-        hands = [x.hand + (" (dragon)" if x.position != seat else "")
+        hands = [x.hand + (" (dragon)" if x.position != group.seat else "")
                  for x in mine if x.kind == "bonus"]
         if envy:
             hands.append(f"envy x{len(envy)}" if len(envy) > 1 else "envy")
+        net = group.net
         rows.append(SlipRow(
-            order="", position=f"{position_name(seat)} bonus", hands=", ".join(hands),
+            order="", position=group.title, hands=", ".join(hands),
             result="WIN" if net > 0 else "PUSH" if net == 0 else "LOSE",
             wager=money(sum(x.wager for x in mine if x.kind == "bonus")), commission="",
             net=money(net, sign=True),
             kind="win" if net > 0 else "push" if net == 0 else "lose",
-            detail="; ".join(x.text + (f" [{x.note}]" if x.note else "")
-                             + (f", approved by {b.approved_by}"
-                                if x.supervisor and b.approved_by else "") for x in mine)))
+            detail="; ".join(f"{x.words}: {money(x.amount, sign=True)}"
+                             + (f", {x.approved}" if x.approved else "")
+                             for x in group.lines)))
     return rows
 
 

@@ -10,10 +10,8 @@ the same check runs under `make screenshots` in a real X server.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 import shiboken6
 from PySide6 import QtGui
@@ -57,46 +55,11 @@ class Problem:
 
 # --- words for developers ----------------------------------------------------------------
 
-_DEVELOPER = [
-    (re.compile(r"DESIGN\.md", re.I), "names the design document"),
-    (re.compile(r"\bseeds?\s*0\d\d\b", re.I), "names a rule seed by number"),
-    (re.compile(r"`"), "holds backticks"),
-    (re.compile(r"(?<![\w/])[\w./-]+\.(?:py|md|toml|json|txt|html|j2)\b"), "names a file"),
-    (re.compile(r"\bTraceback\b"), "shows a traceback"),
-]
-
-
-@cache
-def rule_ids() -> frozenset[str]:
-    """Every rule id of every House Way card shipped (PR-2, ST-X, FW-5K-J, ...)."""
-    from app.core.house_way import card_names, house_way
-
-    ids: set[str] = set()
-    for name in card_names():
-        card = house_way(name)
-        for section in card.sections:
-            ids.update(rule.id for rule in section.rules)
-    return frozenset(ids)
-
-
-@cache
-def _rule_id_pattern() -> re.Pattern[str]:
-    ids = sorted(rule_ids(), key=len, reverse=True)  # the longest first: FW-5K-J, not 5K
-    return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])")
-
-
-@cache
 def developer_words(text: str) -> tuple[str, ...]:
     """What in `text` is meant for a developer, not a dealer, a player or the pit: empty
-    when the text is in the casino's words. A rule's id is fine followed by its words
-    ("PR-2: Two pairs ...") and bare otherwise."""
-    found = [f"{why} ({m.group(0)!r})" for pattern, why in _DEVELOPER
-             for m in pattern.finditer(text)]
-    for m in _rule_id_pattern().finditer(text):
-        if not text[m.end():].lstrip().startswith(":"):
-            found.append(f"a rule's id without its words ({m.group(1)!r})")
-    found.extend(glossary.internal_words(text))  # the one word list (app/session/glossary.py)
-    return tuple(found)
+    when the text is in the casino's words. The one word list, which the floor's check
+    reads too: app/session/glossary.py."""
+    return glossary.internal_words(text)
 
 
 # --- what a widget shows ------------------------------------------------------------------

@@ -154,6 +154,8 @@ class SeatView(QFrame):
         self.role_badge = _label("badgeRole")
         self.bonus_badge = _label("badgeBonus")  # the seat's bonus wager (issue 26)
         self.badges = (self.action_badge, self.order_badge, self.role_badge, self.bonus_badge)
+        for badge in self.badges:  # each shown by the seat's state (while the ledger opens,
+            badge.hide()  # no seat is the action)
         self.result = _label("result")
         self.wager = _label("wager")
         for w in (self.title, self.wager, *self.badges):

@@ -164,8 +164,8 @@ class Printer(QObject):
                 if self.kept_count else "")
         if self.none:
             return Device("Printer: none", "warn",
-                          "No slip printer is set up at this station ([printer] kind = "
-                          "\"none\"): the slip is shown on screen and kept in the ledger.")
+                          "No slip printer is set up at this station: the slip is shown "
+                          "on screen and kept in the ledger.")
         if self.busy is not None:
             return Device("Printer: printing", "ok", f"Printing on the {where}.{kept}")
         present = self._device_present()

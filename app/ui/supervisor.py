@@ -41,6 +41,7 @@ from app.core.settlement import money
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
+from .present import unbroken_money
 from .seat import restyle
 from .theme import STYLE
 
@@ -202,7 +203,7 @@ class ActionDialog(QDialog):
         self.setStyleSheet(STYLE)
         self.setObjectName("pitDialog")
         self.pit = pit
-        self.says = _label("pitText", says)
+        self.says = _label("pitText", unbroken_money(says))
         self.fields = QFormLayout()
         self.form = PersonForm(why=why)
         self.answer = _label("message")
@@ -576,8 +577,16 @@ class SupervisorWindow(QDialog):
                        act: Callable[..., bool]) -> ActionDialog:
         """A supervisor's act: `act(secret, by, reason, then=done)` with the dialog's form."""
         d = ActionDialog(title, says, self.pit, self)
+
+        def done_then_history(done: Callable[[bool], None]) -> Callable[[bool], None]:
+            def then(ok: bool) -> None:
+                done(ok)
+                if ok:  # a round voided shows as void, not open, without pressing Show
+                    self.pit.after_writes(self.refresh_history)
+            return then
+
         d.submit = lambda done: act(d.form.secret.text(), d.form.by.text(),
-                                    d.form.reason.text(), then=done)
+                                    d.form.reason.text(), then=done_then_history(done))
         return self._open(d)
 
     def open_void(self) -> ActionDialog:

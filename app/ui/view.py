@@ -107,6 +107,7 @@ NO_PRINTER = Device("Printer: none", "warn",
 OPENING_LEDGER = Device("Database: opening...", "warn",
                         "The station is opening its ledger; the table shows once it has.")
 OPENING_MESSAGE = "Opening the ledger... The table shows in a moment."
+OPENING_REFUSAL = "the ledger is opening: the table shows in a moment"
 NO_LEDGER = Device("Database: not recording", "warn",
                    "This station keeps no ledger: rounds are not stored.")
 

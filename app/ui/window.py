@@ -270,6 +270,9 @@ class MainWindow(QMainWindow):
         self.devices[2].setToolTip(device.detail or device.label)
         restyle(self.devices[2], "state", device.state)
         self.panel.show_message(view.OPENING_MESSAGE, "info")
+        # Nothing is pressed before the table shows: every button disabled, with why.
+        self.panel.show_availability(dict.fromkeys(self.panel.buttons,
+                                                   view.OPENING_REFUSAL))
 
     def bind(self, station: Station, shoe: ShoeFeed, *, printer: Printer | None = None,
              pit: PitController | None = None, hide_bank: bool = True) -> None:

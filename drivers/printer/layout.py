@@ -22,6 +22,8 @@ from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, cast
 
+from app.core.settlement import bonus_groups
+
 if TYPE_CHECKING:
     from app.core.settlement import ActionDict, BankDict, BonusDict, PositionDict, SlipDict
 
@@ -338,22 +340,28 @@ def _position(p: PositionDict, w: int) -> list[PrintLine]:
 
 
 def _bonus(bonus: BonusDict, w: int) -> list[PrintLine]:
-    """The bonus and envy lines in the order paid, each seat's hand and what it paid."""
+    """The bonus and envy a seat at a time, in the order paid, in the core's words
+    (`bonus_groups`, as the felt shows them): the seat's net, then each line and what it
+    paid, and who approved a line that waited for a supervisor."""
     out = [PrintLine("-" * w)]
     card = bonus["pay_card"] + (f", envy {bonus['envy_card']}" if bonus["envy_card"] else "")
     out += [PrintLine(x, Style.BOLD) for x in _two("BONUS", card, w)]
-    for x in bonus["lines"]:
-        kind = "envy" if x["kind"] == "envy" else f"bonus {money(x['wager_cents'])}"
+    for group in bonus_groups(bonus):
         out += [PrintLine(t, Style.BOLD) for t in _two(
-            f"Seat {x['seat']} {kind}", money(x["amount_cents"], sign=True), w)]
-        hand = (f"{x['hand']} at seat {x['from_position']}"
-                if x["from_position"] is not None else f"{x['hand']}, {x['pays']}")
-        out += [PrintLine(t) for t in _wrap(hand + (f" ({x['note']})" if x["note"] else ""),
-                                            w, INDENT)]
-        if x["supervisor"] and bonus["approved_by"]:
-            out += [PrintLine(t) for t in _wrap(f"approved by {bonus['approved_by']}", w,
-                                                INDENT)]
+            _title(group.title), money(group.net, sign=True), w)]
+        for x in group.lines:
+            out += [PrintLine(t) for t in _beside(x.words, money(x.amount, sign=True), w)]
+            if x.approved:
+                out += [PrintLine(t) for t in _wrap(x.approved, w, INDENT * 2)]
     return out
+
+
+def _beside(words: str, amount: str, w: int) -> list[str]:
+    """Indented words, wrapped, and the amount flush right on their last line (or under)."""
+    lines = _wrap(words, w, INDENT, INDENT * 2)
+    if len(lines[-1]) + 2 + len(amount) <= w:
+        return [*lines[:-1], lines[-1] + amount.rjust(w - len(lines[-1]))]
+    return [*lines, amount.rjust(w)]
 
 
 def _amounts(rows: Sequence[tuple[str, str]], w: int) -> list[PrintLine]:

@@ -18,6 +18,8 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 from fpdf.recorder import FPDFRecorder
 
+from app.core.settlement import bonus_groups
+
 from .layout import (
     action_lines,
     bank_text,
@@ -33,7 +35,7 @@ from .layout import (
 )
 
 if TYPE_CHECKING:
-    from app.core.settlement import SlipDict
+    from app.core.settlement import BonusDict, SlipDict
 
 _Total = Literal["wagers_cents", "commission_cents", "players_net_cents", "banker_net_cents",
                  "house_net_cents"]
@@ -122,11 +124,45 @@ def _slip(pdf: FPDF | FPDFRecorder, s: SlipDict, time: datetime | None) -> None:
     pdf.multi_cell(width, 4.5, "**Totals:** " + "   ".join(
         f"{label} {value}" for label, value in rows), markdown=True,
         new_x="LMARGIN", new_y="NEXT")
+    bonus = s.get("bonus")
+    if bonus is not None:
+        _bonus(pdf, bonus, width)
     left = s["leftovers"] + ("" if s["leftovers_counted"] else " (not read)")
     pdf.set_font(FONT, size=7.5)
     pdf.multi_cell(width, 4, f"Leftovers: {left}.   " + "   ".join(
         f"{label}: {value}." for label, value in rule_rows(s)), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
+
+
+_BONUS_COLUMNS = (("Bonus", 32), ("Seat net", 22), ("Each line, in the order paid", 120),
+                  ("Paid", 20))
+
+
+def _bonus(pdf: FPDF | FPDFRecorder, bonus: BonusDict, width: float) -> None:
+    """The bonus and envy a seat at a time, in the order paid, in the core's words
+    (`bonus_groups`, as the felt and the receipt show them); its money apart."""
+    card = bonus["pay_card"] + (f", envy {bonus['envy_card']}" if bonus["envy_card"] else "")
+    pdf.ln(1)
+    pdf.multi_cell(width, 4.5, f"**Bonus ({card}):**", markdown=True, new_x="LMARGIN",
+                   new_y="NEXT")
+    pdf.set_font(FONT, size=8)
+    with pdf.table(col_widths=[w for _, w in _BONUS_COLUMNS],
+                   width=sum(w for _, w in _BONUS_COLUMNS),
+                   text_align=("LEFT", "RIGHT", "LEFT", "RIGHT"), headings_style=HEAD,
+                   line_height=4.2, align="LEFT") as table:
+        table.row([name for name, _ in _BONUS_COLUMNS])
+        for group in bonus_groups(bonus):
+            for n, x in enumerate(group.lines):
+                first = n == 0
+                table.row([group.title if first else "",
+                           money(group.net, sign=True) if first else "",
+                           x.words + (f" ({x.approved})" if x.approved else ""),
+                           money(x.amount, sign=True)])
+    pdf.set_font(FONT, size=8.5)
+    pdf.multi_cell(width, 4.5, f"**Bonus totals:** Bonus wagers {money(bonus['wagers_cents'])}"
+                               f"   Bonus players net {money(bonus['net_cents'], sign=True)}"
+                               f"   Bonus house net {money(-bonus['net_cents'], sign=True)}",
+                   markdown=True, new_x="LMARGIN", new_y="NEXT")
 
 
 def _summary(pdf: FPDF | FPDFRecorder, slips: Sequence[tuple[SlipDict, datetime | None]]) -> None:

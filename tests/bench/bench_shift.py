@@ -147,6 +147,9 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
             if n + 1 == WINDOW:
                 gc.collect()
                 rss_early = rss_mb()
+            if (n + 1) % WINDOW == 0:  # a long run shows its course as it goes
+                print(f"  rounds {n + 1 - WINDOW + 1}-{n + 1}: {sum(times[-WINDOW:]):.1f}s, "
+                      f"rss {rss_mb():.1f}MB", file=sys.stderr, flush=True)
         wait(lambda: store.journal.counts()[0] == 0, "the journal sent", seconds=120)
         gc.collect()
         rss_late = rss_mb()

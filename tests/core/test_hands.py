@@ -2,9 +2,11 @@
 
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
+from app.core import hands
 from app.core.cards import DECK, parse_cards
 from app.core.hands import (
     ALL_RULES,
@@ -179,7 +181,23 @@ def test_shipped_rank_tables_agree_with_the_rules_as_written_on_every_entry(
         rules: HandRules) -> None:
     """app/core/rank_tables.bin (read, not built, by every process) against the reference
     evaluator: `python -m app.core.hands` writes it again when the rules change."""
-    shipped = _shipped_tables()[rules]
+    shipped = _shipped_tables(rules)
     built = built_tables(rules)
     assert shipped.suited == built.suited
     assert shipped.unsuited == built.unsuited
+
+
+@pytest.mark.parametrize("damage", ["cut short", "another format"])
+def test_a_damaged_rank_tables_file_gives_no_tables_so_they_are_built(
+        damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file cut short or of another format gives no tables (the ranker then builds them
+    from the rules as written) rather than wrong strengths; the whole file gives each rule
+    set its own."""
+    whole = hands.TABLES_FILE.read_bytes()
+    assert _shipped_tables(HandRules("fully-wild", "lowest")) == built_tables(
+        HandRules("fully-wild", "lowest"))
+    damaged = tmp_path / "rank_tables.bin"
+    damaged.write_bytes(whole[:-100] if damage == "cut short" else
+                        whole.replace(hands.TABLES_FORMAT.encode(), b"paigow-rank-tables/0"))
+    monkeypatch.setattr(hands, "TABLES_FILE", damaged)
+    assert _shipped_tables(DEFAULT_RULES) is None

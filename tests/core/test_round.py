@@ -107,7 +107,7 @@ def test_action_comes_from_what_the_table_uses() -> None:
     dice_table = RoundRules(table=Table(action_source=ActionSource.DICE))
     game = Round(dice_table)
     game.place_wager(1, 1000)
-    with pytest.raises(RoundError, match="finds action with dice"):
+    with pytest.raises(RoundError, match="takes the action from the dice only"):
         game.set_action(Action.from_rng(3))
     counted = game.set_action(Action.from_dice(6, 6, 5))  # 17 from the dealer: seat 2
     assert counted.position == 2 and counted.bank == DEALER
@@ -128,7 +128,7 @@ def test_the_deal_is_read_the_way_the_table_is_configured() -> None:
     game.place_wager(1, 1000)
     game.set_action(Action.from_rng(1))
     deck = list(DECK)
-    with pytest.raises(RoundError, match="reads the deal as one-at-a-time"):
+    with pytest.raises(RoundError, match="deal is read one card at a time, not in stacks"):
         game.deal_stacks([deck[i * 7:(i + 1) * 7] for i in range(7)])
     game.deal_one_at_a_time(deck)
     assert game.deal is not None and game.deal.hand(DEALER) == tuple(deck[0:49:7])
@@ -414,7 +414,7 @@ def test_the_dragon_wager_equals_the_main_wager_when_configured() -> None:
 def test_the_dragon_is_set_the_house_way_and_settles_like_any_hand() -> None:
     game = dealt_round({2: 2000}, {5: ACES_AND_SEVENS}, rng=3)
     game.take_dragon(2, 1500, position=5)
-    with pytest.raises(RoundError, match="dragon hand is set the House Way"):
+    with pytest.raises(RoundError, match="dragon hand is set by the House Way"):
         game.set_hand(5, parse_cards("7S 7C"))
     game.house_way(2)
     slip = game.settle()

@@ -254,3 +254,31 @@ def test_a_dragon_bonus_goes_on_a_taken_dragon_within_the_bonus_limits_before_a_
     game.house_way(1)
     with pytest.raises(RoundError, match="placed before any hand is set"):
         game.place_dragon_bonus(3, 500)
+
+
+def test_a_dragon_hands_bonus_is_taken_back_before_any_hand_is_set_and_then_pays_nothing(
+) -> None:
+    """As a seat's bonus is taken back while the bets are open, the taker's bonus on a
+    dragon hand is taken back while it could still be placed: before any hand is set."""
+    game = dragon_round(dragon_bonus=True)
+    game.place_dragon_bonus(3, 500)
+    with pytest.raises(RoundError, match="the dragon hand at seat 4 has no bonus to take back"):
+        game.withdraw_dragon_bonus(4)
+    taken = game.withdraw_dragon_bonus(3)
+    assert (taken.seat, taken.position, taken.wager) == (1, 3, 500)
+    assert game.log[-1] == taken and game.dragon_bonus_wagers == {}
+    slip = settle_by_house_way(game)
+    assert slip.bonus is not None and slip.bonus.wagers == 1000  # seats 1 and 2 only
+    # no line rides on the dragon hand; seat 2 still wins envy for its kings
+    assert [x for x in lines(slip) if x[0] == "bonus"] == [("bonus", 1, -500, None),
+                                                           ("bonus", 2, -500, None)]
+    assert ("envy", 2, 500, 3) in lines(slip)
+
+
+def test_a_dragon_hands_bonus_is_not_taken_back_once_a_hand_is_set() -> None:
+    game = dragon_round(dragon_bonus=True)
+    game.place_dragon_bonus(3, 500)
+    game.house_way(1)
+    with pytest.raises(RoundError, match="taken back before any hand is set"):
+        game.withdraw_dragon_bonus(3)
+    assert game.dragon_bonus_wagers == {3: 500}

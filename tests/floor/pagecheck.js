@@ -28,4 +28,14 @@ for (const el of document.body.querySelectorAll('*')) {
     said.push(el);
   }
 }
+// Headings, column names and the labels a phone shows in a table's cards begin with a capital,
+// as the pit window's do (a page's own lower-case heading reads as a fragment).
+const small = /^[a-z]/;
+for (const el of document.body.querySelectorAll('h1, h2, h3, caption, th')) {
+  const t = el.textContent.trim();
+  if (small.test(t)) found.push(`${name(el)} begins with a small letter`);
+}
+const labels = new Set([...document.body.querySelectorAll('td[data-label]')]
+  .map(el => el.getAttribute('data-label')).filter(t => small.test(t)));
+for (const t of labels) found.push(`the label "${t}" begins with a small letter`);
 return found;

@@ -7,27 +7,23 @@ Run in Chromium at a phone's, a tablet's and a desktop's width by tests/floor/te
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-_LOOK = (Path(__file__).parent / "pagecheck.js").read_text()
+from app.session import glossary
 
-_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
+_LOOK = (Path(__file__).parent / "pagecheck.js").read_text()
 
 
 def words_for_developers(text: str, audit: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """The station's list of developer words, and a bare id outside the ledger's own audit
-    text (a broken chain's row, the recall's round id: what `paigow ledger verify` and
-    `recall` name for the auditor, marked `data-audit` on the page)."""
-    from app.ui.screencheck import developer_words
-
-    found = list(developer_words(text))
+    """The one word list's finds (app/session/glossary.py, the station's screen check's),
+    each with the line it is on, outside the ledger's own audit text (a broken chain's row,
+    the recall's round id: what `paigow ledger verify` and `recall` name for the auditor,
+    marked `data-audit` on the page)."""
     for part in audit:
         text = text.replace(part, "")
-    found += [f"shows an id ({text[max(0, m.start() - 40):m.end()]!r})"
-              for m in _UUID.finditer(text)]
-    return found
+    return [f"{why} in {' '.join(line.split())[:120]!r}"
+            for line in text.splitlines() for why in glossary.internal_words(line)]
 
 
 def problems(driver: Any) -> list[str]:

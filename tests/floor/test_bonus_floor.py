@@ -203,7 +203,7 @@ def test_the_report_page_csv_and_pdf_carry_the_bonus_and_the_round_its_lines(
     assert int(kim["bonus_win_cents"]) == int(rows[("table", "PG-3")]["bonus_win_cents"])
     pdf = client.get("/report.pdf")
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
-    assert "Bonus and envy per table" in text and "bonus wagers" in text
+    assert "Bonus and envy per table" in text and "Bonus wagers" in text
     table = client.get("/tables/PG-3").text
     assert "Bonus and envy, in the order paid (fortune-8000, envy envy-5000)" in table
     assert rnd.slip.bonus.lines[0].hand in table

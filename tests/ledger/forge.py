@@ -18,15 +18,33 @@ from app.ledger.database import make_engine
 GENESIS = "0" * 64
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                "bank_decisions", "events", "users", "sign_ins", "station_keys",
-               "progressive_moves")
+               "bonus_settlements", "progressive_moves")
 
 
-def link_rows(row_table: str, row_id: str, row_hash: str, rows: bytes | None
+def stored_id(postgres: bool, value: str | uuid.UUID) -> str | bytes:
+    """A UUID as the backend keeps it: PostgreSQL's uuid (given as text), 16 bytes on
+    SQLite (migration 0015)."""
+    return str(value) if postgres else uuid.UUID(str(value)).bytes
+
+
+def read_hex(value: Any) -> str:
+    """A link's hash or signature, kept as bytes since migration 0015, as the hex it
+    stands for."""
+    return bytes(value).hex() if isinstance(value, bytes | memoryview) else str(value)
+
+
+def read_id(value: Any) -> str:
+    """A link's row id (16 bytes on SQLite since migration 0015) as its 36 characters."""
+    return (str(uuid.UUID(bytes=bytes(value))) if isinstance(value, bytes | memoryview)
+            else str(value))
+
+
+def link_rows(row_table: str, row_id: Any, row_hash: Any, rows: bytes | None
               ) -> list[tuple[str, str, str]]:
     """The (table, id, hash) a link covers, read by the recipe: a /2 link ("*") lists its
     rows 49 bytes each (table number, UUID, SHA-256); a /1 link names one row."""
     if row_table != "*":
-        return [(row_table, row_id, row_hash)]
+        return [(row_table, read_id(row_id), read_hex(row_hash))]
     data = bytes(rows or b"")
     return [(TABLE_CODES[data[i]], str(uuid.UUID(bytes=data[i + 1:i + 17])),
              data[i + 17:i + 49].hex()) for i in range(0, len(data), 49)]
@@ -51,7 +69,7 @@ def covered(conn: Any, chain: str, after: int = 0) -> list[tuple[int, str, str, 
     return [(int(seq), *row) for seq, t, i, h, rows in conn.execute(text(
         "SELECT seq, row_table, row_id, row_hash, rows FROM chain WHERE chain = :c AND "
         "seq > :s ORDER BY seq"), {"c": chain, "s": after})
-        for row in link_rows(str(t), str(i), str(h), rows)]
+        for row in link_rows(str(t), i, h, rows)]
 
 
 def _canonical_value(column: str, value: Any) -> Any:
@@ -77,7 +95,7 @@ def _canonical_value(column: str, value: Any) -> Any:
 
 def plain_row(conn: Any, table: str, row: dict[str, Any]) -> dict[str, Any]:
     """A row as SQLite hands it back, typed by the columns' declared types (as any reader of
-    the schema would): booleans as 0/1, UUIDs as 32 hex digits, times as text."""
+    the schema would): booleans as 0/1, UUIDs as 16 bytes, times as text."""
     if conn.dialect.name == "postgresql":
         return row
     types = {r[1]: str(r[2]).upper() for r in conn.execute(text(f"PRAGMA table_info({table})"))}
@@ -86,8 +104,9 @@ def plain_row(conn: Any, table: str, row: dict[str, Any]) -> dict[str, Any]:
         kind = types.get(k, "")
         if v is not None and kind == "BOOLEAN":
             v = bool(v)
-        elif v is not None and kind == "CHAR(32)":
-            v = uuid.UUID(v)
+        elif v is not None and kind == "BLOB" and len(v) == 16 and (
+                k in ("id", "sign_in") or k.endswith("_id")):
+            v = uuid.UUID(bytes=bytes(v))
         elif v is not None and kind.startswith(("DATETIME", "TIMESTAMP")):
             v = datetime.fromisoformat(v)
         out[k] = v
@@ -112,9 +131,9 @@ def forge_links(url: str, chain: str, rows: list[tuple[str, str]], *,
         with engine.begin() as conn:
             last = conn.execute(text("SELECT seq, entry_hash FROM chain WHERE chain = :c "
                                      "ORDER BY seq DESC LIMIT 1"), {"c": chain}).first()
-            seq, prev = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
+            seq, prev = (0, GENESIS) if last is None else (int(last[0]), read_hex(last[1]))
             for table, row_id in rows:
-                rid = row_id if postgres else uuid.UUID(row_id).hex
+                rid = stored_id(postgres, row_id)
                 row = plain_row(conn, table, dict(conn.execute(
                     text(f"SELECT * FROM {table} WHERE id = :id"), {"id": rid})
                     .mappings().one()))
@@ -127,10 +146,12 @@ def forge_links(url: str, chain: str, rows: list[tuple[str, str]], *,
                     "INSERT INTO chain (chain, seq, row_table, row_id, row_hash, prev_hash, "
                     "entry_hash, at, key_id, signature) VALUES (:c, :s, :t, :r, :h, :p, :e, "
                     ":at, :k, :sig)"),
-                    {"c": chain, "s": seq, "t": table, "r": row_id, "h": rhash, "p": prev,
-                     "e": entry, "at": datetime.now(UTC).replace(tzinfo=None)
+                    {"c": chain, "s": seq, "t": table,
+                     "r": row_id if postgres else stored_id(postgres, row_id),
+                     "h": bytes.fromhex(rhash), "p": bytes.fromhex(prev),
+                     "e": bytes.fromhex(entry), "at": datetime.now(UTC).replace(tzinfo=None)
                      if not postgres else datetime.now(UTC), "k": key_id,
-                     "sig": sign(entry) if sign else None})
+                     "sig": bytes.fromhex(sign(entry)) if sign else None})
                 prev = entry
     finally:
         engine.dispose()
@@ -150,7 +171,7 @@ def forged_correction(url: str) -> str:
                 "reason, \"by\", at) SELECT :new, round_id, position, seat, role, "
                 "'correction', 99, NULL, outcome, wager_cents, 500000, 0, 500000, 'recount', "
                 "'Lee', at FROM settlements WHERE entry = 'original' AND role = 'player' "
-                "ORDER BY at LIMIT 1"), {"new": str(new) if postgres else new.hex})
+                "ORDER BY at LIMIT 1"), {"new": stored_id(postgres, new)})
     finally:
         engine.dispose()
     return str(new)
@@ -167,7 +188,7 @@ def forged_sign_in(url: str, name: str, *, ok: bool = True,
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO sign_ins (id, name, action, ok, station, at) "
                               "VALUES (:id, :n, 'correct', :ok, 'pg-1', :at)"),
-                         {"id": str(new) if postgres else new.hex, "n": name, "ok": ok,
+                         {"id": stored_id(postgres, new), "n": name, "ok": ok,
                           "at": when if postgres else when.astimezone(UTC)
                           .replace(tzinfo=None)})
     finally:
@@ -197,8 +218,8 @@ def rewrite_from(url: str, chain: str, from_seq: int, sign: Callable[[str], str]
             _triggers_off(conn)
             for sql in statements:
                 conn.execute(text(sql))
-            prev = str(conn.scalar(text("SELECT entry_hash FROM chain WHERE chain = :c AND "
-                                        "seq = :s"), {"c": chain, "s": from_seq - 1}))
+            prev = read_hex(conn.scalar(text("SELECT entry_hash FROM chain WHERE chain = :c "
+                                             "AND seq = :s"), {"c": chain, "s": from_seq - 1}))
             links = conn.execute(text("SELECT seq, row_table, row_id, row_hash, rows FROM "
                                       "chain WHERE chain = :c AND seq >= :s ORDER BY seq"),
                                  {"c": chain, "s": from_seq}).all()
@@ -210,7 +231,7 @@ def rewrite_from(url: str, chain: str, from_seq: int, sign: Callable[[str], str]
                 now = []
                 for t, i, h in link_rows(table, row_id, rhash, rows):
                     if newest[(t, i)] == seq:  # a row's earlier links hold earlier states
-                        rid = i if postgres else uuid.UUID(i).hex
+                        rid = stored_id(postgres, i)
                         h = row_hash(t, plain_row(conn, t, dict(conn.execute(
                             text(f"SELECT * FROM {t} WHERE id = :id"), {"id": rid})
                             .mappings().one())))
@@ -219,12 +240,15 @@ def rewrite_from(url: str, chain: str, from_seq: int, sign: Callable[[str], str]
                     rows = pack_rows(now)
                 else:
                     rhash = now[0][2]
-                entry = entry_hash(chain, seq, table, row_id, rhash, prev, rows)
+                entry = entry_hash(chain, seq, table, read_id(row_id), read_hex(rhash), prev,
+                                   rows)
                 conn.execute(text("UPDATE chain SET row_hash = :h, prev_hash = :p, "
                                   "entry_hash = :e, key_id = :k, signature = :sig, "
                                   "rows = :rows WHERE chain = :c AND seq = :s"),
-                             {"h": rhash, "p": prev, "e": entry, "k": key_id,
-                              "sig": sign(entry), "rows": rows, "c": chain, "s": seq})
+                             {"h": bytes.fromhex(read_hex(rhash)), "p": bytes.fromhex(prev),
+                              "e": bytes.fromhex(entry), "k": key_id,
+                              "sig": bytes.fromhex(sign(entry)), "rows": rows, "c": chain,
+                              "s": seq})
                 prev = entry
     finally:
         engine.dispose()
@@ -248,7 +272,7 @@ def truncate_after(url: str, chain: str, seq: int) -> int:
             for table, row_id in after:
                 assert (table, row_id) not in before, \
                     f"{table} {row_id} was linked before the cut too"
-                rid = row_id if postgres else uuid.UUID(row_id).hex
+                rid = stored_id(postgres, row_id)
                 gone += conn.execute(text(f"DELETE FROM {table} WHERE id = :id"),
                                      {"id": rid}).rowcount
             conn.execute(text("DELETE FROM chain WHERE chain = :c AND seq > :s"),
@@ -270,7 +294,7 @@ def owner_enrolls(url: str, public_hex: str, key_id: str, sign: Callable[[str], 
                 "INSERT INTO station_keys (id, key_id, public_key, kind, station_id, "
                 "table_name, label, action, \"by\", sign_in, reason, at) VALUES (:id, :k, :p, "
                 "'station', NULL, :t, 'pg-1', 'enrolled', 'Morgan Keys', NULL, NULL, :at)"),
-                {"id": str(new) if postgres else new.hex, "k": key_id, "p": public_hex,
+                {"id": stored_id(postgres, new), "k": key_id, "p": public_hex,
                  "t": table, "at": at if postgres else at.replace(tzinfo=None)})
     finally:
         engine.dispose()

@@ -14,7 +14,7 @@ from app.ledger.database import make_engine
 def tamper(url: str, *statements: str, **params: Any) -> None:
     """Run the statements around the ledger's triggers, in one transaction."""
     postgres = url.startswith("postgresql")
-    params = {k: (str(v) if postgres else v.hex) if isinstance(v, uuid.UUID) else v
+    params = {k: (str(v) if postgres else v.bytes) if isinstance(v, uuid.UUID) else v
               for k, v in params.items()}
     engine = make_engine(url)
     try:
@@ -32,9 +32,9 @@ def tamper(url: str, *statements: str, **params: Any) -> None:
 
 
 def sql_uuid(url: str, value: uuid.UUID | None = None) -> str:
-    """A UUID as plain SQL writes it on that backend (32 hex digits on SQLite)."""
+    """A UUID as plain SQL writes it on that backend (its 16 bytes on SQLite)."""
     value = value or uuid.uuid4()
-    return f"CAST('{value}' AS uuid)" if url.startswith("postgresql") else f"'{value.hex}'"
+    return f"CAST('{value}' AS uuid)" if url.startswith("postgresql") else f"X'{value.hex}'"
 
 
 def forged_correction(url: str) -> str:

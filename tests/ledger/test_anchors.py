@@ -19,6 +19,7 @@ from .conftest import TABLE
 from .enrolled import enroll
 from .forge import attacker_key, covered, owner_enrolls, rewrite_from, truncate_after
 from .play import record_rounds
+from .tamper import sql_uuid
 
 
 def _rounds(store: Store, n: int, seed: str) -> None:
@@ -44,9 +45,9 @@ def test_a_history_rewritten_and_re_signed_by_the_owner_is_found_by_a_slip_s_hea
     with engine.connect() as conn:  # the first link that covers a wager, read by the recipe
         link, _, wager_id, _ = next(c for c in covered(conn, TABLE) if c[1] == "wagers")
     engine.dispose()
-    wid = wager_id if database_url.startswith("postgresql") else uuid.UUID(wager_id).hex
+    wid = sql_uuid(database_url, uuid.UUID(wager_id))
     rewrite_from(database_url, TABLE, int(link), sign, kid,  # type: ignore[arg-type]
-                 f"UPDATE wagers SET amount_cents = amount_cents + 500000 WHERE id = '{wid}'")
+                 f"UPDATE wagers SET amount_cents = amount_cents + 500000 WHERE id = {wid}")
     assert all(r.intact for r in store.verify()), [r.text() for r in store.verify()]
     rc, out = _verify(capsys, database_url, "--head", code)
     assert rc == 1

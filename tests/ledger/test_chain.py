@@ -24,6 +24,7 @@ from app.ledger.models import ChainEntry, SettlementRow
 from .conftest import TABLE
 from .enrolled import MANAGER, MANAGER_SECRET, enroll
 from .forge import covered
+from .old_storage import ids_as_text
 from .play import record_rounds
 from .tamper import forged_correction, tamper
 
@@ -115,7 +116,7 @@ def test_a_table_s_chain_takes_one_link_per_write_not_per_row(
                           .order_by(ChainEntry.seq)).all()
         saves = s.scalar(text("SELECT COUNT(DISTINCT at) FROM events WHERE round_id = :r"),
                          {"r": round_id if store.url.get_backend_name() == "postgresql"
-                          else uuid.UUID(round_id).hex})
+                          else uuid.UUID(round_id).bytes})
         last = covered(s.connection(), TABLE, links[-1].seq - 1)
     assert len(links) == saves  # each save of the round: one transaction, one link
     tables = {t for seq, t, _, _ in last if seq == links[-1].seq}
@@ -224,6 +225,7 @@ def test_a_ledger_from_before_the_chains_is_sealed_at_the_upgrade(
             old.open_shift("Kim")
             record_rounds(old, 2, "old")
             assert old.status().pending == 0
+    ids_as_text(url)  # as a station of 0002 kept its ids
     engine = make_engine(url)
     migrate(engine)
     engine.dispose()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def rewrite(path: Path, table: str, sql: str, *params: object) -> None:
 
 def rewrite_slip(path: Path, rec: Recording, stored: str) -> None:
     rewrite(path, "rounds", "UPDATE rounds SET slip_json = ? WHERE id = ?", stored,
-            rec.round_id.replace("-", ""))
+            uuid.UUID(rec.round_id).bytes)  # a UUID as its 16 bytes (migration 0015)
 
 
 def rewrite_record(path: Path, rec: Recording, pick: Callable[[int, dict[str, Any]], bool],
@@ -66,7 +67,7 @@ def rewrite_record(path: Path, rec: Recording, pick: Callable[[int, dict[str, An
     number (seq)."""
     db = sqlite3.connect(path)
     rows = db.execute("SELECT id, seq, payload FROM events WHERE round_id = ? AND seq > 0 "
-                      "ORDER BY seq", (rec.round_id.replace("-", ""),)).fetchall()
+                      "ORDER BY seq", (uuid.UUID(rec.round_id).bytes,)).fetchall()
     db.close()
     eid, seq, data = next((i, n, json.loads(p)) for i, n, p in rows if pick(n, json.loads(p)))
     rewrite(path, "events", "UPDATE events SET payload = ? WHERE id = ?", payload(data), eid)

@@ -11,16 +11,16 @@ from datetime import UTC, datetime
 
 from alembic import command
 from argon2 import PasswordHasher
-from sqlalchemy import Boolean, DateTime, Uuid, column, inspect, select, table
+from sqlalchemy import Boolean, DateTime, Uuid, column, insert, inspect, select, table
 from sqlalchemy.orm import Session
 
 from app.floor import auth
 from app.ledger import Store, chain, people
-from app.ledger.chain import LedgerSession
 from app.ledger.database import alembic_config, head_revision, make_engine, migrate
 from app.ledger.models import FloorLog, User
 
 from .enrolled import enroll
+from .old_storage import TABLES as OLD
 
 LIGHT = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 WHEN = DateTime(timezone=True)
@@ -70,10 +70,14 @@ def test_a_floor_user_already_a_person_keeps_the_person_and_down_again_brings_th
     migrate(engine, "0005_floor")
     # at 0005 on purpose (people exist from 0004), written as a station of then would:
     # unsigned (signing began with 0008), and with no pace of its checks (0010 makes it)
-    with LedgerSession(engine) as s, s.begin():
-        s.add(User(id=uuid.uuid4(), name="Pat Lee", version=1, role="shift manager",
-                   secret_hash=LIGHT.hash("station-secret-1"), disabled=False,
-                   change="added", changed_by=people.FIRST, at=datetime.now(UTC)))
+    # (ids and its link's hashes kept as text, as before migration 0015)
+    with engine.begin() as conn:
+        pat = uuid.uuid4()
+        conn.execute(insert(OLD["users"]).values(
+            id=pat, name="Pat Lee", version=1, role="shift manager",
+            secret_hash=LIGHT.hash("station-secret-1"), disabled=False, change="added",
+            changed_by=people.FIRST, at=datetime.now(UTC)))
+        chain.append(conn, [("users", str(pat))], tables=OLD)
     with engine.begin() as conn:
         conn.execute(FLOOR_USERS.insert().values(
             id=uuid.uuid4(), name="Pat Lee", role="auditor",

@@ -30,6 +30,8 @@ from app.ledger.database import head_revision, make_engine, migrate
 from app.ledger.models import Event, RoundRow, Shift, Station
 from app.settings import load_config
 
+from .old_storage import ids_as_text
+
 PIN = "730215"
 AT = datetime(2026, 11, 23, 21, 0, tzinfo=UTC)
 
@@ -106,6 +108,7 @@ def _old_ledger(url: str) -> tuple[Engine, dict[str, uuid.UUID]]:
         # Settled: from here on the 0002 triggers refuse to change the row.
         conn.execute(update(RoundRow.__table__).where(RoundRow.id == ids["settled"])
                      .values(status="settled", phase="settled", settled_at=AT))
+    ids_as_text(url)  # as a station of 0002 kept its ids
     return engine, ids
 
 

@@ -164,10 +164,11 @@ def test_a_bonus_round_recalled_shows_its_bonus_and_envy_and_matches(store: Stor
             assert f"  approved by {slip.bonus.approved_by}" in text
 
 
-def test_a_bonus_rounds_slip_is_kept_once_with_its_bonus_and_read_back_whole(
+def test_a_bonus_rounds_slip_is_kept_once_its_lines_in_rows_and_read_back_whole(
         store: Store) -> None:
-    """Migration 0013: the round's row keeps the slip less what its rows hold; the bonus,
-    which no row holds, stays in it, and the slip read back is the slip as settled."""
+    """Migrations 0013 and 0014: the round's row keeps the slip less what its rows hold;
+    the bonus lines are rows of their own, so of the bonus it keeps who approved a payout
+    that waited, if one did; the slip read back is the slip as settled."""
     from app.ledger import slips
     from app.ledger.models import RoundRow
 
@@ -183,5 +184,7 @@ def test_a_bonus_rounds_slip_is_kept_once_with_its_bonus_and_read_back_whole(
             kept = json.loads(row.slip_json)
             # shrunk (the totals are the round's columns), the bonus kept beside
             assert kept["schema"] == slips.KEPT and "totals" not in kept
-            assert kept["bonus"] == rec.game.slip.to_dict()["bonus"]
-            assert slips.whole(s, row, kept)["bonus"] == kept["bonus"]
+            bonus = rec.game.slip.to_dict()["bonus"]
+            assert kept.get("bonus", {}) == ({"approved_by": bonus["approved_by"]}
+                                             if bonus["approved_by"] else {})
+            assert slips.whole(s, row, kept)["bonus"] == bonus

@@ -354,3 +354,33 @@ def test_a_station_whose_login_may_not_check_secrets_says_the_owner_runs_setup_r
             LedgerError, match=r"^this login may not check a secret .*: the owner runs "
                                r"`paigow ledger setup-roles --station-role ROLE` again"):
         station.authorise(SUPERVISOR, SUPERVISOR_SECRET, "void")
+
+
+def test_the_station_role_adds_a_bonus_round_s_lines_and_may_never_change_them(
+        floor: Floor, tmp_path: Path) -> None:
+    """Migration 0014: the bonus and envy rows are added with the round's settlement rows
+    through the station's login, and like them are never updated, deleted or truncated."""
+    from app.core.bonus import BonusRules
+    from app.core.bonus.table_bonus import TableBonus
+    from app.core.round import RoundRules
+
+    people_and_keys(floor, tmp_path)
+    # no payout waits for a supervisor: this test is the rows', not the approval's
+    rules = RoundRules(bonus=TableBonus(rules=BonusRules(supervisor_at=10**12)))
+    with _station(floor, tmp_path) as station:
+        station.open_shift("Kim")
+        record_rounds(station, 4, "bonus rows", rules)
+        status = station.drain()
+        assert (status.pending, status.refused, status.held) == (0, None, 0)
+        assert all(r.intact for r in station.verify())
+    refused = []
+    with floor.connect(floor.station) as conn:
+        (lines,) = conn.execute("SELECT count(*) FROM bonus_settlements").fetchone() or (0,)
+        assert lines > 0
+        for sql in ("UPDATE bonus_settlements SET paid_cents = 100000",
+                    "DELETE FROM bonus_settlements", "TRUNCATE bonus_settlements"):
+            try:
+                conn.execute(sql)  # type: ignore[arg-type]
+            except errors.InsufficientPrivilege:
+                refused.append(sql)
+    assert len(refused) == 3

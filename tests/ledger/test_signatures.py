@@ -68,6 +68,22 @@ def test_a_forged_correction_counts_for_nothing_in_recall_totals_and_raises_a_fl
     assert "signed by no enrolled station" in raised[0].text, raised[0].text
 
 
+def test_a_row_in_no_link_raises_a_floor_alert_in_the_pits_words(
+        played: Store, database_url: str, tmp_path: Path) -> None:
+    from app.floor.anchoring import Anchoring
+    from app.ledger import anchors
+    from app.ledger.database import make_engine
+
+    forged_correction(database_url)  # plain SQL, and no link made for it
+    engine = make_engine(database_url)
+    raised = Anchoring(engine, tmp_path / anchors.CHECKPOINTS).run(anchors.datetime.now())
+    engine.dispose()
+    assert [(a.kind, a.table) for a in raised] == [("chain", TABLE)]
+    assert "a settlements row" in raised[0].text
+    assert "is in no link of the chain (written behind the ledger's back)" in raised[0].text
+    assert "unchained" not in raised[0].text
+
+
 def test_a_correction_whose_supervisor_s_sign_in_was_forged_is_not_authorised(
         played: Store, database_url: str) -> None:
     """The station's own code path, handed a forged "ok" (plain SQL, linked by the recipe):

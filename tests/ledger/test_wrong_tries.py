@@ -69,7 +69,7 @@ def forge(engine: Engine, name: str, *, ok: bool, station: str, at: datetime,
     signed by its key), standing for real tries made elsewhere."""
     sqlite = engine.dialect.name == "sqlite"
     ids = [uuid.uuid4() for _ in range(n)]
-    rows = [{"id": i.hex if sqlite else i, "name": name, "ok": ok, "station": station,
+    rows = [{"id": i.bytes if sqlite else i, "name": name, "ok": ok, "station": station,
              "at": at.strftime("%Y-%m-%d %H:%M:%S.%f") if sqlite else at} for i in ids]
     with engine.begin() as conn:
         conn.execute(text("INSERT INTO sign_ins (id, name, action, ok, station, at) "

@@ -243,3 +243,48 @@ def test_u_on_a_dragon_hand_is_refused_in_dealer_words_where_the_house_does_not_
     assert ("the dragon hand at seat 2 takes no bonus: the house does not allow a bonus on "
             "a dragon hand here") in refused.message
     assert p.s.round is not None and p.s.round.dragon_bonus_wagers == {}
+
+
+def test_shift_u_on_a_taken_dragon_hand_takes_its_bonus_back_recorded_and_replayed(
+        tmp_path: Path) -> None:
+    """Shift+U on the dragon hand (before any hand is set) takes back its taker's bonus, as
+    on a seat while the bets are open; the recorded session replays to the same slip."""
+    from app.core.bonus import BonusRules
+
+    rules = RoundRules(bonus=TableBonus(rules=BonusRules(dragon_bonus=True)))
+    path = tmp_path / "session.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        p = Play(DealerSession(rules, ledger=MemoryLedger(shift="Ann"), printer=MemoryPrinter(),
+                               recorder=JsonlRecorder(f), randbelow=lambda _n: 1))
+        p.shoe(True)
+        p.key("N")
+        p.wagers({1: "25", 3: "10"})
+        p.seat(3)
+        p.cmd("bonus", "5")
+        p.key("R")
+        p.read(stacked(p.s.table, 1, {2: QUADS, 1: WEAKER, DEALER: BANK_WEAK}))
+        assert p.cmd("dragon", "10").done
+        rnd = p.s.round
+        assert rnd is not None
+        taker = rnd.dragons[2][0]
+        p.seat(2)
+        assert p.cmd("bonus", "5").done
+        taken = p.key("Shift+U")
+        assert taken.done, taken.message
+        assert taken.message == f"Seat {taker} takes back the bonus $5.00 on the dragon hand " \
+                                f"at seat 2."
+        assert rnd.dragon_bonus_wagers == {}
+        assert any("takes back the bonus $5.00 on the dragon hand" in line
+                   for line in taken.log), taken.log
+        again = p.key("Shift+U")
+        assert not again.done
+        assert "the dragon hand at seat 2 has no bonus to take back" in again.message
+        p.house_way_all()
+        slip = p.key("S").slip
+    assert slip is not None and slip.bonus is not None
+    assert not [x for x in slip.bonus.lines if x.position == 2 and x.kind == "bonus"]
+    result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+    # refused again as it was at the table, and nothing else
+    assert [why for _, why in result.refused] == [
+        "the dragon hand at seat 2 has no bonus to take back"]
+    assert [s.to_dict() for s in result.slips] == [slip.to_dict()]

@@ -99,7 +99,8 @@ class Station:
 
     @property
     def message(self) -> str:
-        return self.window.panel.message.text()
+        # as the dealer reads it: the word joiners that keep "+$5.00" on one line show nothing
+        return self.window.panel.message.text().replace("\u2060", "")
 
 
 # The ledger's people in these tests (docs/ledger.md, "People"): never real secrets.

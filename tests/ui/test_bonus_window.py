@@ -69,7 +69,8 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
     # the slip's row for seat 1 names the hand and what it paid
     row = next(r for r in slip_state(slip).rows if r.position == "seat 1 bonus")
     assert row.hands == "five aces, envy" and row.net == "+$40,005.00"
-    assert "seat 1 bonus $100.00: five aces, 400 to 1: +$40,000.00" in row.detail
+    assert row.detail == ("bonus $100.00: five aces, 400 to 1: +$40,000.00, approved by "
+                          f"{SUPERVISOR}; envy: four of a kind at seat 2: +$5.00")
     # the pit's approval was saved with the supervisor's sign-in, not the name alone
     port = s.window.ledger
     assert port is not None
@@ -78,3 +79,14 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
         payload = json.loads(db.scalars(select(Event.payload).where(
             Event.kind == "bonus_approved")).one())
     assert payload["supervisor"] == SUPERVISOR and payload["authorised"]["sign_in"]
+
+
+def test_a_signed_amount_is_kept_on_one_line_of_a_wrapped_message() -> None:
+    """The settled message and the pit's Approve bonus read "+$40,650.00" whole: Qt broke the
+    line between the sign and the dollar sign ("Bonus +" above "$40,650.00")."""
+    from app.ui.present import WORD_JOINER, unbroken_money
+
+    said = unbroken_money("Bonus +$40,650.00; house net -$23.75; wager $5.00")
+    assert said == (f"Bonus +{WORD_JOINER}$40,650.00; house net -{WORD_JOINER}$23.75; "
+                    f"wager $5.00")
+    assert said.replace(WORD_JOINER, "") == "Bonus +$40,650.00; house net -$23.75; wager $5.00"

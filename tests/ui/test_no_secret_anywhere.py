@@ -97,7 +97,8 @@ def test_no_secret_is_written_anywhere_after_a_shift(qtbot, tmp_path, capfd):
     assert statuses == ["misdeal", "settled", "void"]
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
     kinds = {p.suffix for p in files}
-    assert {".sqlite", ".jsonl", ".pdf"} <= kinds  # the ledger, the session, the slips
+    assert {".sqlite", ".pdf"} <= kinds  # the ledger and the journal, the slips
+    assert port.store.session_lines.sessions()  # the session, kept in the journal
     out, err = capfd.readouterr()
     for secret in SECRETS:
         assert secret not in out and secret not in err

@@ -200,3 +200,21 @@ def test_a_stop_signal_while_the_ledger_opens_ends_the_station_cleanly(slow_ledg
     assert main(["--data-dir", str(data), "--dealer", "Kim", "--size", "1280x800"]) == 0
     assert slow_ledger.error is None  # type: ignore[attr-defined]
     assert slow_ledger.opened[0].ledger.closed  # type: ignore[attr-defined]
+
+
+def test_while_the_ledger_opens_no_seat_is_the_action_and_no_button_looks_live(qtbot):
+    """Issue 25: "While the ledger opens, every seat shows ACTION and every button looks
+    live." Nothing is in play yet: no badge on any seat, every button disabled and saying
+    why when tapped (its tooltip)."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show_opening()
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    badges = {p: [b.text() for b in seat.badges if b.isVisible()]
+              for p, seat in window.felt.seats.items()}
+    assert all(shown == [] for shown in badges.values()), badges
+    live = [name for name, b in window.panel.buttons.items() if b.isEnabled()]
+    assert live == []
+    assert window.panel.buttons["new"].toolTip() == f"Not now: {view.OPENING_REFUSAL}"

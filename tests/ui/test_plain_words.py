@@ -94,3 +94,14 @@ def test_no_program_word_in_the_window_the_slip_or_the_pits_recall(make_station,
     recall = dialog.text.toPlainText() + "\n" + dialog.verdict.text()
     assert recall.startswith("Table PG-1, ")
     assert glossary.internal_words(recall) == (), recall
+
+
+def test_the_slips_settling_order_is_headed_paid_not_the_felts_deal_order_sign(qapp):
+    """Issue 25: "The slip's '#' is the settling order, while the felt's '#1' is the deal
+    order": one sign for two orders. The felt keeps '#N' (the deal from action)."""
+    from app.ui.panel import SlipView
+
+    view = SlipView()
+    header = view.table.horizontalHeaderItem(0)
+    assert header is not None and header.text() == "Paid"
+    assert "settled and paid" in header.toolTip()

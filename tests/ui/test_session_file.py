@@ -1,15 +1,18 @@
-"""The station writes its session to a file as it plays, and `paigow replay FILE` prints
-the slips the table settled, byte for byte (the ledger's slips are the reference)."""
+"""The station keeps its session in its journal as it plays (one local durable store), and
+`paigow replay JOURNAL` prints the slips the table settled, byte for byte (the ledger's
+slips are the reference)."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import zipfile
 from pathlib import Path
 
 from app.cli import main as paigow
 from app.core.cards import cards_text, parse_cards
 from app.core.round import Phase
+from app.ledger.session_lines import SessionLines
 from app.session import DealerCommand
 from app.session.record import read_session
 from app.session.replay import replay
@@ -71,8 +74,18 @@ def stored_slips(window: MainWindow) -> list[str]:
     return [store.slip(r.id).text for r in rounds]
 
 
-def session_files(data: Path) -> list[Path]:
-    return sorted((data / "sessions").glob("*.jsonl"))
+def journal_of(data: Path) -> Path:
+    [path] = (data / "journal").glob("*.sqlite")
+    return path
+
+
+def sessions(data: Path) -> list[str]:
+    """Each session the station kept in its journal, oldest first, as JSON lines."""
+    lines = SessionLines(journal_of(data), read_only=True)
+    try:
+        return [lines.text(s.name) for s in lines.sessions()]
+    finally:
+        lines.close()
 
 
 def test_a_station_writes_its_session_and_the_replay_prints_the_slips_it_settled(
@@ -85,12 +98,13 @@ def test_a_station_writes_its_session_and_the_replay_prints_the_slips_it_settled
     window.close_station()  # runs what the worker has queued
     settled = stored_slips(window)
     assert len(settled) == 1
-    [path] = session_files(data)
+    assert not (data / "sessions").exists()  # no second store beside the journal
+    [text] = sessions(data)
 
-    result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+    result = replay(read_session(text.splitlines()))
     assert result.refused == []
     assert [s.text() for s in result.slips] == settled
-    assert paigow(["replay", str(path)]) == 0
+    assert paigow(["replay", str(journal_of(data))]) == 0
     out = capsys.readouterr()
     assert out.out == "\n".join(slip_text(s) for s in result.slips)
     assert "1 round(s) settled" in out.err
@@ -113,10 +127,10 @@ def test_a_station_that_took_a_round_back_starts_its_file_when_that_round_is_ove
     second.close_station()
     settled = stored_slips(second)
     assert len(settled) == 2
-    files = session_files(data)
-    assert len(files) == 2  # one per station start
+    kept = sessions(data)
+    assert len(kept) == 2  # one per station start
 
-    result = replay(read_session(files[-1].read_text(encoding="utf-8").splitlines()))
+    result = replay(read_session(kept[-1].splitlines()))
     assert result.refused == []
     assert [(s.round, s.text()) for s in result.slips] == [(2, settled[1])]
 
@@ -135,19 +149,41 @@ def test_a_session_file_past_its_limit_is_closed_after_a_settled_round_and_each_
         dealt_and_settled(qtbot, window)
     window.close_station()
     settled = stored_slips(window)
-    files = session_files(data)
-    assert len(settled) == 3 and len(files) == 4  # the last holds the header only
+    kept = sessions(data)
+    assert len(settled) == 3 and len(kept) == 4  # the last holds the header only
     slips = []
-    for path in files:
-        result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+    for text in kept:
+        result = replay(read_session(text.splitlines()))
         assert result.refused == []
         slips += [(s.round, s.text()) for s in result.slips]
     assert slips == [(n, text) for n, text in enumerate(settled, start=1)]
 
 
-def test_a_station_packs_session_files_older_than_the_policy_at_start(qtbot, tmp_path):
-    """[files] archive_after_days (30 as shipped): last month's session file is in
-    sessions/archive/ once the station has started, byte for byte; today's file stays."""
+def test_a_station_packs_sessions_older_than_the_policy_out_of_its_journal_at_start(
+        qtbot, tmp_path):
+    """[files] archive_after_days (30 as shipped): last month's session leaves the journal
+    for sessions/archive/, as the JSON lines `paigow replay` reads; today's stays."""
+    data = tmp_path / "station"
+    first = station(qtbot, data)
+    wagered(first)
+    dealt_and_settled(qtbot, first)
+    first.close_station()
+    first.close()
+    [text] = sessions(data)
+    with sqlite3.connect(journal_of(data)) as db:  # as if written on 1 Sep 2025
+        db.execute("UPDATE session_lines SET written = '2025-09-01T08:00:00.000Z'")
+    db.close()
+
+    second = station(qtbot, data)
+    second.close_station()  # runs what the worker has queued: the packing
+    assert len(sessions(data)) == 1  # this start's own
+    [packed] = zipfile.ZipFile(data / "sessions" / "archive" / "2025-09.zip").namelist()
+    with zipfile.ZipFile(data / "sessions" / "archive" / "2025-09.zip") as z:
+        assert z.read(packed).decode("utf-8") == text
+    assert list((data / "sessions").glob("*.jsonl")) == []
+
+
+def test_a_station_still_packs_the_session_files_an_older_station_wrote(qtbot, tmp_path):
     data = tmp_path / "station"
     (data / "sessions").mkdir(parents=True)
     old = data / "sessions" / "2026-09-01T08-00-00.000000Z.jsonl"
@@ -158,21 +194,21 @@ def test_a_station_packs_session_files_older_than_the_policy_at_start(qtbot, tmp
     assert not old.exists()
     with zipfile.ZipFile(data / "sessions" / "archive" / "2025-09.zip") as z:
         assert z.read(old.name) == b'{"schema": "old"}\n'
-    assert len(session_files(data)) == 1  # this start's own
 
 
-def test_a_session_file_that_cannot_be_written_leaves_the_round_going(qtbot, tmp_path):
+def test_a_session_that_cannot_be_kept_leaves_the_round_going(qtbot, tmp_path):
     data = tmp_path / "station"
-    data.mkdir()
-    (data / "sessions").write_text("a file where the folder should be")
     window = station(qtbot, data)
+    with sqlite3.connect(journal_of(data)) as db:  # every session line refused from now
+        db.execute("CREATE TRIGGER full BEFORE INSERT ON session_lines "
+                   "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    db.close()
     wagered(window)
     dealt_and_settled(qtbot, window)
     window.close_station()
     assert len(stored_slips(window)) == 1
     recorder = window.session.recorder if window.session is not None else None
-    assert recorder is not None and "cannot be written" in (recorder.problem or "")
-
+    assert recorder is not None and "cannot keep the session" in (recorder.problem or "")
 
 
 def test_a_demo_station_keeps_its_files_0600_in_0700_folders_under_umask_022(
@@ -191,7 +227,7 @@ def test_a_demo_station_keeps_its_files_0600_in_0700_folders_under_umask_022(
         window.close_station()  # runs what the worker has queued
     finally:
         os.umask(before)
-    assert session_files(top / "paigow") and (top / "paigow" / "ledger.sqlite").exists()
+    assert sessions(top / "paigow") and (top / "paigow" / "ledger.sqlite").exists()
     found = {str(p.relative_to(top)): stat.filemode(p.stat().st_mode)
              for p in [top, *top.rglob("*")]
              # The demo's "printer" writes its paper as PDF files: printed slips, not kept

@@ -105,3 +105,24 @@ def test_the_last_supervisor_checked_is_offered_and_the_secret_is_asked_next(
     s.qtbot.waitUntil(lambda: misdeal_later.focusWidget() is misdeal_later.form.secret,
                       timeout=60_000)
     assert misdeal_later.form.secret.text() == ""  # never kept
+
+
+def test_a_round_voided_in_the_pit_reads_void_in_its_history_without_pressing_show(
+        make_station, tmp_path):
+    """Issue 25: "A voided round reads 'open' until Show is pressed"."""
+    s = make_station(ledger=people_ledger(tmp_path))
+    open_and_wager(s, {1: "25"})
+    s.key("R")
+    s.wait_phase(Phase.SETTING)
+    no = s.session.round.rotation.round_no
+    pit = open_pit(s)
+    s.qtbot.waitUntil(lambda: any(r.round_no == no for r in pit.shown), timeout=60_000)
+    assert [r.status for r in pit.shown if r.round_no == no] == ["open"]
+    void = pit.open_void()
+    void.form.by.setText(SUPERVISOR)
+    void.form.reason.setText("a card was exposed")
+    void.form.secret.setText(SUPERVISOR_SECRET)
+    enter(s, void)
+    assert s.session.round is None
+    s.qtbot.waitUntil(lambda: [r.status for r in pit.shown if r.round_no == no] == ["void"],
+                      timeout=60_000)

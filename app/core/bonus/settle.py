@@ -96,11 +96,8 @@ class BonusLine:
     note: str = ""  # why the card's pay does not apply (a fouled hand), else ""
 
     def text(self) -> str:
-        shown = f"{self.category.label}, {self.pays}" + (f" ({self.note})" if self.note else "")
-        dragon = (f" on the dragon hand at {position_name(self.position)}"
-                  if self.position != self.seat else "")
-        return (f"{position_name(self.seat)} bonus {money(self.wager)}{dragon}: {shown}: "
-                f"{money(self.amount, sign=True)}")
+        return bonus_text(self.seat, self.position, self.wager, self.category, self.pays,
+                          self.amount, self.note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +113,26 @@ class EnvyLine:
     supervisor: bool
 
     def text(self) -> str:
-        return (f"{position_name(self.seat)} envy: {self.category.label} at "
-                f"{position_name(self.from_position)}: {money(self.amount, sign=True)}")
+        return envy_text(self.seat, self.category, self.from_position, self.amount)
 
 
 Line = BonusLine | EnvyLine
+
+
+def bonus_text(seat: int, position: int, wager: int, category: Category, pays: str,
+               amount: int, note: str) -> str:
+    """A bonus line in a dealer's words (the one maker: the line settled and the line read
+    back from the ledger's row say it alike)."""
+    shown = f"{category.label}, {pays}" + (f" ({note})" if note else "")
+    dragon = f" on the dragon hand at {position_name(position)}" if position != seat else ""
+    return (f"{position_name(seat)} bonus {money(wager)}{dragon}: {shown}: "
+            f"{money(amount, sign=True)}")
+
+
+def envy_text(seat: int, category: Category, from_position: int, amount: int) -> str:
+    """An envy line in a dealer's words."""
+    return (f"{position_name(seat)} envy: {category.label} at {position_name(from_position)}: "
+            f"{money(amount, sign=True)}")
 
 
 @dataclass(frozen=True, slots=True)

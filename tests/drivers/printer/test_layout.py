@@ -207,3 +207,37 @@ def test_the_house_way_rule_is_printed_with_its_words_never_its_id_alone() -> No
     assert "House Way PR-2: Two pairs: The two\n   cards will be the lowest pair" in text
     assert "House Way ST-X: A straight with no" in text
     assert "House Way PR-1\n" not in text + "\n"
+
+
+def test_the_receipt_and_the_slips_words_show_the_bonus_a_seat_at_a_time_in_the_order_paid(
+) -> None:
+    """The bonus and envy grouped as the felt groups them: the seats in the order first
+    paid, each seat's net, then its lines in the order paid (its bonus before its envy),
+    who approved a payout that waited under its line."""
+    from app.core.settlement import slip_text as words
+
+    s = slip("fortune-bonus")
+    lines = slip_lines(s, 42)
+    start = lines.index("BONUS         fortune-8000, envy envy-5000")
+    assert lines[start + 1:start + 15] == [
+        "Seat 1 bonus                   +$40,005.00",
+        "   bonus $100.00: five aces, 400 to 1",
+        "                               +$40,000.00",
+        "      approved by Pat Lee",
+        "   envy: four of a kind at seat 2   +$5.00",
+        "Seat 2 bonus                      +$375.00",
+        "   bonus $5.00: four of a kind, 25 to 1",
+        "                                  +$125.00",
+        "   envy: five aces at seat 1      +$250.00",
+        "Seat 3 bonus                      +$270.00",
+        "   bonus $5.00: three of a kind, 3 to 1",
+        "                                   +$15.00",
+        "   envy: five aces at seat 1      +$250.00",
+        "   envy: four of a kind at seat 2   +$5.00"]
+    said = words(s).splitlines()  # type: ignore[arg-type]
+    start = said.index("Bonus (fortune-8000, envy envy-5000):")
+    assert said[start + 1:start + 5] == [
+        "   seat 1 bonus +$40,005.00",
+        "      bonus $100.00: five aces, 400 to 1: +$40,000.00 - approved by Pat Lee",
+        "      envy: four of a kind at seat 2: +$5.00",
+        "   seat 2 bonus +$375.00"]

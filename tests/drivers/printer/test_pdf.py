@@ -97,3 +97,19 @@ def test_a_pdf_needs_slips_that_are_slips() -> None:
         slips_pdf([])
     with pytest.raises(SlipError):
         slips_pdf([{"schema": "paigow.round/1"}])
+
+
+def test_the_pdf_shows_the_bonus_a_seat_at_a_time_in_the_order_paid() -> None:
+    """As the felt and the receipt: each seat's net, then its lines in the order paid (its
+    bonus, then its envy), who approved a payout that waited, and the bonus's money apart."""
+    text = _flat(_text(slips_pdf([slip("fortune-bonus")], times=[TIME], now=TIME)))
+    assert "Bonus (fortune-8000, envy envy-5000):" in text
+    seat_1 = ("seat 1 bonus +$40,005.00 bonus $100.00: five aces, 400 to 1 (approved by "
+              "Pat Lee) +$40,000.00 envy: four of a kind at seat 2 +$5.00")
+    seat_2 = ("seat 2 bonus +$375.00 bonus $5.00: four of a kind, 25 to 1 +$125.00 envy: five "
+              "aces at seat 1 +$250.00")
+    seat_3 = ("seat 3 bonus +$270.00 bonus $5.00: three of a kind, 3 to 1 +$15.00 envy: five "
+              "aces at seat 1 +$250.00 envy: four of a kind at seat 2 +$5.00")
+    assert f"{seat_1} {seat_2} {seat_3}" in text
+    assert ("Bonus wagers $110.00 Bonus players net +$40,650.00 Bonus house net -$40,650.00"
+            in text)

@@ -81,9 +81,10 @@ def upgrade() -> None:
                        f"BEFORE {operation} ON {table} FOR EACH ROW "
                        f"BEGIN SELECT RAISE(ABORT, 'ledger: {message}'); END")
     if not context.is_offline_mode():
-        from app.ledger.chain import seal_existing
+        from app.ledger.chain import seal_existing, stored_as_text
 
-        seal_existing(op.get_bind())
+        # the rows as this ledger stores them until 0015 (ids as text on SQLite)
+        seal_existing(op.get_bind(), stored_as_text())
 
 
 def downgrade() -> None:

@@ -55,7 +55,7 @@ floor_log = sa.table(
 
 
 def upgrade() -> None:
-    from app.ledger.chain import append
+    from app.ledger.chain import append, stored_as_text
 
     if context.is_offline_mode():  # the SQL for a DBA: a new ledger has no floor users
         op.drop_table("floor_users")
@@ -78,7 +78,9 @@ def upgrade() -> None:
             changed_by=BY, at=row.created_at))
         added.append(("users", str(person)))
         people.add(row.name)
-    append(conn, added)  # the people's chain: each new person linked, as any change is
+    # the people's chain: each new person linked, as any change is; the rows as this
+    # ledger stores them until 0015 (ids as text on SQLite)
+    append(conn, added, tables=stored_as_text())
     op.drop_table("floor_users")
 
 

@@ -14,7 +14,7 @@
   get the rights now, so no station stops to be set up again.
 
 Revision ID: 0016_progressive
-Revises: 0013_slip_once
+Revises: 0014_bonus_rows (the order is 0013 -> 0015_compact -> 0014_bonus_rows -> this)
 Create Date: 2026-11-30
 """
 
@@ -25,10 +25,10 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from app.ledger.columns import LedgerUuid
+
 revision: str = "0016_progressive"
-# 0014_bonus_rows and 0015_compact are written beside this one: whoever merges chains
-# them (this one then revises 0015_compact).
-down_revision: str | None = "0013_slip_once"
+down_revision: str | None = "0014_bonus_rows"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -134,12 +134,12 @@ def upgrade() -> None:
     )
     op.create_table(
         "progressive_moves",
-        sa.Column("id", sa.Uuid(), nullable=False),
+        sa.Column("id", LedgerUuid(), nullable=False),  # 16 bytes, as 0015 keeps every id
         sa.Column("meter", sa.String(60), nullable=False),
         sa.Column("meter_seq", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(12), nullable=False),
-        sa.Column("station_id", sa.Uuid(), nullable=False),
-        sa.Column("round_id", sa.Uuid(), nullable=True),
+        sa.Column("station_id", LedgerUuid(), nullable=False),
+        sa.Column("round_id", LedgerUuid(), nullable=True),
         sa.Column("op_id", sa.String(80), nullable=False),
         sa.Column("op_part", sa.Integer(), nullable=False),
         sa.Column("seats", sa.String(40), nullable=True),
@@ -150,7 +150,7 @@ def upgrade() -> None:
             "amount", "to_meter", "to_reserve", "reserve_to_meter", "house", "house_paid",
             "meter_before", "meter_after", "reserve_before", "reserve_after")),
         sa.Column("by", sa.String(100), nullable=True),
-        sa.Column("sign_in", sa.Uuid(), nullable=True),
+        sa.Column("sign_in", LedgerUuid(), nullable=True),
         sa.Column("at", WHEN, nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_progressive_moves"),
         sa.ForeignKeyConstraint(["meter"], ["progressive_meters.name"],
