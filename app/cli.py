@@ -18,6 +18,7 @@ COMMANDS = (
     "shoe_sim",
     "settle",
     "ledger",
+    "progressive",
     "users",
     "stations",
     "print_slip",

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from app.core.settlement import Role, SlipDict, slip_text
 
-from . import slips
+from . import progressive, slips
 from .codec import stored_record
 from .errors import LedgerError, RoundSettled
 from .journal import Op
@@ -268,7 +268,19 @@ def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
         _hand(s, rnd, record["hand"], at)
     elif kind == "settled":
         _settled(s, rnd, record["slip"], p, at)
+        _contribute(s, rnd, p, at)
     return True
+
+
+def _contribute(s: Session, rnd: RoundRow, p: RecordsOp, at: datetime) -> None:
+    """The round's progressive wagers onto the meter, in the settlement's transaction: a
+    station killed before its commit has neither, and the op sent again writes both once
+    (a voided round never comes here: it contributes nothing)."""
+    wagers = p.get("progressive")
+    if wagers:
+        card = progressive.card_named(wagers["card"], wagers["card_hash"])
+        progressive.contribute(s, card, rnd.id, rnd.station_id, wagers["seats"],
+                               f"{rnd.id}/progressive", at)
 
 
 def _decision(s: Session, id: uuid.UUID, station_id: str, round_id: str | None,

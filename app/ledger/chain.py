@@ -74,6 +74,7 @@ from .models import (
     ChainUnsigned,
     Event,
     HandRow,
+    ProgressiveMove,
     RoundRow,
     SettlementRow,
     Shift,
@@ -95,18 +96,18 @@ SIGNER = "paigow_signer"  # the execution option that carries the keys.Signer of
 
 MODELS: dict[str, type[Base]] = {m.__tablename__: m for m in (
     Station, Shift, RoundRow, HandRow, WagerRow, SettlementRow, BonusSettlementRow,
-    BankDecision, Event, User, SignIn, StationKey)}
+    BankDecision, Event, User, SignIn, StationKey, ProgressiveMove)}
 CHAINED = tuple(MODELS)
 """Every table whose rows are chained, in the order a chain is checked."""
 
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                "bank_decisions", "events", "users", "sign_ins", "station_keys",
-               "bonus_settlements")
+               "bonus_settlements", "progressive_moves")
 """A /2 link's one-byte table numbers: part of the format, so only ever added to."""
 ROW_BYTES = 1 + 16 + 32
 
 BY_ROUND = ("hands", "wagers", "settlements", "bonus_settlements")
-BY_STATION = ("shifts", "events", "bank_decisions")
+BY_STATION = ("shifts", "events", "bank_decisions", "progressive_moves")
 
 
 # --- hashing ---------------------------------------------------------------------------------
@@ -528,6 +529,8 @@ def describe(conn: Connection, table: str, row_id: str,
                                                else ""))
     if table in ("users", "sign_ins"):
         parts.append(str(row["name"]))
+    if table == "progressive_moves":
+        parts.append(f"{row['kind']} {row['meter_seq']} of the progressive {row['meter']}")
     if table == "station_keys":
         parts.append(f"{row['action']} key {keys.fingerprint(str(row['key_id']))} of "
                      f"{row['label']}")

@@ -546,3 +546,80 @@ FLOOR_TABLES = ("station_status", "floor_alerts", "floor_acks", "floor_log", "fl
 TABLES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
           "bonus_settlements", "bank_decisions", "events", "chain", "users", "sign_ins",
           *FLOOR_TABLES, "station_claims", "station_logins")
+
+
+# --- the linked progressive (migration 0016_progressive, docs/progressive.md) ---------------
+
+class ProgressiveMeter(Base):
+    """A linked progressive's meter as it stands: the one row every linked station writes,
+    in place, under its lock (app/ledger/progressive.py). Not chained (a live value, like
+    `station_status`): its moves are, and the audit checks it against them; the database
+    refuses a meter row that is not what its newest move left (migration 0016)."""
+
+    __tablename__ = "progressive_meters"
+    __table_args__ = (
+        CheckConstraint("amount_cents >= seed_cents AND reserve_cents >= 0 AND seq >= 1",
+                        name="never_below_seed"),
+    )
+
+    name: Mapped[str] = mapped_column(String(60), primary_key=True)  # the card's name
+    amount_cents: Mapped[int] = mapped_column(BigInteger)
+    reserve_cents: Mapped[int] = mapped_column(BigInteger)
+    seed_cents: Mapped[int] = mapped_column(BigInteger)
+    seq: Mapped[int] = mapped_column(Integer)  # its moves so far
+    card_hash: Mapped[str] = mapped_column(String(64))  # the card every move was made by
+    updated_at: Mapped[datetime]
+
+
+class ProgressiveMove(Base):
+    """One move of a meter, chained in its station's table's chain and never changed: the
+    meter opened at its seed, a round's contribution, or a hit. `meter_seq` is the order
+    the writers' moves took (one after another under the meter's lock); `op_id` with
+    `op_part` names the operation that made it, so a resent operation is never doubled.
+
+    The meter after = before + to_meter (a contribution's share, or minus a hit's) +
+    reserve_to_meter (the reserve put back onto the meter after a hit) + house (the seed
+    or a top-up put up by the house); the reserve after = before + to_reserve -
+    reserve_to_meter. A hit pays the player `amount` = its share of the meter + the fixed
+    amount the house pays (`house_paid`)."""
+
+    __tablename__ = "progressive_moves"
+    __table_args__ = (
+        UniqueConstraint("meter", "meter_seq"),
+        UniqueConstraint("op_id", "op_part"),
+        CheckConstraint("kind IN ('open', 'contribution', 'hit')", name="kind"),
+        CheckConstraint("meter_after_cents = meter_before_cents + to_meter_cents + "
+                        "reserve_to_meter_cents + house_cents", name="meter_adds_up"),
+        CheckConstraint("reserve_after_cents = reserve_before_cents + to_reserve_cents - "
+                        "reserve_to_meter_cents", name="reserve_adds_up"),
+        Index(None, "round_id"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    meter: Mapped[str] = mapped_column(String(60), ForeignKey("progressive_meters.name"))
+    meter_seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(12))
+    station_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("stations.id"))
+    round_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rounds.id"))
+    op_id: Mapped[str] = mapped_column(String(80))
+    op_part: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[str | None] = mapped_column(String(40))  # a contribution's, "1,3,5"
+    wagers: Mapped[int] = mapped_column(Integer)
+    category: Mapped[str | None] = mapped_column(String(40))  # a hit's hand
+    seat: Mapped[int | None] = mapped_column(Integer)  # a hit's seat
+    amount_cents: Mapped[int] = mapped_column(BigInteger)  # wagers taken, or paid
+    to_meter_cents: Mapped[int] = mapped_column(BigInteger)
+    to_reserve_cents: Mapped[int] = mapped_column(BigInteger)
+    reserve_to_meter_cents: Mapped[int] = mapped_column(BigInteger)
+    house_cents: Mapped[int] = mapped_column(BigInteger)
+    house_paid_cents: Mapped[int] = mapped_column(BigInteger)
+    meter_before_cents: Mapped[int] = mapped_column(BigInteger)
+    meter_after_cents: Mapped[int] = mapped_column(BigInteger)
+    reserve_before_cents: Mapped[int] = mapped_column(BigInteger)
+    reserve_after_cents: Mapped[int] = mapped_column(BigInteger)
+    by: Mapped[str | None] = mapped_column(String(100))  # the supervisor of a hit
+    sign_in: Mapped[uuid.UUID | None]  # their right try, in `sign_ins`
+    at: Mapped[datetime]
+
+
+PROGRESSIVE_TABLES = ("progressive_meters", "progressive_moves")

@@ -133,9 +133,20 @@ class RoundBeginOp(TypedDict):
     at: str
 
 
+class ProgressiveWagersJson(TypedDict):
+    """A round's linked progressive wagers, one a seat, brought by the op that settles it
+    (docs/progressive.md): the card's name (the meter's) and the SHA-256 of its money
+    rules (`progressive.card_hash`), so a station under another card is refused."""
+
+    card: str
+    card_hash: str
+    seats: list[int]
+
+
 class RecordsOp(TypedDict):
     """The records one save made, numbered from `first_seq`; the one that settles the round
-    brings the slip and the rotation after it."""
+    brings the slip and the rotation after it, and its progressive wagers if any (their
+    contribution is written in the same transaction as the settlement)."""
 
     round_id: str
     first_seq: int
@@ -144,6 +155,7 @@ class RecordsOp(TypedDict):
     slip_json: NotRequired[str]
     slip_text: NotRequired[str]
     rotation_after: NotRequired[Json]
+    progressive: NotRequired[ProgressiveWagersJson]
     at: str
 
 

@@ -68,6 +68,7 @@ ACTIONS: dict[str, frozenset[str]] = {
     "misdeal": SUPERVISORS,
     "override": SUPERVISORS,
     "bonus": SUPERVISORS,  # a bonus payout at the house's threshold approved (issue 26)
+    "progressive": SUPERVISORS,  # a progressive hit paid from the meter (issue 27)
     "close": SUPERVISORS,  # the station closed
     "enroll": SUPERVISORS,  # a station's signing key enrolled or revoked
     "manage users": frozenset({"shift manager"}),

@@ -6,7 +6,10 @@ What the station role may do, table by table (`grants`):
 - SELECT on every table of the ledger (and on the tables later migrations add: default
   privileges of the owner);
 - INSERT on the tables a station writes: stations, shifts, rounds, hands, wagers,
-  settlements, bonus_settlements, bank_decisions, events, chain, sign_ins;
+  settlements, bonus_settlements, bank_decisions, events, chain, sign_ins,
+  progressive_moves;
+- INSERT and UPDATE of `progressive_meters` (migration 0016: a linked progressive's meter,
+  the one row every table writes; never deleted);
 - UPDATE only of the columns a round is filled in with as it goes (never its id, station,
   shift, table, number, start, rules or rotation) and of a shift's `closed_at`; the
   triggers still refuse any change of a settled or void round and of a closed shift;
@@ -37,7 +40,8 @@ from .errors import LedgerError
 from .models import RoundRow, StationLogin, User
 
 STATION_INSERTS = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
-                   "bonus_settlements", "bank_decisions", "events", "chain", "sign_ins")
+                   "bonus_settlements", "bank_decisions", "events", "chain", "sign_ins",
+                   "progressive_moves")
 FIXED_ROUND_COLUMNS = frozenset({"id", "station_id", "shift_id", "table_name", "round_no",
                                  "started_at", "config", "house_way", "rotation"})
 ROUND_FILLED_IN = tuple(c.name for c in RoundRow.__table__.columns
@@ -99,6 +103,9 @@ def grants(station: str, database: str, tables: list[str]) -> list[str]:
         f"GRANT UPDATE (done_at, outcome) ON floor_requests TO {station}",
         # Who runs as each station now (its identity's live claim, written in place).
         f"GRANT INSERT, UPDATE ON station_claims TO {station}",
+        # A linked progressive's meter: the one row every table writes, in place, under
+        # its lock; the database takes only what its newest move left (migration 0016).
+        f"GRANT INSERT, UPDATE ON progressive_meters TO {station}",
         "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
         f"ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {station}",
         # the table(s) its rows may be of (the row-level security's policies ask this)

@@ -28,7 +28,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -48,11 +48,13 @@ from tenacity import (
 )
 
 from app.core.banker import BankRotation, Eligibility
+from app.core.bonus.categories import Category
+from app.core.progressive import ProgressiveCard
 from app.core.round import BonusApproved, Phase, Record, Round, Settled
 from app.session.ports import PortError, Supervisor
 from drivers.private import open_private
 
-from . import anchors, chain, enrollment, keys, people, reads, roles
+from . import anchors, chain, enrollment, keys, people, progressive, reads, roles
 from . import recall as recall_module
 from .apply import CORRECTION, apply_op, derived_id
 from .chain import LedgerSession
@@ -80,7 +82,13 @@ from .models import (
 )
 from .paths import data_dir as station_data_dir
 from .paths import default_url
-from .payloads import Authorised, RecordJson, RecordsOp, RoundBeginOp
+from .payloads import (
+    Authorised,
+    ProgressiveWagersJson,
+    RecordJson,
+    RecordsOp,
+    RoundBeginOp,
+)
 from .people import Person
 from .session_lines import SessionLines
 
@@ -228,6 +236,8 @@ class Recording:
         self.saved = saved
         # how the round's bonus approval was authorised (`approve`), kept until it is saved
         self.approval: Authorised | None = None
+        # the round's linked progressive wagers, sent with its settlement (docs/progressive.md)
+        self.progressive: ProgressiveWagersJson | None = None
 
     def save(self, by: str | None = None) -> int:
         """Write the round's new records; returns how many. `by` is who made the change
@@ -596,6 +606,8 @@ class Store:
                 payload["slip_text"] = settled.slip.text()
                 rotation = encode_rotation(game.next_rotation())
                 payload["rotation_after"] = rotation
+                if rec.progressive:
+                    payload["progressive"] = rec.progressive
                 meta = {"open_round": None, "rotation": rotation, "deal": None}
             ops = [self._op("records", rec.round_id, payload)]
             self.journal.append(ops, meta)
@@ -794,6 +806,33 @@ class Store:
         if found:
             self._remember_people()
         return found
+
+    def take_progressive_hits(self, card: ProgressiveCard, round_id: str,
+                              hits: Sequence[tuple[int, Category]], op_id: str,
+                              by: str | Person | None, secret: str | None = None
+                              ) -> tuple[progressive.Move, ...]:
+        """A round's progressive hits, paid from the meter as it stands now, after a
+        supervisor's sign-in (`by`: the Person `authorise(..., "progressive")` gave, or a
+        name with `secret`). The round's records are sent first (a hit names its round);
+        `op_id`, made once by the caller, makes a retry give back what was paid."""
+        person = self._supervisor(by, secret, "progressive")
+        name = person.name if person is not None else by if isinstance(by, str) else None
+        if not name:
+            raise NotAuthorised("a progressive hit is paid after a supervisor's sign-in: "
+                                "give their name and secret. Nothing was paid.")
+        if self.drain().pending:
+            raise LedgerError("the round's records are still waiting to be sent to the "
+                              "ledger: the hit is paid from the meter once they are there "
+                              "(check the database). Nothing was paid.")
+
+        def run(s: Session) -> tuple[progressive.Move, ...]:
+            with s.begin():
+                if person is not None:
+                    people.confirm(s, person, "progressive")
+                return progressive.take_hits(
+                    s, card, uuid.UUID(round_id), uuid.UUID(self.station_id), hits, op_id,
+                    name, None if person is None else person.sign_in)
+        return self._read(run, writes=True)
 
     def _supervisor(self, by: str | Person | None, secret: str | None,
                     action: str) -> Person | None:

@@ -18,7 +18,7 @@ from app.ledger.database import make_engine
 GENESIS = "0" * 64
 TABLE_CODES = ("stations", "shifts", "rounds", "hands", "wagers", "settlements",
                "bank_decisions", "events", "users", "sign_ins", "station_keys",
-               "bonus_settlements")
+               "bonus_settlements", "progressive_moves")
 
 
 def stored_id(postgres: bool, value: str | uuid.UUID) -> str | bytes:

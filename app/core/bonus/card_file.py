@@ -29,6 +29,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ..settlement import MoneyError, parse_money
 from .categories import FORTUNE_CATEGORIES, IMPLIES, Category
@@ -42,7 +43,7 @@ _HEADER = re.compile(r"^\s*\[([^\]]*)\]")
 _WORDS = {c.value: c for c in Category}
 
 
-class _Reader:
+class CardReader:
     """One card file's text: where each key is written, and every problem found."""
 
     def __init__(self, path: Path, text: str) -> None:
@@ -73,28 +74,31 @@ class _Reader:
         return out
 
 
-def _read(path: Path) -> tuple[_Reader, dict[str, object]]:
+def read_card(path: Path, error: type[BonusCardError] = BonusCardError
+              ) -> tuple[CardReader, dict[str, object]]:
+    """The card's text and its TOML; `error` (with every problem) when either cannot be
+    read, or a category is written twice under [pays]."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise BonusCardError([f"{path}: there is no such card file: check the name and the "
+        raise error([f"{path}: there is no such card file: check the name and the "
                               "folder"]) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise BonusCardError([f"{path}: the card file cannot be read ({e}): check it is a "
+        raise error([f"{path}: the card file cannot be read ({e}): check it is a "
                               "text file this station may read"]) from None
-    r = _Reader(path, text)
+    r = CardReader(path, text)
     _duplicates(r)  # before tomllib, whose own message for them names no category
     if r.problems:
-        raise BonusCardError(r.problems)
+        raise error(r.problems)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise BonusCardError([f"{path}: not valid TOML ({e}): correct that line (one "
+        raise error([f"{path}: not valid TOML ({e}): correct that line (one "
                               "category = pay a line, words in double quotes)"]) from None
     return r, data
 
 
-def _duplicates(r: _Reader) -> None:
+def _duplicates(r: CardReader) -> None:
     first: dict[str, int] = {}
     for key, line in r.pays_lines():
         if key in first:
@@ -105,12 +109,13 @@ def _duplicates(r: _Reader) -> None:
 def load_pay_card(path: str | Path, name: str | None = None) -> PayCard:
     """Read and check a bonus pay table; raises BonusCardError with every problem."""
     p = Path(path)
-    r, data = _read(p)
+    r, data = read_card(p)
     if data.get("kind", "bonus") != "bonus":
         raise BonusCardError([f"{p}: this is an {data.get('kind')} table, not a bonus pay "
                               "table: name it as the envy table"])
-    order, title, source = _head(r, data, PAY_KEYS, FORTUNE_CATEGORIES)
-    rows = tuple(PayRow(c, v) for c, v in _pays(r, data, order, _to_one).items())
+    order, title, source = card_head(r, data, PAY_KEYS, FORTUNE_CATEGORIES)
+    pays = card_pays(r, data, order, _to_one, TO_ONE_EXAMPLE)
+    rows = tuple(PayRow(c, v) for c, v in pays.items())
     if r.problems:
         raise BonusCardError(r.problems)
     return PayCard(name or p.stem, title, source, order, rows)
@@ -119,23 +124,24 @@ def load_pay_card(path: str | Path, name: str | None = None) -> PayCard:
 def load_envy_card(path: str | Path, name: str | None = None) -> EnvyCard:
     """Read and check an envy table; raises BonusCardError with every problem."""
     p = Path(path)
-    r, data = _read(p)
+    r, data = read_card(p)
     if data.get("kind") != "envy":
         raise BonusCardError([f"{p}: an envy table says kind = \"envy\" at the top: add it "
                               "(or name this card as the bonus pay table)"])
-    order, title, source = _head(r, data, ENVY_KEYS, FORTUNE_CATEGORIES[:7])
+    order, title, source = card_head(r, data, ENVY_KEYS, FORTUNE_CATEGORIES[:7])
     qualifying = DEFAULT_QUALIFYING
     if "qualifying-wager" in data:
-        amount = _amount(r, "qualifying-wager", data["qualifying-wager"],
+        amount = read_amount(r, "qualifying-wager", data["qualifying-wager"],
                          r.find("qualifying-wager"))
         qualifying = amount if amount is not None else qualifying
-    rows = tuple(EnvyRow(c, v) for c, v in _pays(r, data, order, _amount).items())
+    pays = card_pays(r, data, order, read_amount, AMOUNT_EXAMPLE)
+    rows = tuple(EnvyRow(c, v) for c, v in pays.items())
     if r.problems:
         raise BonusCardError(r.problems)
     return EnvyCard(name or p.stem, title, source, order, rows, qualifying)
 
 
-def _head(r: _Reader, data: dict[str, object], keys: tuple[str, ...],
+def card_head(r: CardReader, data: dict[str, object], keys: tuple[str, ...],
           default: tuple[Category, ...]) -> tuple[tuple[Category, ...], str, str]:
     for key in data:
         if key not in keys:
@@ -147,11 +153,11 @@ def _head(r: _Reader, data: dict[str, object], keys: tuple[str, ...],
     if not isinstance(source, str) or not source.strip():
         r.problem(None, "the card names no source: add source = \"...\" (where the table is "
                   "posted or published)")
-    order = _categories(r, data.get("categories"), default)
+    order = card_categories(r, data.get("categories"), default)
     return order, str(title or ""), str(source or "")
 
 
-def _categories(r: _Reader, raw: object, default: tuple[Category, ...]
+def card_categories(r: CardReader, raw: object, default: tuple[Category, ...]
                 ) -> tuple[Category, ...]:
     if raw is None:
         return default
@@ -161,7 +167,7 @@ def _categories(r: _Reader, raw: object, default: tuple[Category, ...]
         return default
     order: list[Category] = []
     for word in raw:
-        category = _word(r, word, line)
+        category = category_word(r, word, line)
         if category is None:
             continue
         if category in order:
@@ -179,7 +185,7 @@ def _categories(r: _Reader, raw: object, default: tuple[Category, ...]
     return tuple(order)
 
 
-def _word(r: _Reader, word: str, line: int | None) -> Category | None:
+def category_word(r: CardReader, word: str, line: int | None) -> Category | None:
     category = _WORDS.get(word)
     if category is None:
         near = difflib.get_close_matches(word, _WORDS, n=1)
@@ -189,11 +195,14 @@ def _word(r: _Reader, word: str, line: int | None) -> Category | None:
     return category
 
 
-Reading = Callable[[_Reader, str, object, int | None], int | None]
+T = TypeVar("T")
+Reading = Callable[[CardReader, str, object, int | None], T | None]
 
 
-def _pays(r: _Reader, data: dict[str, object], order: tuple[Category, ...],
-          value: Reading) -> dict[Category, int]:
+def card_pays(r: CardReader, data: dict[str, object], order: tuple[Category, ...],
+              value: Reading[T], example: str) -> dict[Category, T]:
+    """Each category's pay under [pays], read by `value`; every problem noted in `r`.
+    `example` is what to write for a missing line."""
     raw = data.get("pays")
     header = r.find("[pays]")
     if not isinstance(raw, dict):
@@ -201,13 +210,13 @@ def _pays(r: _Reader, data: dict[str, object], order: tuple[Category, ...],
                   "like straight = 2")
         return {}
     lines = dict(r.pays_lines())
-    found: dict[Category, int] = {}
+    found: dict[Category, T] = {}
     for key, v in raw.items():
         line = lines.get(key, header)
         if key == Category.NOTHING.value:
             r.problem(line, "nothing always loses: take the line out")
             continue
-        category = _word(r, key, line)
+        category = category_word(r, key, line)
         if category is None:
             continue
         if category not in order:
@@ -220,14 +229,15 @@ def _pays(r: _Reader, data: dict[str, object], order: tuple[Category, ...],
     for category in order:
         if category.value not in raw:
             r.problem(header, f"{category.value} is missing: add {category.value} = "
-                      f"{_EXAMPLE[value is _amount]} under [pays]")
+                      f"{example} under [pays]")
     return {c: found[c] for c in order if c in found}
 
 
-_EXAMPLE = {False: "what it pays to 1 (or \"push\")", True: "the amount, like \"$5.00\""}
+TO_ONE_EXAMPLE = "what it pays to 1 (or \"push\")"
+AMOUNT_EXAMPLE = "the amount, like \"$5.00\""
 
 
-def _to_one(r: _Reader, key: str, v: object, line: int | None) -> int | None:
+def _to_one(r: CardReader, key: str, v: object, line: int | None) -> int | None:
     if v == "push":
         return 0
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -237,7 +247,7 @@ def _to_one(r: _Reader, key: str, v: object, line: int | None) -> int | None:
     return v
 
 
-def _amount(r: _Reader, key: str, v: object, line: int | None) -> int | None:
+def read_amount(r: CardReader, key: str, v: object, line: int | None) -> int | None:
     try:
         cents = parse_money(v)
     except MoneyError:
