@@ -545,8 +545,7 @@ def slip_state(slip: Slip) -> SlipState:
     if slip.bonus is not None:
         rows.extend(_bonus_rows(slip.bonus))
         totals += (f"\nBonus wagers {money(slip.bonus.wagers)}   players net "
-                   f"{money(slip.bonus.net, sign=True)}   house net "
-                   f"{money(-slip.bonus.net, sign=True)}")
+                   f"{money(slip.bonus.net, sign=True)}")
     heading = (f"Table {slip.table}, round {slip.round}: action {slip.action.number} -> "
                f"{position_name(slip.action_position)}, bank {bank.who}")
     return SlipState(heading, tuple(rows), totals, slip.text())

@@ -5,7 +5,10 @@ small disk without root). Then it must stop taking wagers and say why.
     python -m tests.faults.diskfull DATA_DIR SEED
 
 One JSON line at the end: {"refused": what the dealer read, "settled": [round ids settled
-before], "taken_after": wagers taken once a write had been refused}.
+and recorded], "unrecorded": [a round settled on the felt whose settlement's write the disk
+refused, the station saying so], "taken_after": wagers taken once a write had been
+refused}. An unrecorded round is not lost when the station starts again with room: it comes
+back in play from the journal and is settled again from its cards.
 """
 
 from __future__ import annotations
@@ -73,12 +76,16 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (biggest + HEADROOM, biggest + HEADROOM))
     refused, taken_after = "", 0
+    unrecorded: list[str] = []
     for _ in range(400):
         ok, message = _round(s, rng)
         if "-v" in sys.argv:
             print(ok, message, s.play.ledger_problem(), file=sys.stderr)
         if ok and port.recording is not None:
-            settled.append(port.recording.round_id)
+            if s.play.ledger_problem() is None:
+                settled.append(port.recording.round_id)
+            else:  # settled on the felt, its settlement's write refused (and said so)
+                unrecorded.append(port.recording.round_id)
         # The station stops at the first write the disk refuses: a step refused with the
         # journal's words (a new round cannot be opened), or a ledger write refused later.
         stopped = "journal" in message or "ledger" in message
@@ -90,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                 if s.handle(DealerCommand("wager", "25")).done:
                     taken_after += 1
             break
-    print(json.dumps({"refused": refused, "settled": settled, "taken_after": taken_after}),
-          flush=True)
+    print(json.dumps({"refused": refused, "settled": settled, "unrecorded": unrecorded,
+                      "taken_after": taken_after}), flush=True)
     return 0
 
 

@@ -486,6 +486,9 @@ def disk_full(trials: int = 1) -> Row:
                         select(RoundRow.id, RoundRow.status))}
             lost += sum(1 for r in end["settled"] if have.get(r) != "settled")
             lost += sum(1 for r in in_play if r not in have)
+            # settled on the felt but refused by the full disk: back in play, or recorded
+            lost += sum(1 for r in end.get("unrecorded", [])
+                        if r not in in_play and have.get(r) != "settled")
     return Row("disk full on the SQLite ledger (RLIMIT_FSIZE)", trials,
                {"wagers taken once full": taken_after, "rounds lost": lost,
                 "not said why": unsaid})

@@ -161,6 +161,9 @@ def dragons(game: Round, rng: random.Random, save: Save) -> None:
             if bonus is not None and bonus.rules.dragon_bonus and rng.random() < 0.5:
                 save()  # drawn only where the house allows it: the others stay as they were
                 game.place_dragon_bonus(taken.position, bonus.minimum)
+                if rng.random() < 0.3:  # and sometimes taken back before a hand is set
+                    save()
+                    game.withdraw_dragon_bonus(taken.position)
         else:
             game.pass_dragon(seat)
         save()

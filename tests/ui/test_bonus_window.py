@@ -71,9 +71,6 @@ def test_a_bonus_hit_waits_for_the_supervisor_then_every_seat_shows_its_lines(
     assert row.hands == "five aces, envy" and row.net == "+$40,005.00"
     assert row.detail == ("bonus $100.00: five aces, 400 to 1: +$40,000.00, approved by "
                           f"{SUPERVISOR}; envy: four of a kind at seat 2: +$5.00")
-    # the bonus totals as the printed slip gives them: the house's side too
-    assert slip_state(slip).totals.endswith(
-        "Bonus wagers $110.00   players net +$40,650.00   house net -$40,650.00")
     # the pit's approval was saved with the supervisor's sign-in, not the name alone
     port = s.window.ledger
     assert port is not None
