@@ -76,10 +76,11 @@ def _label(name: str, text: str = "") -> QLabel:
 
 
 class SlipView(QWidget):
-    # "Paid", not "#": the felt's "#1" is the deal's order from action; this is the order
-    # the positions were settled in (the dealer's hand first against a player's bank, the
-    # bank itself and mucked hands unnumbered), and one sign for both misled (issue 25).
-    COLUMNS = ("Paid", "Position", "Result", "Wager", "Comm.", "Net")
+    # "#" here is the order the positions were settled in (the dealer's hand first against
+    # a player's bank; the bank and mucked hands unnumbered), the felt's "#1" the deal's
+    # order: the header's tooltip says which (issue 25). A wider header word pushed the
+    # bonus round's rows out of the view at 1024x768.
+    COLUMNS = ("#", "Position", "Result", "Wager", "Comm.", "Net")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -89,7 +90,8 @@ class SlipView(QWidget):
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         paid = self.table.horizontalHeaderItem(0)
         if paid is not None:
-            paid.setToolTip("The order the positions were settled and paid in")
+            paid.setToolTip("The order the positions were settled and paid in (the felt's "
+                            "#1, #2 ... is the order they were dealt)")
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

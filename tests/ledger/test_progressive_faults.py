@@ -83,6 +83,10 @@ def pg_url(pg_up: PgServer, pg_template: str) -> Iterator[str]:
         pg_up.start()
 
 
+# In `make proof`, in a process of its own: in `make test` a worker that had restarted its
+# PostgreSQL here later failed test_outbox's own restart (its server's socket gone after
+# 120 s), twice in fresh-clone runs; not yet understood.
+@pytest.mark.proof
 def test_the_meter_is_exact_after_a_postgresql_restart_under_several_writers(
         pg_up: PgServer, pg_url: str, tmp_path: Path) -> None:
     tables = ("PG-1", "PG-2", "PG-3", "PG-4")

@@ -96,12 +96,12 @@ def test_no_program_word_in_the_window_the_slip_or_the_pits_recall(make_station,
     assert glossary.internal_words(recall) == (), recall
 
 
-def test_the_slips_settling_order_is_headed_paid_not_the_felts_deal_order_sign(qapp):
+def test_the_slips_settling_order_says_it_is_not_the_felts_deal_order(qapp):
     """Issue 25: "The slip's '#' is the settling order, while the felt's '#1' is the deal
-    order": one sign for two orders. The felt keeps '#N' (the deal from action)."""
+    order": the slip's column says which order it is."""
     from app.ui.panel import SlipView
 
     view = SlipView()
     header = view.table.horizontalHeaderItem(0)
-    assert header is not None and header.text() == "Paid"
-    assert "settled and paid" in header.toolTip()
+    assert header is not None and "settled and paid" in header.toolTip()
+    assert "the order they were dealt" in header.toolTip()
