@@ -99,7 +99,7 @@ FORBIDDEN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bvm\b", re.I), "a machine's name 'vm'"),
     (re.compile(r"\bat-most\b", re.I), "the config's 'at-most'"),
     (re.compile(r"\bhouse-way\b", re.I), "the config's 'house-way'"),
-    (re.compile(r"\b(?:[a-z][a-z0-9]*_)+[a-z0-9]+\b"), "a snake_case name"),
+    (re.compile(r"(?<![\w/.\-])(?:[a-z][a-z0-9]*_)+[a-z0-9]+\b"), "a snake_case name"),
     (re.compile(r"\b[a-z][\w.]* = [\"'\d\[]"), "a line of the config file"),
     # (not a file: "ledger.sqlite" in the database's path, "station.py")
     (re.compile(r"(?<![\w/.-])(?:table|dragon|bonus|limits|banking|commission|ledger|station|"
