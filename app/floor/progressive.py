@@ -12,7 +12,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal
 from typing import cast
 
 from num2words import num2words as _num2words
@@ -22,7 +21,7 @@ from sqlalchemy.orm import Session
 from app.core.bonus.categories import Category
 from app.core.gaming_day import GamingDay
 from app.core.progressive import ProgressiveCard
-from app.core.settlement import money
+from app.core.settlement import money, rate_text
 from app.ledger import LedgerError, progressive
 from app.ledger.models import ProgressiveMeter, ProgressiveMove, RoundRow, Station
 
@@ -207,14 +206,29 @@ def _history(s: Session, name: str, gd: GamingDay, since: datetime, until: datet
     points += [Point(at, amount, kind == progressive.HIT) for at, amount, kind in rows]
     if not points:
         return "", "No moves of the meter this gaming day."
+    # from the day's start, or from the meter's first move when it opened that day (a meter
+    # opened at 15:00 would otherwise be a line squeezed against the right edge)
+    begin = points[0].at
     end = min(until, max(datetime.now(since.tzinfo), points[-1].at))
-    svg = meter_svg(points, since, end, lambda t: f"{_local(t, gd):%H:%M}")
+    svg = meter_svg(points, begin, end, lambda t: f"{_local(t, gd):%H:%M}")
     hits = sum(p.hit for p in points)
     low, high = min(p.cents for p in points), max(p.cents for p in points)
     words = (f"From {money(points[0].cents)} at {_local(points[0].at, gd):%H:%M} to "
              f"{money(points[-1].cents)} at {_local(points[-1].at, gd):%H:%M}; lowest "
              f"{money(low)}, highest {money(high)}; {hits} hit{'s' if hits != 1 else ''}.")
     return svg, words
+
+
+def _sums(t: progressive.Sums) -> list[str]:
+    """The audit's sums in the pit's words (`paigow progressive audit` prints them for the
+    auditor, in the ledger's)."""
+    wagers = f"{t.wagers} wager{'' if t.wagers == 1 else 's'}"
+    return [f"Seed {money(t.seed)} + contributions {money(t.contributions)} ({wagers}) "
+            f"- hits {money(t.hits)} + from the reserve {money(t.reserve_moves)} + put "
+            f"up by the house {money(t.house_seeds)} = {money(t.meter)}",
+            f"Reserve: {money(t.to_reserve)} in - {money(t.reserve_moves)} put onto the "
+            f"meter = {money(t.reserve)}. Fixed amounts paid by the house: "
+            f"{money(t.fixed_paid)}."]
 
 
 def meter_page(s: Session, name: str, gd: GamingDay, day: date) -> MeterPage | None:
@@ -227,13 +241,13 @@ def meter_page(s: Session, name: str, gd: GamingDay, day: date) -> MeterPage | N
     page = MeterPage(name=name, title=title_of(name), amount=money(reading.amount),
                      words=dollars_in_words(reading.amount), reserve=money(reading.reserve),
                      seed=money(reading.seed), moves=reading.seq, exact=found.exact,
-                     audit_lines=found.text().splitlines()[1:3], problems=found.problems)
+                     audit_lines=_sums(found.sums), problems=found.problems)
     if card is not None:
         page.pays = [(p.category.label[:1].upper() + p.category.label[1:], p.text)
                      for p in card.pays]
-        page.shares = (f"Each {money(card.wager)} wager puts {_rate(card.meter_bp)} on the "
-                       f"meter and {_rate(card.reserve_bp)} into the reserve (the next "
-                       f"seed); the rest is the house's.")
+        page.shares = (f"Each {money(card.wager)} wager puts {rate_text(card.meter_bp)} of "
+                       f"it on the meter and {rate_text(card.reserve_bp)} into the reserve "
+                       f"(the next seed); the rest is the house's.")
     page.by_table, page.by_shift = _contributions(s, name, gd, day)
     page.hits = _hits(s, name, gd)
     since, until = gd.window(day)
@@ -241,5 +255,3 @@ def meter_page(s: Session, name: str, gd: GamingDay, day: date) -> MeterPage | N
     return page
 
 
-def _rate(bp: int) -> str:
-    return f"{Decimal(bp) / 100:f}".rstrip("0").rstrip(".") + "%"

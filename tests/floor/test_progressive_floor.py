@@ -15,6 +15,7 @@ import asyncio
 import re
 import uuid
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,8 @@ from tests.ledger.progressive_play import CARD, progressive_round
 from .conftest import PASSWORD, log_in, settings
 
 
-def _text(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+def _text(page: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -112,8 +113,12 @@ def test_the_progressive_page_shows_the_meter_reserve_seed_and_the_audit_exact(
     assert "Audit: exact to the cent" in shown
     assert "NOT EXACT" not in shown
     # seed + contributions - hits + reserve moves + house seeds, as the audit adds it
-    assert ("Seed $10,000.00 + contributions $7.70 (11 wager(s)) - hits $1,000.70 + reserve "
-            "moves $1.00 + house seeds $992.70 = $10,000.70") in shown
+    assert ("Seed $10,000.00 + contributions $7.70 (11 wagers) - hits $1,000.70 + from the "
+            "reserve $1.00 + put up by the house $992.70 = $10,000.70") in shown
+    assert ("Reserve: $1.10 in - $1.00 put onto the meter = $0.10. Fixed amounts paid by the "
+            "house: $75.00.") in shown
+    assert ("Each $1.00 wager puts 70% of it on the meter and 10% into the reserve (the next "
+            "seed); the rest is the house's.") in shown
 
 
 def test_the_progressive_page_lists_each_hit_with_the_meter_before_and_after_and_who(
@@ -245,3 +250,24 @@ def test_an_amount_in_words_is_written_as_on_a_cheque() -> None:
     assert dollars_in_words(123_456_789) == ("one million, two hundred and thirty-four "
                                              "thousand, five hundred and sixty-seven dollars "
                                              "and eighty-nine cents")
+
+
+def test_a_day_of_thousands_of_moves_is_drawn_with_every_hit_s_drop_kept() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from app.floor.meter_chart import H, Point, meter_svg
+
+    since = datetime(2026, 11, 29, 6, tzinfo=UTC)
+    points, cents = [], 1_000_000
+    for i in range(6000):  # a move every 6 s for ten hours; a hit at the 3,000th
+        hit = i == 3000
+        cents = 1_000_000 if hit else cents + 70
+        points.append(Point(since + timedelta(seconds=6 * i), cents, hit))
+    svg = meter_svg(points, since, since + timedelta(hours=10), lambda t: f"{t:%H:%M}")
+    line = re.search(r'<polyline points="([^"]+)"', svg)
+    assert line is not None
+    xy = [tuple(map(float, p.split(","))) for p in line.group(1).split()]
+    assert len(xy) < 2000  # a point or four a column of the picture, not one a move
+    bottom = max(y for _, y in xy)
+    assert bottom > H * 0.7  # the drop back to the seed is drawn, not averaged away
+    assert svg.count('class="hit"') == 1
