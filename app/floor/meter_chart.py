@@ -15,7 +15,7 @@ from datetime import datetime
 from html import escape
 
 W, H = 400, 200
-LEFT, RIGHT, TOP, BOTTOM = 64, 12, 12, 30
+LEFT, RIGHT, TOP, BOTTOM = 70, 12, 14, 34
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,8 @@ def meter_svg(points: Sequence[Point], since: datetime, until: datetime,
     """The meter from `since` to `until` (points in the order of the moves; the first may
     be the meter as the period began)."""
     span = max((until - since).total_seconds(), 1.0)
-    low = min(p.cents for p in points)
-    high = max(p.cents for p in points)
+    lowest = low = min(p.cents for p in points)
+    highest = high = max(p.cents for p in points)
     if high == low:
         high, low = high + 100, max(0, low - 100)
     pad = (high - low) // 10
@@ -71,8 +71,10 @@ def meter_svg(points: Sequence[Point], since: datetime, until: datetime,
         f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">'
         f'<title>{escape(label)}</title>'
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" class="plot"/>'
-        f'<text x="{LEFT - 4}" y="{TOP + 4}" text-anchor="end">{_dollars(high)}</text>'
-        f'<text x="{LEFT - 4}" y="{TOP + plot_h}" text-anchor="end">{_dollars(low)}</text>'
-        f'<text x="{LEFT}" y="{H - 10}">{escape(clock(since))}</text>'
-        f'<text x="{W - RIGHT}" y="{H - 10}" text-anchor="end">{escape(clock(until))}</text>'
+        # the labels name the highest and lowest the meter stood at, where they are (the
+        # box has a margin: a label at its edge would name an amount the meter never was)
+        f'<text x="{LEFT - 4}" y="{y(highest) + 5}" text-anchor="end">{_dollars(highest)}</text>'
+        f'<text x="{LEFT - 4}" y="{y(lowest) + 5}" text-anchor="end">{_dollars(lowest)}</text>'
+        f'<text x="{LEFT}" y="{H - 12}">{escape(clock(since))}</text>'
+        f'<text x="{W - RIGHT}" y="{H - 12}" text-anchor="end">{escape(clock(until))}</text>'
         f'<polyline points="{" ".join(path)}" class="line"/>{hits}</svg>')

@@ -210,11 +210,13 @@ def _history(s: Session, name: str, gd: GamingDay, since: datetime, until: datet
     # opened at 15:00 would otherwise be a line squeezed against the right edge)
     begin = points[0].at
     end = min(until, max(datetime.now(since.tzinfo), points[-1].at))
-    svg = meter_svg(points, begin, end, lambda t: f"{_local(t, gd):%H:%M}")
+    # a span of minutes (a meter opened a moment ago) is told to the second
+    clock = "%H:%M" if (end - begin).total_seconds() >= 3600 else "%H:%M:%S"
+    svg = meter_svg(points, begin, end, lambda t: _local(t, gd).strftime(clock))
     hits = sum(p.hit for p in points)
     low, high = min(p.cents for p in points), max(p.cents for p in points)
-    words = (f"From {money(points[0].cents)} at {_local(points[0].at, gd):%H:%M} to "
-             f"{money(points[-1].cents)} at {_local(points[-1].at, gd):%H:%M}; lowest "
+    words = (f"From {money(points[0].cents)} at {_local(points[0].at, gd).strftime(clock)} "
+             f"to {money(points[-1].cents)} at {_local(points[-1].at, gd).strftime(clock)}; lowest "
              f"{money(low)}, highest {money(high)}; {hits} hit{'s' if hits != 1 else ''}.")
     return svg, words
 

@@ -71,6 +71,37 @@ class Timings:
     settle: float = 0.0  # the settling op with the contribution: journal, transaction
     hits: float = 0.0
     late: list[float] = field(default_factory=list)  # how late each round began
+    lock_wait: list[float] = field(default_factory=list)  # for the meter's row lock
+    lock_held: list[float] = field(default_factory=list)  # from getting it to the commit
+
+
+def _time_the_meter_lock(timings: Timings) -> None:
+    """How long each transaction waits for the meter's row lock, and holds it until its
+    commit: every linked station's settling transaction queues there. Timed around the
+    ledger's own `_locked` (nothing else changed), in this worker process only."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session
+
+    from app.ledger import progressive
+
+    mine = threading.local()
+    locked = progressive._locked
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        asked = time.perf_counter()
+        row = locked(*args, **kwargs)
+        mine.got = time.perf_counter()
+        timings.lock_wait.append(mine.got - asked)
+        return row
+
+    def committed(session: Session) -> None:
+        got = getattr(mine, "got", None)
+        if got is not None:
+            timings.lock_held.append(time.perf_counter() - got)
+            mine.got = None
+
+    progressive._locked = timed
+    event.listen(Session, "after_commit", committed)
 
 
 @dataclass
@@ -94,13 +125,14 @@ def _station_worker(url: str, folder: str, tables: list[str], start: float, end:
 
     digest = progressive.card_hash(CARD)
     pays = {p.category for p in CARD.pays}
+    timings = Timings()
+    _time_the_meter_lock(timings)
     stores: dict[str, Store] = {}
     for t in tables:
         st = Store(url, table=t, station=f"{t.lower()}-station", data_dir=Path(folder) / t)
         enrolled_key(st)
         st.open_shift("Bench dealer")
         stores[t] = st
-    timings = Timings()
     expected: list[tuple[str, str, int]] = []
     hits: list[tuple[str, int, float, int]] = []
     errors: list[str] = []
@@ -433,6 +465,8 @@ def main(argv: list[str] | None = None) -> None:
             for name in ("rounds", "play", "begin", "settle", "hits"):
                 setattr(tm, name, getattr(tm, name) + getattr(r.timings, name))
             tm.late += r.timings.late
+            tm.lock_wait += r.timings.lock_wait
+            tm.lock_held += r.timings.lock_held
         minutes = args.minutes
         target = args.stations * minutes * 60 / args.round_seconds
         errors = [e for r in results for e in r.errors] + \
@@ -453,6 +487,13 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  a round's time in its station (mean, wall): core {tm.play / n * 1000:.0f} ms,"
                   f" beginning op {tm.begin / n * 1000:.0f} ms, settling op with the "
                   f"contribution {tm.settle / n * 1000:.0f} ms; hits {tm.hits:.1f} s in all")
+        if tm.lock_held:
+            held = statistics.median(tm.lock_held)
+            print(f"  the meter's row lock: waited for median "
+                  f"{statistics.median(tm.lock_wait) * 1000:.0f} ms, p95 "
+                  f"{_p95(tm.lock_wait) * 1000:.0f} ms; held until the commit median "
+                  f"{held * 1000:.0f} ms, p95 {_p95(tm.lock_held) * 1000:.0f} ms (one meter "
+                  f"takes at most about {1 / held:.0f} settlements a second so)")
         print(f"  hits {len(hits)} ({len(forced)} made to happen), moves {moves_n}; meter "
               f"reads {polls} ({polls / (minutes * 60 + 5):.0f}/s), a read late by p95 "
               f"{_p95(poll_late) * 1000:.0f} ms; hit to onlooker: stations p95 "

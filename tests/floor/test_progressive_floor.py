@@ -166,7 +166,7 @@ def test_the_meter_s_history_is_a_chart_drawn_on_the_server_with_its_hits_marked
     assert "<script" not in html.split("</main>")[0]  # drawn on the server: no chart script
     words = re.search(r'id="chart-words-1">([^<]*)<', html)
     assert words is not None
-    assert re.fullmatch(r"From \$10,000\.00 at \d\d:\d\d to \$10,000\.70 at \d\d:\d\d; "
+    assert re.fullmatch(r"From \$10,000\.00 at [\d:]+ to \$10,000\.70 at [\d:]+; "
                         r"lowest \$10,000\.00, highest \$10,007\.00; 2 hits\.",
                         words.group(1)), words.group(1)
 
