@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=WORKERS)
     args = ap.parse_args(argv if argv is not None else [])
 
-    from sqlalchemy import func, select
+    from sqlalchemy import func, select, text
     from sqlalchemy.orm import Session
 
     from app.floor.auth import add_user
@@ -405,10 +405,14 @@ def main(argv: list[str] | None = None) -> None:
                                     args=(base, floor_seen, stop, floor_errors), daemon=True)
         follower.start()
         load: list[float] = []
+        connections: list[int] = []
         while time.time() < end + 5:
             time.sleep(5)
             if time.time() > start:
                 load.append(os.getloadavg()[0])
+                with engine.connect() as conn:
+                    connections.append(int(conn.execute(
+                        text("SELECT count(*) FROM pg_stat_activity")).scalar_one()))
         results: list[WorkerResult] = [out.get(timeout=600) for _ in workers]
         reads: list[ReadResult] = [read_out.get(timeout=600) for _ in readers]
         for w in [*workers, *readers]:
@@ -504,6 +508,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{floor_cpu:.0f} s over {minutes * 60:.0f} s on {os.cpu_count()} cores; load "
               f"average during the run: mean {statistics.fmean(load or [0]):.1f}, max "
               f"{max(load or [0]):.1f}")
+        print(f"  PostgreSQL connections during the run: at most {max(connections or [0])}")
         print(f"  audit: {found.text().splitlines()[-1].strip()}")
         for e in errors[:10]:
             print(f"  error: {e}")

@@ -4,8 +4,9 @@ the meter on an open page changes when another table hits, without a reload; and
 progressive page (and the meter strip on the others) fits a phone's 390 px, a tablet's 820
 and a desktop's 1280, with no sideways scroll, no text cut and no developer's word.
 
-Screenshots (the whole page) go to the folder in PAIGOW_FLOOR_SCREENSHOTS (`make
-floor-screenshots`: docs/floor), else to the test's own folder.
+Screenshots of the progressive page (the whole page) go to the folder in
+PAIGOW_FLOOR_SCREENSHOTS (`make floor-screenshots`: docs/floor), else to the test's own
+folder, where the other pages' are.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Live:
     driver: Any
     stations: dict[str, Store]
     shots: Path
+    scratch: Path  # the other pages' pictures, looked at and not kept in the docs
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,7 @@ def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Liv
             with floor_server(settings) as address:
                 driver = chromium(folder / "downloads")
                 try:
-                    yield Live(address, driver, stations, shots)
+                    yield Live(address, driver, stations, shots, folder)
                 finally:
                     driver.quit()
         finally:
@@ -111,13 +113,13 @@ def log_in(live: Live) -> None:
     until(lambda: d.find_elements(By.ID, "who"), bool, "Pat logged in")
 
 
-def whole_page_shot(live: Live, name: str, width: int) -> None:
+def whole_page_shot(live: Live, name: str, width: int, folder: Path) -> None:
     """The page from top to bottom at `width` (a screenshot shows only the screen)."""
     d = live.driver
     height = int(d.execute_script("return document.documentElement.scrollHeight"))
     d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1024})
-    path = live.shots / f"{name}.png"
+    path = folder / f"{name}.png"
     d.save_screenshot(str(path))
     shrink_png(path)
 
@@ -165,7 +167,8 @@ def test_2_the_progressive_page_fits_a_phone_a_tablet_and_a_desktop(live: Live,
                   lambda s: s == "complete", f"the {name} page")
             until(lambda: _strip(live), bool, f"the meter strip on the {name} page")
             found[name] = pagecheck.problems(d)
-            whole_page_shot(live, f"{name}-{width}", width)
+            whole_page_shot(live, f"{name}-{width}", width,
+                            live.shots if name == "progressive" else live.scratch)
     finally:
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     seen = [f"{page} at {width} px: {p}" for page, problems in found.items() for p in problems]
