@@ -55,6 +55,7 @@ STATIONS = 200
 ROUND_S = 12.0  # ten times a real table's pace: 30 rounds an hour is one every 120 s
 POLL_S = 0.5  # the station reads the meter twice a second, the floor's hub likewise
 WORKERS = 4  # station processes (the machine has 2 cores: more only adds switching)
+IN_FLIGHT = 2  # rounds a station process deals at once (see _station_worker)
 READERS, READ_THREADS = 2, 4  # the felts' meter reads: processes, threads in each
 FORCED_EVERY_S = 60.0
 SUPERVISOR, SECRET = "Pat Lee", "bench-pat-secret-27"
@@ -114,7 +115,8 @@ class WorkerResult:
 
 
 def _station_worker(url: str, folder: str, tables: list[str], start: float, end: float,
-                    round_s: float, forced: list[tuple[float, str]], out: Any) -> None:
+                    round_s: float, forced: list[tuple[float, str]], in_flight: int,
+                    out: Any) -> None:
     from app.core.bonus.categories import Category
     from app.core.round import Round, RoundRules
     from app.core.table import Table
@@ -171,6 +173,13 @@ def _station_worker(url: str, folder: str, tables: list[str], start: float, end:
             timings.settle += c4 - c3
             timings.hits += c5 - c4
 
+    # A real station has a CPU of its own. Here dozens share a process and two cores share
+    # them all: a station whose round is half done when the interpreter switches to another
+    # would hold the meter's row lock while it waits for its turn. So a process deals
+    # `in_flight` rounds at once and the others wait their turn before they begin (the
+    # lateness printed), not inside the meter's lock.
+    turns = threading.Semaphore(in_flight)
+
     def run(t: str, offset: float) -> None:
         st = stores[t]
         rng = random.Random(t)
@@ -180,17 +189,18 @@ def _station_worker(url: str, folder: str, tables: list[str], start: float, end:
             wait = due - time.time()
             if wait > 0:
                 time.sleep(wait)
-            now = time.time()
-            if now >= end:
-                return
-            force = bool(forced_at) and forced_at[0] <= now
-            if force:
-                forced_at.pop(0)
-            try:
-                play_round(t, st, rng, force)
-            except Exception as e:  # noqa: BLE001 - counted and printed, the table goes on
-                with lock:
-                    errors.append(f"{t}: {type(e).__name__}: {e}")
+            with turns:
+                now = time.time()
+                if now >= end:
+                    return
+                force = bool(forced_at) and forced_at[0] <= now
+                if force:
+                    forced_at.pop(0)
+                try:
+                    play_round(t, st, rng, force)
+                except Exception as e:  # noqa: BLE001 - counted and printed, the table goes on
+                    with lock:
+                        errors.append(f"{t}: {type(e).__name__}: {e}")
             with lock:
                 timings.late.append(max(0.0, now - due))
             # a table behind deals its next round at once, but never two to catch up
@@ -338,6 +348,8 @@ def main(argv: list[str] | None = None) -> None:
                     default=float(os.environ.get("PAIGOW_BENCH_PROGRESSIVE_MINUTES", 10)))
     ap.add_argument("--round-seconds", type=float, default=ROUND_S)
     ap.add_argument("--workers", type=int, default=WORKERS)
+    ap.add_argument("--in-flight", type=int, default=IN_FLIGHT,
+                    help="rounds a station process deals at once")
     args = ap.parse_args(argv if argv is not None else [])
 
     from sqlalchemy import func, select, text
@@ -391,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
         out, read_out = ctx.Queue(), ctx.Queue()
         workers = [ctx.Process(target=_station_worker,
                                args=(url, folder, g, start, end, args.round_seconds, forced,
-                                     out)) for g in groups]
+                                     args.in_flight, out)) for g in groups]
         half = -(-len(tables) // READERS)
         readers = [ctx.Process(target=_meter_reader,
                                args=(url, tables[i:i + half], start, end, READ_THREADS,
@@ -479,7 +491,8 @@ def main(argv: list[str] | None = None) -> None:
         poll_late = [x for r in reads for x in r.late]
         cpu = sum(r.cpu_s for r in results)
         read_cpu = sum(r.cpu_s for r in reads)
-        print(f"progressive load: {args.stations} stations in {len(workers)} processes, a "
+        print(f"progressive load: {args.stations} stations in {len(workers)} processes "
+              f"({args.in_flight} rounds at once in each), a "
               f"round every {args.round_seconds:g} s each, {minutes:g} min, one PostgreSQL "
               f"(fsync off)")
         print(f"  rounds settled {tm.rounds} of {target:.0f} at the pace asked "
