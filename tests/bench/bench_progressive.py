@@ -114,9 +114,9 @@ class WorkerResult:
     cpu_s: float
 
 
-def _station_worker(url: str, folder: str, tables: list[str], start: float, end: float,
-                    round_s: float, forced: list[tuple[float, str]], in_flight: int,
-                    out: Any) -> None:
+def _station_worker(url: str, folder: str, tables: list[str], clock: Any, seconds: float,
+                    round_s: float, forced_after: list[tuple[float, str]], in_flight: int,
+                    ready: Any, out: Any) -> None:
     from app.core.bonus.categories import Category
     from app.core.round import Round, RoundRules
     from app.core.table import Table
@@ -135,6 +135,9 @@ def _station_worker(url: str, folder: str, tables: list[str], start: float, end:
         enrolled_key(st)
         st.open_shift("Bench dealer")
         stores[t] = st
+    ready.put(len(stores))
+    start, end = _when_to_begin(clock, seconds)
+    forced = [(start + after, who) for after, who in forced_after]
     expected: list[tuple[str, str, int]] = []
     hits: list[tuple[str, int, float, int]] = []
     errors: list[str] = []
@@ -208,9 +211,6 @@ def _station_worker(url: str, folder: str, tables: list[str], start: float, end:
 
     threads = [threading.Thread(target=run, args=(t, i * round_s / len(tables)),
                                 name=f"station-{t}") for i, t in enumerate(tables)]
-    wait = start - time.time()
-    if wait > 0:
-        time.sleep(wait)
     cpu_at_start = time.process_time()  # the stores made and enrolled: not the rounds' CPU
     for th in threads:
         th.start()
@@ -233,7 +233,15 @@ class ReadResult:
     cpu_s: float
 
 
-def _meter_reader(url: str, tables: list[str], start: float, end: float, threads: int,
+def _when_to_begin(clock: Any, seconds: float) -> tuple[float, float]:
+    """The run's start and end, once the main process has set them (every station made)."""
+    while clock.value == 0.0:
+        time.sleep(0.05)
+    start = float(clock.value)
+    return start, start + seconds
+
+
+def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, threads: int,
                   out: Any) -> None:
     """The stations' felts reading the meter: each table every POLL_S, each at its own
     moment, with the station's read (`progressive.meter`). In processes of their own, so
@@ -244,6 +252,7 @@ def _meter_reader(url: str, tables: list[str], start: float, end: float, threads
     from app.ledger.database import make_engine
     from tests.ledger.progressive_play import CARD
 
+    start, end = _when_to_begin(clock, seconds)
     seen: dict[str, list[tuple[float, int]]] = {t: [] for t in tables}
     late: list[float] = []
     errors: list[str] = []
@@ -393,23 +402,29 @@ def main(argv: list[str] | None = None) -> None:
         tables = [f"T-{i + 1:03d}" for i in range(args.stations)]
         per = -(-len(tables) // args.workers)
         groups = [tables[i:i + per] for i in range(0, len(tables), per)]
-        start = time.time() + 20 + 0.1 * len(tables)  # every store made and enrolled by then
-        end = start + args.minutes * 60
-        forced_times = [start + FORCED_EVERY_S * (k + 0.5)
-                        for k in range(int(args.minutes * 60 // FORCED_EVERY_S) or 1)]
+        seconds = args.minutes * 60
         rng = random.Random(27)
-        forced = [(at, rng.choice(tables)) for at in forced_times]
+        forced = [(FORCED_EVERY_S * (k + 0.5), rng.choice(tables))
+                  for k in range(int(seconds // FORCED_EVERY_S) or 1)]
         ctx = mp.get_context("fork")
-        out, read_out = ctx.Queue(), ctx.Queue()
+        out, read_out, ready = ctx.Queue(), ctx.Queue(), ctx.Queue()
+        clock = ctx.Value("d", 0.0)  # when the rounds begin: once every station is made
         workers = [ctx.Process(target=_station_worker,
-                               args=(url, folder, g, start, end, args.round_seconds, forced,
-                                     args.in_flight, out)) for g in groups]
+                               args=(url, folder, g, clock, seconds, args.round_seconds,
+                                     forced, args.in_flight, ready, out)) for g in groups]
         half = -(-len(tables) // READERS)
         readers = [ctx.Process(target=_meter_reader,
-                               args=(url, tables[i:i + half], start, end, READ_THREADS,
+                               args=(url, tables[i:i + half], clock, seconds, READ_THREADS,
                                      read_out)) for i in range(0, len(tables), half)]
         for w in [*workers, *readers]:
             w.start()
+        made = time.time()
+        for _ in workers:
+            ready.get(timeout=1800)
+        print(f"  (the {len(tables)} stations made and enrolled in {time.time() - made:.0f} s)",
+              flush=True)
+        start = clock.value = time.time() + 2
+        end = start + seconds
         floor_seen: list[tuple[float, int]] = []
         floor_errors: list[str] = []
         stop = threading.Event()
