@@ -242,7 +242,7 @@ def _when_to_begin(clock: Any, seconds: float) -> tuple[float, float]:
 
 
 def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, threads: int,
-                  out: Any) -> None:
+                  done: Any, out: Any) -> None:
     """The stations' felts reading the meter: each table every POLL_S, each at its own
     moment, with the station's read (`progressive.meter`). In processes of their own, so
     that the rounds' work does not hold up the reads that measure how soon a hit shows."""
@@ -252,7 +252,7 @@ def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, threa
     from app.ledger.database import make_engine
     from tests.ledger.progressive_play import CARD
 
-    start, end = _when_to_begin(clock, seconds)
+    start, _ = _when_to_begin(clock, seconds)
     seen: dict[str, list[tuple[float, int]]] = {t: [] for t in tables}
     late: list[float] = []
     errors: list[str] = []
@@ -270,7 +270,7 @@ def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, threa
             if wait > 0:
                 time.sleep(wait)
             now = time.time()
-            if now >= end + 5:  # a few seconds past the last round: the last hits are seen
+            if done.is_set():  # every station has finished (its last hit committed), and was read
                 break
             try:
                 with Session(engine) as s:
@@ -409,13 +409,14 @@ def main(argv: list[str] | None = None) -> None:
         ctx = mp.get_context("fork")
         out, read_out, ready = ctx.Queue(), ctx.Queue(), ctx.Queue()
         clock = ctx.Value("d", 0.0)  # when the rounds begin: once every station is made
+        done = ctx.Event()  # every station finished: the felts stop reading
         workers = [ctx.Process(target=_station_worker,
                                args=(url, folder, g, clock, seconds, args.round_seconds,
                                      forced, args.in_flight, ready, out)) for g in groups]
         half = -(-len(tables) // READERS)
         readers = [ctx.Process(target=_meter_reader,
                                args=(url, tables[i:i + half], clock, seconds, READ_THREADS,
-                                     read_out)) for i in range(0, len(tables), half)]
+                                     done, read_out)) for i in range(0, len(tables), half)]
         for w in [*workers, *readers]:
             w.start()
         made = time.time()
@@ -441,6 +442,8 @@ def main(argv: list[str] | None = None) -> None:
                     connections.append(int(conn.execute(
                         text("SELECT count(*) FROM pg_stat_activity")).scalar_one()))
         results: list[WorkerResult] = [out.get(timeout=600) for _ in workers]
+        time.sleep(2 * POLL_S + 1)  # the last hit read by every felt
+        done.set()
         reads: list[ReadResult] = [read_out.get(timeout=600) for _ in readers]
         for w in [*workers, *readers]:
             w.join(timeout=60)
