@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
+from pathlib import Path
 from typing import cast
 
 from sqlalchemy import RowMapping, Table, select, update
@@ -41,6 +42,7 @@ from app.core.progressive import (
     ProgressiveCard,
     ProgressiveCardError,
     progressive_card,
+    site_progressive_folders,
 )
 from app.core.progressive import add as add_to
 from app.core.progressive import contribute as shares_of
@@ -69,10 +71,11 @@ def card_hash(card: ProgressiveCard) -> str:
 
 
 def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
-    """The card a station names in its op (the shipped cards), checked against the hash
-    the station sent: a site whose card differs from this program's is refused in words."""
+    """The card a station names in its op (the shipped cards, and the casino's own folder
+    the station's config names: `[progressive] cards_folder`), checked against the hash the
+    station sent: a site whose card differs from this program's is refused in words."""
     try:
-        card = _shipped(name)
+        card = _card(name, site_progressive_folders())
     except ProgressiveCardError as e:
         raise LedgerError(f"the progressive {name!r} is not a card this program has "
                           f"({e}): update the program on this machine") from None
@@ -84,9 +87,9 @@ def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
 
 
 @cache
-def _shipped(name: str) -> ProgressiveCard:
-    # read once a process: every settlement with progressive wagers names its card
-    return progressive_card(name)
+def _card(name: str, folders: tuple[Path, ...]) -> ProgressiveCard:
+    # read once a process (per folder): every settlement with progressive wagers names it
+    return progressive_card(name, folders)
 
 
 @dataclass(frozen=True, slots=True)

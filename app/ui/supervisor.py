@@ -499,6 +499,8 @@ class SupervisorWindow(QDialog):
         self.allow_typing.clicked.connect(self.open_allow_typing)
         self.approve_bonus = _button("Approve bonus...  (supervisor)")
         self.approve_bonus.clicked.connect(self.open_approve_bonus)
+        self.pay_progressive = _button("Pay progressive...  (supervisor)")
+        self.pay_progressive.clicked.connect(self.open_pay_progressive)
         self.floor_asks = _label("pitText")
         self.floor_asks.hide()
         self.floor_void = _button("Void as the floor asks...  (supervisor)")
@@ -527,6 +529,7 @@ class SupervisorWindow(QDialog):
         deal = QHBoxLayout()  # the deal's own supervisor acts
         deal.addStretch(1)
         deal.addWidget(self.approve_bonus)
+        deal.addWidget(self.pay_progressive)
         deal.addWidget(self.allow_typing)
         deal.addWidget(self.misdeal)
         box.addLayout(deal)
@@ -550,6 +553,10 @@ class SupervisorWindow(QDialog):
                                                      "goes back; the ledger keeps who and why")
         self.approve_bonus.setEnabled(s.bonus_blocked is None)
         self.approve_bonus.setToolTip(s.bonus_blocked or f"Approve: {s.bonus_waiting}")
+        blocked = self.pit.progressive_blocked()
+        self.pay_progressive.setEnabled(blocked is None)
+        self.pay_progressive.setToolTip(blocked or "Sign in to pay the progressive hit from "
+                                                   "the meter as it stands now")
         self.allow_typing.setEnabled(s.typing_blocked is None)
         self.allow_typing.setToolTip(s.typing_blocked or "Let the dealer type this deal's "
                                                          "cards (C) though the shoe is online")
@@ -608,6 +615,13 @@ class SupervisorWindow(QDialog):
             "Approve bonus", f"Round {self._round_no()} waits for a supervisor: {waiting}. "
             f"Approve the payout with your own name and secret: the round is settled and its "
             f"slip may print; the ledger keeps who approved it.", self.pit.approve_bonus)
+
+    def open_pay_progressive(self) -> ActionDialog:
+        waiting = self.pit.session.play.progressive.banner() or "no progressive hit waits"
+        return self._person_dialog(
+            "Pay progressive", f"{waiting} Sign in with your own name and secret: the hit is "
+            f"paid from the meter as it stands now (its share, and any fixed amount from the "
+            f"house); the ledger keeps who signed in.", self.pit.pay_progressive)
 
     def open_allow_typing(self) -> ActionDialog:
         return self._person_dialog(
