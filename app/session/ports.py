@@ -127,6 +127,7 @@ class MemoryLedger:
     contributions: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     hits_paid: dict[int, ProgressivePaid] = field(default_factory=dict)
     meter_refuse: str | None = None  # set: the meter cannot be reached, in these words
+    pays_later: bool = False  # a replay: the recorded answer (`ProgressivePaid`) pays
 
     @property
     def dealer(self) -> str | None:
@@ -157,8 +158,10 @@ class MemoryLedger:
             m = self.meter or Meter(card.seed)
             self.meter = Meter(m.amount + c.to_meter, m.reserve + c.to_reserve)
 
-    def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid:
+    def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid | None:
         card, slip, no = game.rules.progressive, game.slip, game.rotation.round_no
+        if self.pays_later:
+            return None
         if self.meter_refuse is not None:
             raise PortError(self.meter_refuse)
         if no in self.hits_paid:  # the op again: what was paid, never taken twice

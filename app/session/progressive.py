@@ -114,6 +114,7 @@ def pay(p: Parts, by: str, secret: str) -> None:
         p.play.progressive.paying = True
         p.say(f"{who.name} signed in: paying the progressive hit from the meter...", "info")
         return
+    p.out.paid.append(answer)
     paid(p, answer)
 
 

@@ -105,6 +105,8 @@ class DealerSession(Parts):
             # a printer that answered at once: its answer is an event too
             self.devices.on_printed(outcome, self.round)
             self._record(Printed(outcome))
+        while self.out.paid:  # the ledger answered a hit's payment at once: an event too
+            self._record(self.out.paid.pop(0))
         self._finish()
         after = self._view()
         said = self.out.take()
