@@ -220,8 +220,8 @@ class DealerSession(Parts):
                 seats[p] = p == keyboard.selected
                 continue
             line = None
-            if rnd.slip is not None:
-                line = rnd.slip.line(p)
+            if rnd.slip is not None:  # and the seat's progressive hit, once paid
+                line = (rnd.slip.line(p), rnd.slip.progressive)
             mine = p == keyboard.selected
             seats[p] = (rnd.wagers.get(p), rnd.progressive_wagers.get(p), rnd.hands.get(p),
                         tuple(dealing.get(p, ())), mine,
