@@ -89,13 +89,13 @@ def after_settle(p: Parts, rnd: Round) -> str:
     if slip is None or slip.progressive is None or not slip.progressive.hits():
         return ""
     p.play.progressive.hit_round = rnd
-    hits = "; ".join(f"{position_name(x.seat)} {x.hand} ({x.pays})"
-                     for x in slip.progressive.hits())
+    # kept short: the settlement's words come first, and the panel's buttons stay in sight
+    hits = "; ".join(f"{position_name(x.seat)} {x.hand}" for x in slip.progressive.hits())
     if not p.play.progressive.online:
-        return (f" PROGRESSIVE HIT: {hits}. It waits for the meter, which cannot be reached: "
-                f"it is paid after a supervisor's sign-in once it can.")
+        return (f" PROGRESSIVE HIT: {hits}. It waits for the meter, which cannot be reached "
+                f"now; then a supervisor signs in (F2).")
     p.out.show("pay_progressive")  # the pit's sign-in, open for the supervisor
-    return f" PROGRESSIVE HIT: {hits}. A supervisor signs in to pay it (F2, Pay progressive)."
+    return f" PROGRESSIVE HIT: {hits}. Paid once a supervisor signs in (F2)."
 
 
 def pay(p: Parts, by: str, secret: str) -> None:

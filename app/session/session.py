@@ -231,7 +231,7 @@ class DealerSession(Parts):
                         p in self.play.passed_over, rnd.bank, rnd.action, line, rnd.phase)
         centre = (rnd.rotation.round_no if rnd else None, rnd.phase if rnd else None,
                   rnd.action if rnd else None, rnd.bank if rnd else None, bank,
-                  deal.action_input, deal.device_action, self.play.progressive.banner())
+                  deal.action_input, deal.device_action)
         ledger = self.play.ledger
         status = (devices.shoe_online, devices.shoe_status, devices.slip_printed,
                   devices.kept_count, ledger.dealer if ledger is not None else None)

@@ -483,7 +483,7 @@ def settle(p: Parts) -> None:
     hit = progressive.after_settle(p, rnd)
     p.say(f"Settled from {position_name(slip.action_position)}: players net "
           f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, house net "
-          f"{money(t.house_net, sign=True)}.{banker}{bonus}{hit} {then}",
+          f"{money(t.house_net, sign=True)}.{banker}{bonus}{hit or ' ' + then}",
           "warn" if hit else "ok")
     p.out.settled(slip)
 

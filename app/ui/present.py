@@ -80,7 +80,8 @@ class SeatState:
     result_kind: str = ""
     selected: bool = False
     bonus: str = ""  # the bonus wager's badge ("BONUS $5.00"), "" without one
-    progressive: str = ""  # the progressive wager's badge ("PROGRESSIVE $1"), "" without one
+    progressive: str = ""  # the progressive wager's badge ("JACKPOT $1": short, as the
+    # bonus's, to fit the seat beside its other badges), "" without one
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,6 @@ class CenterState:
     order: str
     bank: str
     no_play: tuple[int, int] | None = None  # the NO PLAY spot lies between these two
-    progressive: str = ""  # the progressive closed, or a hit waiting: "" for neither
 
 
 @dataclass(frozen=True)
@@ -284,7 +284,7 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     progressive = rnd.progressive_wagers.get(position)
     values: dict[str, object] = dict(
         bonus=f"BONUS {_dollars(bonus)}" if bonus is not None else "",
-        progressive=f"PROGRESSIVE {_dollars(progressive)}" if progressive is not None else "",
+        progressive=f"JACKPOT {_dollars(progressive)}" if progressive is not None else "",
         wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)

@@ -142,8 +142,8 @@ class MeterReader(QObject):
             self.asking = False
             if isinstance(result, MeterSeen):
                 self.seen(result)
-            else:
-                self.seen(MeterSeen("", False, str(error) or "no answer"))
+            else:  # never a guessed amount: the felt says it is closed, and why on a tap
+                self.seen(MeterSeen("Progressive closed", False, str(error) or "no answer"))
         self.lane.submit(read, answered)
 
 

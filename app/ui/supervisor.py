@@ -524,12 +524,14 @@ class SupervisorWindow(QDialog):
         floor = QHBoxLayout()
         floor.addWidget(self.floor_asks, 1)
         floor.addWidget(self.floor_void)
+        # on the line above the deal's acts, which fill a 1024x768 screen's width already;
+        # shown only at a table on a linked progressive
+        floor.addWidget(self.pay_progressive)
         box.addLayout(floor)
         box.addLayout(checks)
         deal = QHBoxLayout()  # the deal's own supervisor acts
         deal.addStretch(1)
         deal.addWidget(self.approve_bonus)
-        deal.addWidget(self.pay_progressive)
         deal.addWidget(self.allow_typing)
         deal.addWidget(self.misdeal)
         box.addLayout(deal)
@@ -554,6 +556,7 @@ class SupervisorWindow(QDialog):
         self.approve_bonus.setEnabled(s.bonus_blocked is None)
         self.approve_bonus.setToolTip(s.bonus_blocked or f"Approve: {s.bonus_waiting}")
         blocked = self.pit.progressive_blocked()
+        self.pay_progressive.setVisible(self.pit.session.rules.progressive is not None)
         self.pay_progressive.setEnabled(blocked is None)
         self.pay_progressive.setToolTip(blocked or "Sign in to pay the progressive hit from "
                                                    "the meter as it stands now")

@@ -90,8 +90,7 @@ QLabel#result[kind="push"], QLabel#result[kind="returned"] {{ background: {PUSH}
 QLabel#result[kind="bank"] {{ background: #4e342e; }}
 QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
-QLabel#centerMeter {{ font-size: 28px; font-weight: bold; color: #ffd54f; }}
-QLabel#centerProgressive {{ font-size: 16px; font-weight: bold; color: #ffcc80; }}
+QLabel#centerMeter {{ font-size: 26px; font-weight: bold; color: #ffd54f; }}
 QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
 QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
 QLabel#phase {{ font-size: 17px; font-weight: bold; color: #b0bec5; }}

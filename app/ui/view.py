@@ -9,7 +9,7 @@ was told of); present.py and the session's words word them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.core.cards import Card
 from app.core.round import DragonWager, RoundRules
@@ -37,9 +37,8 @@ def seat(s: DealerSession, position: int, dealing: Mapping[int, Sequence[Card]],
 
 
 def centre(s: DealerSession) -> CenterState:
-    state = present.center_state(s.round, s.table, s.deal.action_input, s.deal.device_action,
-                                 s.bank_offered())
-    return replace(state, progressive=s.play.progressive.banner() or "")
+    return present.center_state(s.round, s.table, s.deal.action_input, s.deal.device_action,
+                                s.bank_offered())
 
 
 @dataclass(frozen=True)

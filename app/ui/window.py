@@ -359,7 +359,7 @@ class MainWindow(QMainWindow):
         reached (it then takes no new progressive wager, pays no hit)."""
         if self._closed or self.session is None:
             return
-        self.felt.center.show_meter(seen.text)
+        self.felt.center.show_meter(seen.text, seen.why)
         if seen.online != self.session.play.progressive.online:
             self.handle(MeterStatus(seen.online, "" if seen.online else seen.why))
 

@@ -184,7 +184,8 @@ def test_a_hit_waits_for_a_supervisors_sign_in_then_is_paid_from_the_meter() -> 
     with_progressives(p, {1: "25", 3: "10"}, [1, 3])
     deal_and_set(p, {1: FIVE_ACES, 3: WEAKER, DEALER: BANK_WEAK})
     settled = p.key("S")
-    assert "PROGRESSIVE HIT: seat 1 five aces (10% of the meter)" in settled.message
+    assert "PROGRESSIVE HIT: seat 1 five aces. Paid once a supervisor signs in (F2)." \
+        in settled.message
     assert settled.show == "pay_progressive"
     slip = settled.slip
     assert slip is not None and slip.progressive is not None
