@@ -289,6 +289,33 @@ def meter(s: Session, name: str) -> MeterReading | None:
     return None if row is None else _reading(row)
 
 
+def round_moves(s: Session, round_id: uuid.UUID) -> list[Move]:
+    """A round's moves on any meter (its contribution, its hits), in the order taken: for
+    the round's recall."""
+    rows = s.scalars(select(ProgressiveMove).where(ProgressiveMove.round_id == round_id)
+                     .order_by(ProgressiveMove.meter, ProgressiveMove.meter_seq))
+    return [Move.of(r) for r in rows]
+
+
+def moves_words(moves: Sequence[Move]) -> list[str]:
+    """A round's progressive as its recall shows it: the wagers and where they went, each
+    hit and what it paid, from the meter or by the house, and who signed in."""
+    out: list[str] = []
+    for m in moves:
+        if m.kind == CONTRIBUTION:
+            out.append(f"  {m.wagers} wager(s) {money(m.amount)}: {money(m.to_meter)} to the "
+                       f"meter, {money(m.to_reserve)} to the reserve (move {m.seq})")
+        elif m.kind == HIT:
+            hand = Category(m.category).label if m.category else "?"
+            where = (f"{money(-m.to_meter)} from the meter ({money(m.before.amount)} -> "
+                     f"{money(m.after.amount)})" if m.to_meter else "")
+            house = f"{money(m.house_paid)} by the house" if m.house_paid else ""
+            out.append(f"  HIT seat {m.seat} {hand}: paid {money(m.amount)}, "
+                       + ", ".join(x for x in (where, house) if x)
+                       + f"; signed in by {m.by} (move {m.seq})")
+    return out
+
+
 def meters(s: Session) -> list[str]:
     return list(s.scalars(select(METERS.c.name).order_by(METERS.c.name)))
 

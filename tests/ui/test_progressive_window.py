@@ -109,3 +109,12 @@ def test_a_round_with_progressive_wagers_and_a_hit_paid_after_the_sign_in(
     assert audit.exact, audit.text()
     assert audit.sums.contributions == 210 and audit.sums.wagers == 3
     assert hits == [(1, 100_021, SUPERVISOR, True), (2, 7_500, SUPERVISOR, True)]
+    # the round's recall (the pit's history) shows the wagers and what each hit paid
+    port = s.window.ledger
+    assert port is not None and port.round_id is not None
+    said = "\n".join(store.recall(port.round_id).lines)
+    assert "3 wager(s) $3.00: $2.10 to the meter, $0.30 to the reserve" in said
+    assert (f"HIT seat 1 five aces: paid $1,000.21, $1,000.21 from the meter ($10,002.10 -> "
+            f"$10,000.00); signed in by {SUPERVISOR}") in said
+    assert f"HIT seat 2 four of a kind: paid $75.00, $75.00 by the house; signed in by " \
+           f"{SUPERVISOR}" in said
