@@ -118,3 +118,55 @@ def test_a_round_with_progressive_wagers_and_a_hit_paid_after_the_sign_in(
             f"$10,000.00); signed in by {SUPERVISOR}") in said
     assert f"HIT seat 2 four of a kind: paid $75.00, $75.00 by the house; signed in by " \
            f"{SUPERVISOR}" in said
+
+
+def test_the_meter_away_closes_the_progressive_and_a_hit_waits_for_it(
+        make_station, tmp_path, pg_up) -> None:  # noqa: ANN001
+    """The database stopped (the tests' PostgreSQL): the felt says the progressive is
+    closed, J takes no new wager, a hit settled meanwhile waits for the meter; started
+    again, the settlement's wagers reach the meter and the hit is paid from it then."""
+    pg = pg_up
+    ledger = make_ledger(tmp_path, pg.url(pg.create_database()))
+    add_people(ledger.store)
+    s = make_station(hands=BONUS_SHOWCASE, action=SHOWCASE_ACTION, rules=LINKED,
+                     ledger=ledger)
+    meter_shows(s, "Progressive $10,000.00")
+    s.key("N")
+    for seat in (1, 2):
+        s.key(str(seat))
+        s.key("W")
+        s.type("25")
+        s.key(Qt.Key.Key_Escape)
+    s.key("1")
+    s.key("J")
+    pg.stop()
+    try:
+        meter_shows(s, "Progressive closed")
+        assert "cannot be reached" in s.window.felt.center.meter.toolTip()
+        s.key("2")
+        s.key("J")
+        assert "Progressive closed: the meter cannot be reached" in s.message
+        assert s.session.round is not None and s.session.round.progressive_wagers == {1: 100}
+        s.key("R")
+        s.wait_phase(Phase.SETTING)
+        s.everyone_passes()
+        for seat in (3, 1, 2):
+            s.key(str(seat))
+            s.key("H")
+        s.key("S")
+        assert "It waits for the meter" in s.message
+        assert s.seat(1).result.text().endswith("PROGRESSIVE HIT: five aces - waiting")
+        assert s.window.supervisor is None or not s.window.supervisor.isVisible()
+    finally:
+        pg.start()
+    # the journal sends the settlement: its one wager's 70 cents reach the meter
+    meter_shows(s, "Progressive $10,000.70")
+    assert s.session.play.progressive.online
+    pit = s.window.toggle_pit()
+    assert pit is not None
+    dialog = pit.open_pay_progressive()
+    dialog.form.by.setText(SUPERVISOR)
+    dialog.form.secret.setText(SUPERVISOR_SECRET)
+    ask(s, dialog)
+    s.qtbot.waitUntil(lambda: s.session.play.progressive.waiting() is None, timeout=60_000)
+    assert "seat 1 $1,000.07" in s.message  # 10% of the meter as it stood then
