@@ -80,8 +80,8 @@ class SeatState:
     result_kind: str = ""
     selected: bool = False
     bonus: str = ""  # the bonus wager's badge ("BONUS $5.00"), "" without one
-    progressive: str = ""  # the progressive wager's badge ("JACKPOT $1": short, as the
-    # bonus's, to fit the seat beside its other badges), "" without one
+    progressive: str = ""  # the progressive wager's badge, "JACKPOT" (always the card's
+    # amount: its tooltip says it; short, to fit beside the seat's other badges), or ""
 
 
 @dataclass(frozen=True)
@@ -284,7 +284,7 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     progressive = rnd.progressive_wagers.get(position)
     values: dict[str, object] = dict(
         bonus=f"BONUS {_dollars(bonus)}" if bonus is not None else "",
-        progressive=f"JACKPOT {_dollars(progressive)}" if progressive is not None else "",
+        progressive="JACKPOT" if progressive is not None else "",
         wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)
@@ -422,17 +422,16 @@ def progressive_words(slip: Slip, seat: int) -> str:
 
 
 def _progressive_rows(p: ProgressiveResult) -> list[SlipRow]:
-    """A row a seat with a progressive wager: the wager, and a hit's hand and what it paid
-    (`progressive_line_words`, as the printed slip has them)."""
+    """A row a hit: its wager, hand and what the meter paid (`progressive_line_words`, as
+    the printed slip has them). The wagers that did not hit are on the seats' badges and
+    the printed slip: a row each pushed the slip's last rows out of its view at 1024x768."""
     rows = []
-    for x in p.lines:
-        result = "HIT" if x.hit else "-"
-        net = "" if x.paid is None else money(x.paid, sign=True)
+    for x in p.hits():
         rows.append(SlipRow(
-            order="", position=f"{position_name(x.seat)} progressive",
-            hands=x.hand or "", result=result if x.paid is not None or not x.hit else "WAIT",
-            wager=money(x.wager), commission="", net=net,
-            kind="win" if x.hit else "", detail=progressive_line_words(x.to_dict())))
+            order="", position=f"{position_name(x.seat)} progressive", hands=x.hand or "",
+            result="HIT" if x.paid is not None else "WAITS", wager=money(x.wager),
+            commission="", net="" if x.paid is None else money(x.paid, sign=True),
+            kind="win", detail=progressive_line_words(x.to_dict())))
     return rows
 
 

@@ -565,6 +565,8 @@ def _progressive_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     pump(lambda: c.s.play.progressive.waiting() is None)
     if window.supervisor is not None and window.supervisor.isVisible():
         window.toggle_pit()
+    # the meter read again: back at its seed after the hit
+    pump(lambda: window.felt.center.meter.text() == "Progressive $10,000.00")
     shoot("30-progressive-paid-slip")
 
 

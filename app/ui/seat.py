@@ -300,8 +300,9 @@ class SeatView(QFrame):
                                     "seven cards after the Pai Gow wagers")
         self.progressive_badge.setVisible(bool(s.progressive))
         self.progressive_badge.setText(s.progressive)
-        self.progressive_badge.setToolTip("the seat's linked progressive wager: part of it "
-                                          "feeds the meter; paid on its seven cards")
+        self.progressive_badge.setToolTip("the seat's linked progressive wager (the card's "
+                                          "amount): part of it feeds the meter; paid on its "
+                                          "seven cards")
         self.wager.setText(s.wager)
         self.arrange_header()
 

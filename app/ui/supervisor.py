@@ -38,6 +38,7 @@ from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
+from app.core.table import position_name
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -526,7 +527,7 @@ class SupervisorWindow(QDialog):
         floor.addWidget(self.floor_void)
         # on the line above the deal's acts, which fill a 1024x768 screen's width already;
         # shown only at a table on a linked progressive
-        floor.addWidget(self.pay_progressive)
+        floor.addWidget(self.pay_progressive, 0, Qt.AlignmentFlag.AlignRight)
         box.addLayout(floor)
         box.addLayout(checks)
         deal = QHBoxLayout()  # the deal's own supervisor acts
@@ -620,11 +621,14 @@ class SupervisorWindow(QDialog):
             f"slip may print; the ledger keeps who approved it.", self.pit.approve_bonus)
 
     def open_pay_progressive(self) -> ActionDialog:
-        waiting = self.pit.session.play.progressive.banner() or "no progressive hit waits"
+        waiting = self.pit.session.play.progressive.waiting()
+        hits = ("; ".join(f"{position_name(x.seat)} {x.hand} ({x.pays})"
+                          for x in waiting.waiting()) if waiting is not None else "none")
         return self._person_dialog(
-            "Pay progressive", f"{waiting} Sign in with your own name and secret: the hit is "
-            f"paid from the meter as it stands now (its share, and any fixed amount from the "
-            f"house); the ledger keeps who signed in.", self.pit.pay_progressive)
+            "Pay progressive", f"Progressive hit: {hits}. Sign in with your own name and "
+            f"secret: it is paid from the meter as it stands now (a share of it, or a fixed "
+            f"amount from the house); the ledger keeps who signed in.",
+            self.pit.pay_progressive)
 
     def open_allow_typing(self) -> ActionDialog:
         return self._person_dialog(
