@@ -853,6 +853,7 @@ class Store:
         try:
             self._ensure_migrated()
             self._send_alerts(quiet=True)
+            seen = self._head
             sent = False
             while batch := journal.pending():
                 for op in batch:
@@ -864,8 +865,8 @@ class Store:
                     journal.delivered(op)
                     sent = True
             self._send_alerts()
-            if sent or self._head is None:
-                self._note_head()
+            if (sent and self._head is seen) or self._head is None:
+                self._note_head()  # what was sent linked nothing of this table's chain
         except Exception as e:
             if unreachable(e):
                 self._went_offline(e)
@@ -906,8 +907,13 @@ class Store:
     def _send(self, op: Op) -> None:
         for attempt in (1, 2):
             try:
-                with LedgerSession(self._writes) as s, s.begin():
-                    apply_op(s, op)
+                with LedgerSession(self._writes) as s:
+                    with s.begin():
+                        apply_op(s, op)
+                    linked = s.info.get(chain.LINKED, {})
+                if self.table in linked:  # the head this send left: no read to learn it
+                    seq, entry = linked[self.table]
+                    self._head = anchors.Head(self.table, seq, entry)
                 return
             except IntegrityError:
                 if attempt == 2:  # not a race with another writer: refused
