@@ -38,7 +38,7 @@ class Anchoring:
     def run(self, at: datetime) -> list[Raise]:
         self._next = time.monotonic() + self.every_s
         kept = list(anchors.read_checkpoints(self.path)) if self.path.exists() else []
-        with Session(self.engine) as s:
+        with Session(chain.snapshot(self.engine)) as s:
             conn = s.connection()
             mismatches = anchors.check(conn, kept)
             reports = [chain.verify(conn, name) for name in chain.chains(conn)]

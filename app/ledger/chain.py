@@ -371,6 +371,17 @@ def signing(engine: Engine, signer: keys.Signer) -> Engine:
     return engine.execution_options(**{SIGNER: signer})
 
 
+def snapshot(engine: Engine) -> Engine:
+    """The engine whose transactions read the database as of one moment: a chain walked
+    while stations write must see each write whole or not at all. PostgreSQL's default
+    gives each statement its own moment, so the rows written between reading the links and
+    reading the rows showed as unchained or edited (the floor's table page and its alerts
+    said so of a busy table); a SQLite transaction is one moment already."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="REPEATABLE READ")
+
+
 class LedgerSession(Session):
     """A session whose commits link every row it added or changed into its chain."""
 

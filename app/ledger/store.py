@@ -300,6 +300,7 @@ class Store:
         self.signer = keys.load_or_make(self.data_dir)  # signs every link it writes
         self._writes = chain.signing(self.engine.execution_options(**WRITE), self.signer)
         self._reads = chain.signing(self.engine, self.signer)  # its own key is known to it
+        self._snapshot = chain.snapshot(self._reads)  # a chain is walked as of one moment
         self._lock = threading.RLock()  # the journal and what it remembers
         self._sending = threading.Lock()  # one send to the database at a time
         self._journal: Journal | None = None
@@ -352,10 +353,12 @@ class Store:
             migrate(self.engine)
             self._migrated = True
 
-    def _read(self, fn: Callable[[Session], T], *, writes: bool = False) -> T:
+    def _read(self, fn: Callable[[Session], T], *, writes: bool = False,
+              snapshot: bool = False) -> T:
+        engine = self._writes if writes else self._snapshot if snapshot else self._reads
         try:
             self._ensure_migrated()
-            with LedgerSession(self._writes if writes else self._reads) as s:
+            with LedgerSession(engine) as s:
                 return fn(s)
         except LedgerError:
             raise
@@ -1163,11 +1166,11 @@ class Store:
             names = [table] if table else chain.chains(conn)
             return [chain.verify(conn, name) for name in names]
 
-        return self._read(walk)
+        return self._read(walk, snapshot=True)
 
     def check_anchors(self, given: list[anchors.Head]) -> list[anchors.Mismatch]:
         """The chains held against head codes kept outside the database (anchors.py)."""
-        return self._read(lambda s: anchors.check(s.connection(), given))
+        return self._read(lambda s: anchors.check(s.connection(), given), snapshot=True)
 
     def head_code(self) -> str | None:
         """The head of this table's chain as the station last saw it, as printed on its
