@@ -76,10 +76,8 @@ def _label(name: str, text: str = "") -> QLabel:
 
 
 class SlipView(QWidget):
-    # "#" here is the order the positions were settled in (the dealer's hand first against
-    # a player's bank; the bank and mucked hands unnumbered), the felt's "#1" the deal's
-    # order: the header's tooltip says which (issue 25). A wider header word pushed the
-    # bonus round's rows out of the view at 1024x768.
+    # "#" is the place from action, the felt's "#1" too: one number for one place (issue
+    # 25). A wider header word pushed the bonus round's rows out of the view at 1024x768.
     COLUMNS = ("#", "Position", "Result", "Wager", "Comm.", "Net")
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -90,8 +88,8 @@ class SlipView(QWidget):
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         paid = self.table.horizontalHeaderItem(0)
         if paid is not None:
-            paid.setToolTip("The order the positions were settled and paid in (the felt's "
-                            "#1, #2 ... is the order they were dealt)")
+            paid.setToolTip("The place from action, as on the felt: #1 dealt and paid "
+                            "first")
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
