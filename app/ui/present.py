@@ -531,7 +531,11 @@ def center_state(rnd: Round | None, table: Table, action_input: ActionInput | No
 def slip_state(slip: Slip) -> SlipState:
     rows = []
     bank = slip.bank
-    for line in slip.lines:
+    first = next((line for line in slip.lines if line.order is not None), None)
+    # "#" is the place from action, as the felt numbers it (the slip lists the places in
+    # that order); the one place paid out of turn (the dealer's hand, first against a
+    # player's bank) says so in words (issue 25).
+    for place, line in enumerate(slip.lines, start=1):
         text, kind = result_words(line)
         hands = (f"{cards_text(line.setting.low)} | {cards_text(line.setting.high)}"
                  if line.setting else cards_text(line.cards))
@@ -542,6 +546,8 @@ def slip_state(slip: Slip) -> SlipState:
             how.append(f"foul: {line.foul}")
         if line.note:
             how.append(line.note)
+        if line.order == 1 and line is not first:
+            how.insert(0, "settled first, against the player's bank")
         outcome = kind.upper() if line.outcome else (
             "BANK" if line.role is Role.BANK else "mucked")
         if line.outcome is Outcome.WIN and line.win < line.wager:
@@ -552,7 +558,7 @@ def slip_state(slip: Slip) -> SlipState:
             commission = money(bank.commission) if bank.commission else ""
             net = money(bank.net, sign=True)
         rows.append(SlipRow(
-            order=str(line.order) if line.order is not None else "",
+            order=str(place),
             position=line.name, hands=hands, result=outcome,
             wager=money(line.wager) if line.wager else "",
             commission=commission, net=net,
@@ -562,7 +568,8 @@ def slip_state(slip: Slip) -> SlipState:
     totals = (f"Wagers {money(t.wagers)}   Players net {money(t.players_net, sign=True)}\n"
               f"Commission {money(t.commission)}   House net {money(t.house_net, sign=True)}")
     if bank.player is not None:
-        totals += (f"\nBanker seat {bank.player}: bank {money(bank.stake or 0)}, collected "
+        totals += (f"\nBanker seat {bank.player} (the dealer's hand settled first): bank "
+                   f"{money(bank.stake or 0)}, collected "
                    f"{money(bank.collected)}, paid {money(bank.paid)}, commission "
                    f"{money(bank.commission)}, net {money(bank.net, sign=True)}")
         if bank.co_bank:
