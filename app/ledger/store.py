@@ -808,6 +808,11 @@ class Store:
             self._remember_people()
         return found
 
+    def progressive_meter(self, name: str) -> progressive.MeterReading | None:
+        """The meter called `name` as it stands (None: not opened yet); LedgerUnavailable
+        while the database cannot be reached. A read: it never waits for a writer's lock."""
+        return self._read(lambda s: progressive.meter(s, name))
+
     def take_progressive_hits(self, card: ProgressiveCard, round_id: str,
                               hits: Sequence[tuple[int, Category]], op_id: str,
                               by: str | Person | None, secret: str | None = None

@@ -38,7 +38,8 @@ MAIN: tuple[tuple[str, str], ...] = (
     ("new", "rng"), ("bank", "pass"), ("wager", "same_wagers"), ("dice", "cards"),
     ("dragon", "front"), ("house_way", "settle"), ("print", "more"))
 MORE: tuple[tuple[str, str], ...] = (
-    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"), ("deal_done", "shoe"),
+    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"),
+    ("progressive", "withdraw_progressive"), ("deal_done", "shoe"),
     ("show_house_way", "reprint"), ("back", ""))
 LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
 SHEET = {"more", "back", ""}  # the sheet's own buttons, not commands
