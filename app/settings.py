@@ -63,6 +63,8 @@ from app.core.house_way import (
     joker_misfit,
     use_site_cards,
 )
+from app.core.progressive import ProgressiveCard, ProgressiveCardError, progressive_card
+from app.core.progressive import use_site_progressives as _use_site_progressives
 from app.core.round import (
     MAX_DRAGONS_PER_ROUND,
     AskedHouseWay,
@@ -404,6 +406,37 @@ class BonusSection(_Section):
                                      self.approval_at))
 
 
+class ProgressiveSection(_Section):
+    """The linked progressive this table is on (issue 27, docs/progressive.md): its card by
+    name ("": none), found among the shipped cards and the casino's own folder."""
+
+    card: str = ""
+    cards_folder: str = ""
+
+    @model_validator(mode="after")
+    def _a_card_there_is(self) -> ProgressiveSection:
+        self.progressive_card()
+        return self
+
+    def folders(self) -> tuple[Path, ...]:
+        return (Path(self.cards_folder),) if self.cards_folder.strip() else ()
+
+    def progressive_card(self) -> ProgressiveCard | None:
+        """The card named (None: no progressive at this table), checked as the core checks
+        it when it loads."""
+        if not self.card.strip():
+            return None
+        folder = self.cards_folder.strip()
+        if folder and not Path(folder).is_dir():
+            raise ValueError(f"cards_folder {folder!r} is no folder on this machine: write "
+                             f"the folder that holds the casino's own progressive cards, or "
+                             f"leave it empty")
+        try:
+            return progressive_card(self.card.strip(), self.folders())
+        except ProgressiveCardError as e:
+            raise ValueError("; ".join(e.problems)) from None
+
+
 class ShoeSection(_Section):
     """The card-reading shoe (README.md, "The shoe protocol"); each key checked as the driver's
     `ShoeConfig` checks it. An empty port: no shoe, the dealer enters the cards."""
@@ -580,6 +613,7 @@ class TableConfig(BaseSettings):
     dragon: DragonSection = DragonSection()
     player_banking: PlayerBankingSection = PlayerBankingSection()
     bonus: BonusSection = BonusSection()
+    progressive: ProgressiveSection = ProgressiveSection()
     shoe: ShoeSection = ShoeSection()
     printer: PrinterSection = PrinterSection()
     ledger: LedgerSection = LedgerSection()
@@ -605,6 +639,17 @@ class TableConfig(BaseSettings):
             return None
         return ShoeConfig.from_mapping(self.shoe.model_dump())
 
+    @model_validator(mode="after")
+    def _the_progressive_links_this_table(self) -> TableConfig:
+        card = self.progressive.progressive_card()
+        if card is not None and not card.links(self.table.name):
+            raise ValueError(
+                f"[progressive] card = {card.name!r} links the tables "
+                f"{', '.join(card.tables)}, not this table {self.table.name!r}: add "
+                f"{self.table.name!r} to the card's tables (every linked table must have the "
+                f"same card), or set card = \"\" here for no progressive at this table")
+        return self
+
     def printer_config(self) -> PrinterConfig:
         """The slip printer driver's settings."""
         from drivers.printer.config import PrinterConfig
@@ -628,6 +673,7 @@ class TableConfig(BaseSettings):
                                d.max_per_player),
             banking=BankingRules(b.enabled, b.consecutive, b.dealer_wager, b.co_banking),
             bonus=self.bonus.table_bonus(),
+            progressive=self.progressive.progressive_card(),
         )
 
     def snapshot(self) -> dict[str, object]:
@@ -809,13 +855,16 @@ def load_config(site: str | Path | None = None, *, env: Mapping[str, str] | None
         # The library merges the layers, the first it is given over the others. (mypy takes
         # the model's fields for its only arguments, not the library's own.)
         sources = tuple(layer.source for layer in reversed(layers))
-        return TableConfig(_build_sources=(sources, {}))  # type: ignore[call-arg]
+        config = TableConfig(_build_sources=(sources, {}))  # type: ignore[call-arg]
     except ValidationError as e:
         problems = []
         for error in e.errors():
             loc = tuple(str(p) for p in error["loc"])
             problems.append(Problem(_source_of(loc, layers), ".".join(loc), _why(error, loc)))
         raise ConfigError(problems) from None
+    # The ledger finds the card a settlement names there too (app/ledger/progressive.py).
+    _use_site_progressives(config.progressive.cards_folder or None)
+    return config
 
 
 def _display(path: Path) -> str:

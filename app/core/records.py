@@ -40,6 +40,9 @@ RULE_DRAGON_BONUS = ("a bonus wager on a dragon hand, where the house allows it,
 RULE_BONUS_HELD = ("a bonus or envy payout of {at} or more waits for a supervisor before the "
                    "round is settled and the slip printed; the floor is told")
 RULE_BONUS_APPROVED = "a supervisor approved the bonus payouts of {at} or more"
+RULE_PROGRESSIVE = ("the linked progressive wager, {wager} a seat a round beside a Pai Gow wager; "
+                    "a share feeds the meter, paid on the seven cards by the progressive's "
+                    "table after a supervisor's sign-in")
 RULE_HELP = ("the player asked the house for help: the dealer shows how the House Way sets "
              "the hand; the hand is not set, the player may set it another way")
 
@@ -88,6 +91,21 @@ class DragonBonusWithdrawn:
 
     seat: int
     position: int
+    wager: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressivePlaced:
+    """A seat's linked progressive wager: the card's amount, one a seat a round."""
+
+    seat: int
+    wager: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressiveWithdrawn:
+    seat: int
     wager: int
 
 
@@ -201,5 +219,5 @@ class Settled:
 Record = (WagerPlaced | WagerWithdrawn | BankPassed | BankTaken | ActionCounted | Dealt
           | Misdealt | DragonPassed | DragonTaken | HandSet | HandReturned | HouseWayAsked
           | HouseWayShown | BonusPlaced | BonusWithdrawn | DragonBonusPlaced
-          | DragonBonusWithdrawn | BonusHeld | BonusApproved
-          | Settled)
+          | DragonBonusWithdrawn | BonusHeld | BonusApproved | ProgressivePlaced
+          | ProgressiveWithdrawn | Settled)

@@ -47,6 +47,7 @@ from .records import (
     RULE_NO_BANKING,
     RULE_OWN_SETTING,
     RULE_PLAYER_BANK,
+    RULE_PROGRESSIVE,
     ActionCounted,
     BankPassed,
     BankTaken,
@@ -64,6 +65,8 @@ from .records import (
     HouseWayAsked,
     HouseWayShown,
     Misdealt,
+    ProgressivePlaced,
+    ProgressiveWithdrawn,
     Record,
     Settled,
     WagerPlaced,
@@ -85,6 +88,8 @@ from .settlement import (
     BonusPayout,
     BonusResult,
     Hand,
+    ProgressiveLine,
+    ProgressiveResult,
     Role,
     SetBy,
     Slip,
@@ -149,6 +154,7 @@ class Round:
         self._dragon_bonus: dict[int, int] = {}  # a taken dragon hand's position -> bonus
         self._bonus_held: BonusHeld | None = None
         self._bonus_approved: BonusApproved | None = None
+        self._progressive: dict[int, int] = {}  # seat -> its progressive wager (issue 27)
         self.slip: Slip | None = None
 
     @property
@@ -166,6 +172,11 @@ class Round:
     def bonus_wagers(self) -> dict[int, int]:
         """Each seat's bonus wager, in cents (a player-banker's is on the banking hand)."""
         return dict(self._bonus)
+
+    @property
+    def progressive_wagers(self) -> dict[int, int]:
+        """Each seat's linked progressive wager, in cents (the card's amount)."""
+        return dict(self._progressive)
 
     @property
     def dragon_bonus_wagers(self) -> dict[int, int]:
@@ -375,9 +386,82 @@ class Round:
         self.log.append(record)
         return record
 
+    # --- the linked progressive wager (issue 27) ---------------------------------------------
+
+    def verify_place_progressive(self, seat: int) -> None:
+        self._require(Phase.BETTING)
+        self._verify_seat(seat)
+        card = self.rules.progressive
+        if card is None:
+            raise RoundError("this table is on no progressive")
+        if seat in self._progressive:
+            raise RoundError(f"{position_name(seat)} has its progressive wager: one a seat a "
+                             f"round")
+        if not self._has_pai_gow_wager(seat):
+            raise RoundError(f"seat {seat} has no Pai Gow wager: the progressive is taken only "
+                             f"beside one")
+
+    def can_place_progressive(self, seat: int) -> bool:
+        return _can(lambda: self.verify_place_progressive(seat))
+
+    def place_progressive(self, seat: int) -> ProgressivePlaced:
+        """A seat's progressive wager: the card's amount, once a round."""
+        self.verify_place_progressive(seat)
+        card = self.rules.progressive
+        assert card is not None
+        self._progressive[seat] = card.wager
+        record = ProgressivePlaced(seat, card.wager, RULE_PROGRESSIVE.format(
+            wager=money(card.wager)))
+        self.log.append(record)
+        return record
+
+    def verify_withdraw_progressive(self, seat: int) -> None:
+        self._require(Phase.BETTING)
+        if seat not in self._progressive:
+            raise RoundError(f"{position_name(seat)} has no progressive wager to take back")
+
+    def withdraw_progressive(self, seat: int) -> ProgressiveWithdrawn:
+        self.verify_withdraw_progressive(seat)
+        record = ProgressiveWithdrawn(seat, self._progressive.pop(seat))
+        self.log.append(record)
+        return record
+
+    def _progressive_result(self) -> ProgressiveResult | None:
+        """The progressive wagers in the order from action, a seat's hit beside it when
+        its own hand's seven cards make a hand the progressive's table pays."""
+        card = self.rules.progressive
+        if card is None or not self._progressive:
+            return None
+        assert self._deal is not None
+        lines = []
+        for p in self._deal.order:
+            if p not in self._progressive:
+                continue
+            made = card.category(self._hands[p].cards, self.rules.hands.joker)
+            pay = card.pay(made)
+            lines.append(ProgressiveLine(p, self._progressive[p]) if pay is None else
+                         ProgressiveLine(p, self._progressive[p], made.value, made.label,
+                                         pay.text))
+        return ProgressiveResult(card.name, card.title, tuple(lines))
+
+    def progressive_paid(self, paid: ProgressiveResult) -> None:
+        """The settled round's hits as the meter paid them (after the supervisor's sign-in:
+        the ledger's answer). Only the slip changes; the ledger's hit rows are the record."""
+        if self.slip is None or self.slip.progressive is None:
+            raise RoundError("no progressive hit of this round waits to be paid")
+        self.slip = replace(self.slip, progressive=paid)
+
+    def _verify_progressive_beside_wagers(self) -> None:
+        alone = [s for s in sorted(self._progressive) if not self._has_pai_gow_wager(s)]
+        if alone:
+            raise RoundError(", ".join(f"seat {s}" for s in alone) + " has a progressive "
+                             "wager and no Pai Gow wager: place the Pai Gow wager or take "
+                             "the progressive back")
+
     def _verify_bonus_beside_wagers(self) -> None:
         """Bets close with every bonus beside a Pai Gow wager, where the house requires one
         (a main wager taken back after the bonus was placed)."""
+        self._verify_progressive_beside_wagers()
         bonus = self.rules.bonus
         if bonus is None or not bonus.requires_wager:
             return
@@ -1036,6 +1120,9 @@ class Round:
             slip = replace(slip, bonus=BonusResult(self._payouts(due), due.pay_card,
                                                    due.envy_card, self._bonus_total(),
                                                    approved))
+        progressive = self._progressive_result()
+        if progressive is not None:
+            slip = replace(slip, progressive=progressive)
         self.slip = slip
         self.phase = Phase.SETTLED
         self.log.append(Settled(slip))

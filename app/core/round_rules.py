@@ -9,6 +9,7 @@ from .banker import BankingRules
 from .bonus.table_bonus import TableBonus
 from .hands import DEFAULT_RULES, HandRules
 from .house_way import HouseWay, house_way
+from .progressive.card import ProgressiveCard
 from .settlement import CommissionPolicy, money
 from .table import SEATS, Table, TableError
 
@@ -137,6 +138,8 @@ class RoundRules:
     # The table's bonus bet (issue 26); None: the table offers none, as every round recorded
     # before the bonus existed was played.
     bonus: TableBonus | None = None
+    # The linked progressive this table is on (issue 27); None: none.
+    progressive: ProgressiveCard | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.house_way, HouseWay):

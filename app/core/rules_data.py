@@ -16,6 +16,7 @@ from .bonus.paytable import BonusError
 from .bonus.table_bonus import table_bonus_from_data, table_bonus_to_data
 from .hands import HandRules, JokerRule, WheelRule
 from .house_way import HouseWay, house_way
+from .progressive import progressive_from_data, progressive_to_data
 from .round_rules import (
     AskedHouseWay,
     DragonOffer,
@@ -90,6 +91,7 @@ class RulesData(TypedDict):
     dragon: DragonData
     banking: BankingData
     bonus: NotRequired[Json]  # app.core.bonus.table_bonus; rounds with no bonus lack it
+    progressive: NotRequired[Json]  # app.core.progressive.card_data; tables on none lack it
 
 
 class RotationData(TypedDict):
@@ -130,6 +132,8 @@ def rules_to_data(rules: RoundRules) -> Json:
     }
     if rules.bonus is not None:
         data["bonus"] = table_bonus_to_data(rules.bonus)
+    if rules.progressive is not None:
+        data["progressive"] = progressive_to_data(rules.progressive)
     return dict(data)
 
 
@@ -161,6 +165,8 @@ def rules_from_data(stored: Mapping[str, object]) -> RoundRules:
                                  b["co_banking"]),
             # A round stored before the bonus existed, or at a table with none, had none.
             bonus=table_bonus_from_data(data["bonus"]) if "bonus" in data else None,
+            progressive=(progressive_from_data(data["progressive"]) if "progressive" in data
+                         else None),
         )
     except RulesDataError:
         raise

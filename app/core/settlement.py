@@ -323,6 +323,25 @@ class BonusDict(TypedDict):
     lines: list[BonusLineDict]
 
 
+class ProgressiveLineDict(TypedDict):
+    seat: int
+    wager_cents: int
+    category: str | None
+    hand: str | None
+    pays: str | None
+    paid_cents: int | None
+    from_meter_cents: int
+    fixed_cents: int
+    by: str | None
+
+
+class ProgressiveDict(TypedDict):
+    card: str
+    title: str
+    wagers_cents: int
+    lines: list[ProgressiveLineDict]
+
+
 class SlipDict(TypedDict):
     schema: str
     table: str
@@ -335,6 +354,7 @@ class SlipDict(TypedDict):
     leftovers_counted: bool
     totals: TotalsDict
     bonus: NotRequired[BonusDict]  # only a round with a bonus wager (issue 26)
+    progressive: NotRequired[ProgressiveDict]  # only a round with a progressive wager
     settled_at: NotRequired[str]  # an ISO time the ledger adds
     ledger_head: NotRequired[str]  # the ledger's chain head as the station last saw it
 
@@ -532,6 +552,70 @@ class BonusResult:
 
 
 @dataclass(frozen=True, slots=True)
+class ProgressiveLine:
+    """A seat's linked progressive wager on the slip, and its hit if its seven cards made
+    a hand the progressive pays (issue 27). A hit is paid from the meter after the round is
+    settled, once a supervisor has signed in: `paid` is None until then."""
+
+    seat: int
+    wager: int
+    category: str | None = None  # the card's word of the hand that hit, e.g. "five-aces"
+    hand: str | None = None  # the dealer's words, e.g. "five aces"
+    pays: str | None = None  # "10% of the meter" or "$75.00"
+    paid: int | None = None  # what the hit paid: the meter's share and any fixed amount
+    from_meter: int = 0
+    fixed: int = 0  # a fixed amount, paid by the house
+    by: str | None = None  # the supervisor who signed in for it
+
+    @property
+    def hit(self) -> bool:
+        return self.category is not None
+
+    def to_dict(self) -> ProgressiveLineDict:
+        return {"seat": self.seat, "wager_cents": self.wager, "category": self.category,
+                "hand": self.hand, "pays": self.pays, "paid_cents": self.paid,
+                "from_meter_cents": self.from_meter, "fixed_cents": self.fixed,
+                "by": self.by}
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressiveResult:
+    """The round's progressive wagers in the order from action, each seat's hit beside
+    it. The wagers go to the meter with the settlement; a hit is paid after it."""
+
+    card: str
+    title: str
+    lines: tuple[ProgressiveLine, ...]
+
+    @property
+    def wagers(self) -> int:
+        return sum(x.wager for x in self.lines)
+
+    def hits(self) -> tuple[ProgressiveLine, ...]:
+        return tuple(x for x in self.lines if x.hit)
+
+    def waiting(self) -> tuple[ProgressiveLine, ...]:
+        """The hits not yet paid."""
+        return tuple(x for x in self.lines if x.hit and x.paid is None)
+
+    def to_dict(self) -> ProgressiveDict:
+        return {"card": self.card, "title": self.title, "wagers_cents": self.wagers,
+                "lines": [x.to_dict() for x in self.lines]}
+
+
+def progressive_line_words(x: ProgressiveLineDict) -> str:
+    """A seat's progressive line as the felt, the printed slip and `slip_text` say it."""
+    words = f"{position_name(x['seat'])} progressive {money(x['wager_cents'])}"
+    if x["category"] is None:
+        return words
+    words += f": HIT {x['hand']} ({x['pays']})"
+    if x["paid_cents"] is None:
+        return words + " - waiting to be paid"
+    return words + f" - paid {money(x['paid_cents'])}" + (f", signed in by {x['by']}"
+                                                           if x["by"] else "")
+
+
+@dataclass(frozen=True, slots=True)
 class Slip:
     """The settlement slip of one round. Positions are listed in order from action."""
 
@@ -547,6 +631,7 @@ class Slip:
     leftovers_counted: bool
     totals: Totals
     bonus: BonusResult | None = None  # a round with no bonus wager has none
+    progressive: ProgressiveResult | None = None  # a round with no progressive wager
 
     def line(self, position: int) -> Line:
         for line in self.lines:
@@ -564,6 +649,8 @@ class Slip:
         out = self._to_dict()
         if self.bonus is not None:  # a slip without one reads as it always did
             out["bonus"] = self.bonus.to_dict()
+        if self.progressive is not None:
+            out["progressive"] = self.progressive.to_dict()
         return out
 
     def _to_dict(self) -> SlipDict:
@@ -698,6 +785,11 @@ def slip_text(slip: SlipDict) -> str:
         out.append(f"Bonus wagers {money(bonus['wagers_cents'])}   players net "
                    f"{money(bonus['net_cents'], sign=True)}   house net "
                    f"{money(-bonus['net_cents'], sign=True)}")
+    progressive = slip.get("progressive")
+    if progressive is not None:
+        out.append(f"Progressive ({progressive['title']}): wagers "
+                   f"{money(progressive['wagers_cents'])}")
+        out.extend(f"   {progressive_line_words(x)}" for x in progressive["lines"])
     out.append(f"Leftovers: {slip['leftovers']}"
                + ("" if slip["leftovers_counted"] else " (not read: the cards not dealt)"))
     return "\n".join(out)

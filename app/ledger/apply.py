@@ -15,7 +15,7 @@ import uuid
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.core.settlement import Role, SlipDict, slip_text
@@ -211,10 +211,14 @@ def _records(s: Session, p: RecordsOp) -> bool:
     return wrote
 
 
+# made once: a save runs it for each record it holds
+_EVENT_AT = select(Event).where(Event.round_id == bindparam("round_id"),
+                                Event.seq == bindparam("seq"))
+
+
 def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
     rid = p["round_id"]
-    existing = s.scalar(select(Event).where(Event.round_id == uuid.UUID(rid),
-                                            Event.seq == seq))
+    existing = s.scalar(_EVENT_AT, {"round_id": uuid.UUID(rid), "seq": seq})
     if existing is not None:
         if json.loads(existing.payload) not in (record, stored_record(record)):
             raise LedgerError(f"round {rid} has a different record {seq} in the ledger: two "
@@ -228,7 +232,6 @@ def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
            shift_id=None, round_id=rid, seq=seq, kind=record["type"],
            actor=p.get("actor"), at=p["at"], payload=stored_record(record))
     rnd.last_seq = seq
-    s.flush()
     at = _when(p["at"])
     kind = record["type"]
     if kind == "bank_taken":

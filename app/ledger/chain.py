@@ -50,13 +50,18 @@ import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import cast
+from functools import cache
+from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
     Engine,
+    Insert,
     RowMapping,
+    Select,
     Table,
+    TypeDecorator,
+    bindparam,
     event,
     insert,
     inspect,
@@ -64,6 +69,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.types import TypeEngine
 
 from . import columns, keys
 from .models import (
@@ -208,28 +214,59 @@ def stored_as_text() -> dict[str, Table]:
     return columns.stored_as_text([_table_of(m) for m in models])
 
 
+# The statements a write runs each time, made once per table: building and keying a
+# statement costs more of the interpreter than the database takes to run it.
+
+@cache
+def _by_id(t: Table) -> Select[Any]:
+    return select(t).where(t.c.id == bindparam("id"))
+
+
+@cache
+def _table_name_of(t: Table) -> Select[Any]:
+    return select(t.c.table_name).where(t.c.id == bindparam("id"))
+
+
+@cache
+def _last_link(c: Table) -> Select[Any]:
+    return (select(c.c.seq, c.c.entry_hash).where(c.c.chain == bindparam("chain"))
+            .order_by(c.c.seq.desc()).limit(1))
+
+
+@cache
+def _new_link(c: Table) -> Insert:
+    return insert(c)
+
+
 def _row(conn: Connection, table: str, row_id: str, tables: Tables | None = None
          ) -> Mapping[str, object] | None:
-    t = _table(table, tables)
-    found = conn.execute(select(t).where(t.c.id == uuid.UUID(row_id))).mappings().first()
+    found = conn.execute(_by_id(_table(table, tables)),
+                         {"id": uuid.UUID(row_id)}).mappings().first()
     return None if found is None else dict(found)
 
 
 def chain_of(conn: Connection, table: str, row: Mapping[str, object],
-             tables: Tables | None = None) -> str:
-    """Which chain a row belongs to: its casino table's name (or "people")."""
+             tables: Tables | None = None,
+             names: dict[tuple[str, object], str] | None = None) -> str:
+    """Which chain a row belongs to: its casino table's name (or "people"). `names`: the
+    tables of rounds and stations found so far in this transaction (a settlement's rows
+    all ask for one round's)."""
     if table in PEOPLE_TABLES:
         return PEOPLE
     if table in ("stations", "rounds"):
-        return str(row["table_name"])
-    if table in BY_ROUND:
-        r = _table("rounds", tables)
-        name = conn.scalar(select(r.c.table_name).where(r.c.id == row["round_id"]))
-    else:
-        s = _table("stations", tables)
-        name = conn.scalar(select(s.c.table_name).where(s.c.id == row["station_id"]))
+        name: object = row["table_name"]
+        if names is not None:
+            names[(table, row["id"])] = str(name)
+        return str(name)
+    parent = ("rounds", row["round_id"]) if table in BY_ROUND else \
+        ("stations", row["station_id"])
+    if names is not None and parent in names:
+        return names[parent]
+    name = conn.scalar(_table_name_of(_table(parent[0], tables)), {"id": parent[1]})
     if name is None:
         raise LookupError(f"{table} row {row['id']} belongs to no table")
+    if names is not None:
+        names[parent] = str(name)
     return str(name)
 
 
@@ -241,13 +278,15 @@ def _lock(conn: Connection, chain: str) -> None:
                      {"key": f"paigow-chain:{chain}"})
 
 
-def _heads(conn: Connection, heads: dict[str, tuple[int, str]], chain: str,
-           tables: Tables | None = None) -> tuple[int, str]:
+Heads = dict[str, tuple[int, str]]
+"""Each chain's last link, by chain: its number and entry hash."""
+
+
+def _heads(conn: Connection, heads: Heads, chain: str, tables: Tables | None = None
+           ) -> tuple[int, str]:
     if chain not in heads:
         _lock(conn, chain)
-        c = _chain_table(tables)
-        last = conn.execute(select(c.c.seq, c.c.entry_hash).where(c.c.chain == chain)
-                            .order_by(c.c.seq.desc()).limit(1)).first()
+        last = conn.execute(_last_link(_chain_table(tables)), {"chain": chain}).first()
         heads[chain] = (0, GENESIS) if last is None else (int(last[0]), str(last[1]))
     return heads[chain]
 
@@ -257,24 +296,33 @@ def _signed(signer: keys.Signer | None, entry: str) -> dict[str, str]:
     return {} if signer is None else {"key_id": signer.key_id, "signature": signer.sign(entry)}
 
 
+Written = Mapping[tuple[str, str], Mapping[str, object]]
+"""Rows as a transaction wrote them, by (table, row id): what need not be read back."""
+
+
 def _touched_rows(conn: Connection, touched: Iterable[tuple[str, str]],
-                  tables: Tables | None = None
+                  written: Written | None = None, tables: Tables | None = None
                   ) -> list[tuple[str, str, str, Mapping[str, object]]]:
     rows: list[tuple[str, str, str, Mapping[str, object]]] = []
+    known = written or {}
+    names: dict[tuple[str, object], str] = {}  # a round's or a station's table, asked once
     for table, row_id in touched:
-        row = _row(conn, table, row_id, tables)
+        row = known.get((table, row_id)) or _row(conn, table, row_id, tables)
         if row is not None:
-            rows.append((chain_of(conn, table, row, tables), table, row_id, row))
+            rows.append((chain_of(conn, table, row, tables, names), table, row_id, row))
     return rows
 
 
 def append(conn: Connection, touched: Iterable[tuple[str, str]],
-           signer: keys.Signer | None = None, tables: Tables | None = None) -> int:
+           signer: keys.Signer | None = None, written: Written | None = None,
+           heads: Heads | None = None, tables: Tables | None = None) -> int:
     """Add a /1 link for each (table, row id), with the row's content as it is now in this
-    transaction, signed by `signer` (a link with none is named by verify); returns how many
-    links were added. `tables`: a migration's, before 0015 (stored_as_text)."""
-    rows = _touched_rows(conn, touched, tables)
-    heads: dict[str, tuple[int, str]] = {}
+    transaction (from `written`, else read), signed by `signer` (a link with none is named
+    by verify); returns how many links were added. `heads` is left with each chain's last
+    link (seq, entry hash) as this transaction leaves it. `tables`: a migration's, before
+    0015 (stored_as_text)."""
+    rows = _touched_rows(conn, touched, written, tables)
+    heads = {} if heads is None else heads
     c = _chain_table(tables)
     at = now()
     for chain, table, row_id, row in rows:
@@ -282,9 +330,9 @@ def append(conn: Connection, touched: Iterable[tuple[str, str]],
         seq += 1
         rhash = row_hash(table, row)
         entry = link_hash(chain, seq, table, row_id, rhash, prev)
-        conn.execute(insert(c).values(chain=chain, seq=seq, row_table=table, row_id=row_id,
-                                      row_hash=rhash, prev_hash=prev, entry_hash=entry,
-                                      at=at, **_signed(signer, entry)))
+        conn.execute(_new_link(c), dict(chain=chain, seq=seq, row_table=table, row_id=row_id,
+                                       row_hash=rhash, prev_hash=prev, entry_hash=entry,
+                                       at=at, **_signed(signer, entry)))
         heads[chain] = (seq, entry)
     return len(rows)
 
@@ -298,10 +346,12 @@ def _subject(table: str, row: Mapping[str, object]) -> str | None:
 
 
 def append_transaction(conn: Connection, touched: Iterable[tuple[str, str]],
-                       signer: keys.Signer | None = None) -> int:
-    """Link a transaction's rows (each as it is now): one /2 link per table's chain and
-    round written, the people's rows a /1 link each; returns how many links were added."""
-    rows = _touched_rows(conn, touched)
+                       signer: keys.Signer | None = None,
+                       written: Written | None = None, heads: Heads | None = None) -> int:
+    """Link a transaction's rows (each as it is now: from `written`, else read): one /2
+    link per table's chain and round written, the people's rows a /1 link each; returns
+    how many links were added (`heads`: as `append`)."""
+    rows = _touched_rows(conn, touched, written)
     people = [(t, i) for chain, t, i, _ in rows if chain == PEOPLE]
     groups: dict[tuple[str, str | None], list[tuple[str, str, str]]] = {}
     firsts: dict[tuple[str, str | None], str] = {}
@@ -311,8 +361,7 @@ def append_transaction(conn: Connection, touched: Iterable[tuple[str, str]],
         key = (chain, _subject(table, row))
         groups.setdefault(key, []).append((table, row_id, row_hash(table, row)))
         firsts.setdefault(key, row_id)
-    heads: dict[str, tuple[int, str]] = {}
-    c = _chain_table()
+    heads = {} if heads is None else heads
     at = now()
     for (chain, subject), covered_rows in groups.items():
         seq, prev = _heads(conn, heads, chain)
@@ -320,14 +369,17 @@ def append_transaction(conn: Connection, touched: Iterable[tuple[str, str]],
         found_by = subject or firsts[(chain, subject)]
         blob = pack(covered_rows)
         entry = tx_hash(chain, seq, found_by, prev, blob)
-        conn.execute(insert(c).values(chain=chain, seq=seq, row_table=TX, row_id=found_by,
-                                      row_hash="", prev_hash=prev, entry_hash=entry,
-                                      rows=blob, at=at, **_signed(signer, entry)))
+        conn.execute(_new_link(_chain_table()),
+                     dict(chain=chain, seq=seq, row_table=TX, row_id=found_by,
+                          row_hash="", prev_hash=prev, entry_hash=entry,
+                          rows=blob, at=at, **_signed(signer, entry)))
         heads[chain] = (seq, entry)
-    return len(groups) + (append(conn, people, signer) if people else 0)
+    return len(groups) + (append(conn, people, signer, written, heads) if people else 0)
 
 
 TOUCHED = "paigow_chain_touched"
+LINKED = "paigow_chain_linked"
+"""A LedgerSession's info: the heads (`Heads`) its last commit left its chains at."""
 
 
 def signing(engine: Engine, signer: keys.Signer) -> Engine:
@@ -343,26 +395,67 @@ class LedgerSession(Session):
 
 @event.listens_for(LedgerSession, "after_flush")
 def _note_touched(session: Session, _context: object) -> None:
-    touched: dict[tuple[str, str], None] = session.info.setdefault(TOUCHED, {})
+    touched: dict[tuple[str, str], Base] = session.info.setdefault(TOUCHED, {})
     for obj in (*session.new, *session.dirty):
         name = getattr(obj, "__tablename__", None)
         if name in MODELS and (obj in session.new or session.is_modified(obj)):
-            touched[(name, str(obj.id))] = None
+            touched[(name, str(obj.id))] = obj
+
+
+@cache
+def _read_back_types(model: type[Base]) -> tuple[tuple[str, type], ...]:
+    """Each column's attribute and the Python type the database gives its values back as."""
+    mapper = inspect(model)
+    out: list[tuple[str, type]] = []
+    for col in _table_of(model).columns:
+        kind = col.type
+        if isinstance(kind, TypeDecorator):  # UTCDateTime: the DateTime it is made of
+            kind = cast(TypeEngine[object], kind.impl_instance)
+        out.append((mapper.get_property_by_column(col).key, kind.python_type))
+    return tuple(out)
+
+
+def _as_written(obj: Base) -> dict[str, object] | None:
+    """The row the session just flushed for `obj`, as reading it back would give it (the
+    link's hash is of that): its attributes, each of the exact type the database returns.
+    None when one is not (an id given as text, a flag as 1, a value expired): the row is
+    then read back. Reading back each row a transaction wrote was the most of a save."""
+    state = inspect(obj)
+    if not state.persistent:
+        return None
+    values = state.dict
+    row: dict[str, object] = {}
+    for column, (key, kind) in zip(_table_of(type(obj)).columns, _read_back_types(type(obj)),
+                                   strict=True):
+        if key not in values:
+            return None
+        value = values[key]
+        if value is not None and type(value) is not kind:
+            return None
+        if isinstance(value, datetime) and value.tzinfo is None:
+            return None
+        row[column.name] = value
+    return row
 
 
 @event.listens_for(LedgerSession, "before_commit")
 def _link_touched(session: Session) -> None:
     session.flush()
-    touched = session.info.pop(TOUCHED, {})
+    touched: dict[tuple[str, str], Base] = session.info.pop(TOUCHED, {})
     if touched:
         conn = session.connection()
+        written = {key: row for key, obj in touched.items()
+                   if (row := _as_written(obj)) is not None}
+        heads: Heads = {}
         append_transaction(conn, sorted(touched, key=lambda k: (CHAINED.index(k[0]), k[1])),
-                           conn.get_execution_options().get(SIGNER))
+                           conn.get_execution_options().get(SIGNER), written, heads)
+        session.info[LINKED] = heads
 
 
 @event.listens_for(LedgerSession, "after_rollback")
 def _forget_touched(session: Session) -> None:
     session.info.pop(TOUCHED, None)
+    session.info.pop(LINKED, None)
 
 
 def seal_existing(conn: Connection, tables: Tables | None = None) -> int:

@@ -40,6 +40,8 @@ from app.core.round import (
     HouseWayShown,
     Misdealt,
     Phase,
+    ProgressivePlaced,
+    ProgressiveWithdrawn,
     Record,
     Round,
     RoundRules,
@@ -157,6 +159,11 @@ def encode_record(record: Record) -> RecordJson:
         case DragonBonusWithdrawn(seat, position, wager):
             return {"type": "dragon_bonus_withdrawn", "seat": seat, "position": position,
                     "wager_cents": wager}
+        case ProgressivePlaced(seat, wager, rule):
+            return {"type": "progressive_placed", "seat": seat, "wager_cents": wager,
+                    "rule": rule}
+        case ProgressiveWithdrawn(seat, wager):
+            return {"type": "progressive_withdrawn", "seat": seat, "wager_cents": wager}
         case BonusHeld(lines, rule):
             return {"type": "bonus_held", "lines": [x.to_dict() for x in lines], "rule": rule}
         case BonusApproved(supervisor, lines, rule):
@@ -231,7 +238,8 @@ RECORD_TYPES = ("wager_placed", "wager_withdrawn", "bank_passed", "bank_taken",
                 "action_counted", "dealt", "misdealt", "dragon_passed", "dragon_taken",
                 "hand_set", "hand_returned", "house_way_asked", "house_way_shown", "settled",
                 "bonus_placed", "bonus_withdrawn", "bonus_held", "bonus_approved",
-                "dragon_bonus_placed", "dragon_bonus_withdrawn")
+                "dragon_bonus_placed", "dragon_bonus_withdrawn", "progressive_placed",
+                "progressive_withdrawn")
 
 
 # --- replay --------------------------------------------------------------------------------
@@ -302,6 +310,10 @@ def _apply(game: Round, data: RecordJson) -> None:
             game.place_dragon_bonus(data["position"], data["wager_cents"])
         case "dragon_bonus_withdrawn":
             game.withdraw_dragon_bonus(data["position"])
+        case "progressive_placed":
+            game.place_progressive(data["seat"])
+        case "progressive_withdrawn":
+            game.withdraw_progressive(data["seat"])
         case "bonus_held":
             game.hold_bonus()
         case "bonus_approved":

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
+from pathlib import Path
 from typing import cast
 
 from sqlalchemy import RowMapping, Table, select, update
@@ -41,6 +42,7 @@ from app.core.progressive import (
     ProgressiveCard,
     ProgressiveCardError,
     progressive_card,
+    site_progressive_folders,
 )
 from app.core.progressive import add as add_to
 from app.core.progressive import contribute as shares_of
@@ -69,10 +71,11 @@ def card_hash(card: ProgressiveCard) -> str:
 
 
 def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
-    """The card a station names in its op (the shipped cards), checked against the hash
-    the station sent: a site whose card differs from this program's is refused in words."""
+    """The card a station names in its op (the shipped cards, and the casino's own folder
+    the station's config names: `[progressive] cards_folder`), checked against the hash the
+    station sent: a site whose card differs from this program's is refused in words."""
     try:
-        card = _shipped(name)
+        card = _card(name, site_progressive_folders())
     except ProgressiveCardError as e:
         raise LedgerError(f"the progressive {name!r} is not a card this program has "
                           f"({e}): update the program on this machine") from None
@@ -84,9 +87,9 @@ def card_named(name: str, expected_hash: str | None = None) -> ProgressiveCard:
 
 
 @cache
-def _shipped(name: str) -> ProgressiveCard:
-    # read once a process: every settlement with progressive wagers names its card
-    return progressive_card(name)
+def _card(name: str, folders: tuple[Path, ...]) -> ProgressiveCard:
+    # read once a process (per folder): every settlement with progressive wagers names it
+    return progressive_card(name, folders)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +287,33 @@ def _reading(row: RowMapping) -> MeterReading:
 def meter(s: Session, name: str) -> MeterReading | None:
     row = s.execute(select(METERS).where(METERS.c.name == name)).mappings().first()
     return None if row is None else _reading(row)
+
+
+def round_moves(s: Session, round_id: uuid.UUID) -> list[Move]:
+    """A round's moves on any meter (its contribution, its hits), in the order taken: for
+    the round's recall."""
+    rows = s.scalars(select(ProgressiveMove).where(ProgressiveMove.round_id == round_id)
+                     .order_by(ProgressiveMove.meter, ProgressiveMove.meter_seq))
+    return [Move.of(r) for r in rows]
+
+
+def moves_words(moves: Sequence[Move]) -> list[str]:
+    """A round's progressive as its recall shows it: the wagers and where they went, each
+    hit and what it paid, from the meter or by the house, and who signed in."""
+    out: list[str] = []
+    for m in moves:
+        if m.kind == CONTRIBUTION:
+            out.append(f"  {m.wagers} wager(s) {money(m.amount)}: {money(m.to_meter)} to the "
+                       f"meter, {money(m.to_reserve)} to the reserve (move {m.seq})")
+        elif m.kind == HIT:
+            hand = Category(m.category).label if m.category else "?"
+            where = (f"{money(-m.to_meter)} from the meter ({money(m.before.amount)} -> "
+                     f"{money(m.after.amount)})" if m.to_meter else "")
+            house = f"{money(m.house_paid)} by the house" if m.house_paid else ""
+            out.append(f"  HIT seat {m.seat} {hand}: paid {money(m.amount)}, "
+                       + ", ".join(x for x in (where, house) if x)
+                       + f"; signed in by {m.by} (move {m.seq})")
+    return out
 
 
 def meters(s: Session) -> list[str]:

@@ -32,7 +32,7 @@ from app.core.settlement import Slip, money
 from app.core.table import DEALER, position_name
 from app.session import glossary
 
-from . import slips
+from . import progressive, slips
 from .chain import untrusted
 from .codec import CodecError, decode_rotation, decode_rules, encode_record, replay
 from .errors import LedgerError
@@ -188,6 +188,10 @@ def recall(s: Session, ref: str, table: str | None = None) -> Recall:
     if not originals:
         say("  nothing was paid")
     lines.extend(_bonus_lines(slip_data, records))
+    moved = progressive.round_moves(s, rnd.id)
+    if moved:  # the linked progressive's rows of this round (docs/progressive.md)
+        lines.extend(["", "PROGRESSIVE, AS THE METER TOOK AND PAID IT",
+                      *progressive.moves_words(moved)])
     conn = s.connection()
     bonus_rows = slips.bonus_rows(s, rnd)
     for row_id, why in untrusted(conn, "bonus_settlements",

@@ -368,9 +368,10 @@ class Store:
             self._migrated = True
 
     def _read(self, fn: Callable[[Session], T], *, writes: bool = False) -> T:
+        engine = self._writes if writes else self._reads
         try:
             self._ensure_migrated()
-            with LedgerSession(self._writes if writes else self._reads) as s:
+            with LedgerSession(engine) as s:
                 return fn(s)
         except LedgerError:
             raise
@@ -807,6 +808,11 @@ class Store:
             self._remember_people()
         return found
 
+    def progressive_meter(self, name: str) -> progressive.MeterReading | None:
+        """The meter called `name` as it stands (None: not opened yet); LedgerUnavailable
+        while the database cannot be reached. A read: it never waits for a writer's lock."""
+        return self._read(lambda s: progressive.meter(s, name))
+
     def take_progressive_hits(self, card: ProgressiveCard, round_id: str,
                               hits: Sequence[tuple[int, Category]], op_id: str,
                               by: str | Person | None, secret: str | None = None
@@ -906,6 +912,7 @@ class Store:
         try:
             self._ensure_migrated()
             self._send_alerts(quiet=True)
+            seen = self._head
             sent = False
             while batch := journal.pending():
                 for op in batch:
@@ -917,8 +924,8 @@ class Store:
                     journal.delivered(op)
                     sent = True
             self._send_alerts()
-            if sent or self._head is None:
-                self._note_head()
+            if (sent and self._head is seen) or self._head is None:
+                self._note_head()  # what was sent linked nothing of this table's chain
         except Exception as e:
             if unreachable(e):
                 self._went_offline(e)
@@ -959,8 +966,13 @@ class Store:
     def _send(self, op: Op) -> None:
         for attempt in (1, 2):
             try:
-                with LedgerSession(self._writes) as s, s.begin():
-                    apply_op(s, op)
+                with LedgerSession(self._writes) as s:
+                    with s.begin():
+                        apply_op(s, op)
+                    linked = s.info.get(chain.LINKED, {})
+                if self.table in linked:  # the head this send left: no read to learn it
+                    seq, entry = linked[self.table]
+                    self._head = anchors.Head(self.table, seq, entry)
                 return
             except IntegrityError:
                 if attempt == 2:  # not a race with another writer: refused
@@ -1214,7 +1226,7 @@ class Store:
 
     def check_anchors(self, given: list[anchors.Head]) -> list[anchors.Mismatch]:
         """The chains held against head codes kept outside the database (anchors.py)."""
-        return self._read(lambda s: anchors.check(s.connection(), given))
+        return self._read(lambda s: anchors.check(chain.snapshot(s), given))
 
     def head_code(self) -> str | None:
         """The head of this table's chain as the station last saw it, as printed on its

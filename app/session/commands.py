@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from app.core.round import Phase
 
-from . import checks, same_wagers, steps
+from . import checks, progressive, same_wagers, steps
 from .checks import Check
 from .guide import next_line
 from .keyboard import CARD_TEXT, CARDS_FIELD, DICE, MONEY, Field
@@ -111,6 +111,14 @@ COMMANDS: tuple[Command, ...] = (
             "before any hand is set",
             lambda p, _t, _d: steps.withdraw_bonus(p), checks.withdraw_bonus,
             "Take back bonus"),
+    Command("progressive", (("J", ""),), "J",
+            "the selected seat's progressive wager (the linked jackpot's amount, one a seat "
+            "a round)",
+            lambda p, _t, _d: progressive.place(p), progressive.check_place, "Progressive"),
+    Command("withdraw_progressive", (("Shift+J", ""),), "Shift+J",
+            "take back the selected seat's progressive wager while the bets are open",
+            lambda p, _t, _d: progressive.withdraw(p), progressive.check_withdraw,
+            "Take back progressive"),
     Command("same_wagers", (("L", ""),), "L",
             "same wagers as last round: shows them seat by seat; Enter sets them (a seat's "
             "key leaves it out first; Esc: none)",

@@ -143,7 +143,8 @@ class FrontTyped:
 @dataclass(frozen=True, slots=True)
 class SupervisorCommand:
     """A supervisor's command: `what` ("void", "misdeal", "allow_typing", "approve_bonus":
-    the bonus payouts that wait), who, and why.
+    the bonus payouts that wait, "pay_progressive": the progressive hits that wait), who,
+    and why.
     `secret` is the supervisor's own, checked by the session's supervisor port when it has
     one; it is never written to a recorded session (nor shown by repr)."""
 
@@ -160,8 +161,40 @@ class Printed:
     outcome: PrintOutcome
 
 
+@dataclass(frozen=True, slots=True)
+class MeterStatus:
+    """Whether the linked progressive's meter can be reached (the window reads it about
+    twice a second; this comes only when that changes). While it cannot, the station takes
+    no new progressive wager and pays no hit (docs/progressive.md)."""
+
+    online: bool
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PaidHit:
+    """A hit as the meter paid it: the meter's share and any fixed amount (the house's)."""
+
+    seat: int
+    paid: int
+    from_meter: int = 0
+    fixed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressivePaid:
+    """The ledger's answer to a progressive hit's payment: the hits paid, with the
+    supervisor who signed in for them; or `error`, in words (nothing was paid)."""
+
+    round: int
+    hits: tuple[PaidHit, ...] = ()
+    by: str = ""
+    error: str = ""
+
+
 Event = (CardRead | LeftoversRead | Shuffled | ShoeStatus | ShoeFault | DeviceAction
-         | DealerCommand | KeyPressed | CardPicked | FrontTyped | SupervisorCommand | Printed)
+         | DealerCommand | KeyPressed | CardPicked | FrontTyped | SupervisorCommand | Printed
+         | MeterStatus | ProgressivePaid)
 
 
 # --- to and from JSON ---------------------------------------------------------------------
@@ -253,9 +286,30 @@ class PrintedJson(TypedDict):
     problem: bool
 
 
+class MeterStatusJson(TypedDict):
+    kind: Literal["meter_status"]
+    online: bool
+    why: str
+
+
+class PaidHitJson(TypedDict):
+    seat: int
+    paid: int
+    from_meter: int
+    fixed: int
+
+
+class ProgressivePaidJson(TypedDict):
+    kind: Literal["progressive_paid"]
+    round: int
+    hits: list[PaidHitJson]
+    by: str
+    error: str
+
+
 EventJson = (CardJson | LeftoversJson | ShuffleJson | ShoeStatusJson | ShoeFaultJson
              | DeviceActionJson | CommandJson | KeyJson | PickJson | FrontTypedJson
-             | SupervisorJson | PrintedJson)
+             | SupervisorJson | PrintedJson | MeterStatusJson | ProgressivePaidJson)
 
 @cache
 def _event_json() -> TypeAdapter[EventJson]:
@@ -266,7 +320,8 @@ def _event_json() -> TypeAdapter[EventJson]:
     return TypeAdapter(Annotated[EventJson, Field(discriminator="kind")])
 
 KINDS = ("card", "leftovers", "shuffle", "shoe_status", "shoe_fault", "device_action",
-         "command", "key", "pick", "front_typed", "supervisor", "printed")
+         "command", "key", "pick", "front_typed", "supervisor", "printed", "meter_status",
+         "progressive_paid")
 
 
 def event_to_dict(event: Event) -> EventJson:
@@ -307,6 +362,12 @@ def event_to_dict(event: Event) -> EventJson:
                     "job": {"kind": o.job.kind, "table": o.job.table, "round": o.job.round},
                     "printed": o.printed, "message": o.message, "kept": o.kept,
                     "rounds": list(o.rounds), "left": o.left, "problem": o.problem}
+        case MeterStatus(online=online, why=why):
+            return {"kind": "meter_status", "online": online, "why": why}
+        case ProgressivePaid(round=no, hits=hits, by=by, error=error):
+            return {"kind": "progressive_paid", "round": no, "by": by, "error": error,
+                    "hits": [{"seat": h.seat, "paid": h.paid, "from_meter": h.from_meter,
+                              "fixed": h.fixed} for h in hits]}
     raise EventError(f"not an event: {event!r}")
 
 
@@ -335,6 +396,12 @@ def _event(d: EventJson) -> Event:
         return FrontTyped(d["text"])
     if d["kind"] == "supervisor":
         return SupervisorCommand(d["what"], d["by"], d.get("reason", ""))
+    if d["kind"] == "meter_status":
+        return MeterStatus(d["online"], d["why"])
+    if d["kind"] == "progressive_paid":
+        return ProgressivePaid(d["round"], tuple(PaidHit(h["seat"], h["paid"], h["from_meter"],
+                                                         h["fixed"]) for h in d["hits"]),
+                               d["by"], d["error"])
     j = d["job"]
     return Printed(PrintOutcome(PrintJob(j["kind"], j["table"], j["round"]), d["printed"],
                                 d["message"], d["kept"], tuple(d["rounds"]), d["left"],

@@ -18,7 +18,7 @@ from app.core.settlement import Slip
 from app.core.table import TableError
 from drivers.action import ActionError
 
-from .events import PrintJob, PrintOutcome
+from .events import PrintJob, PrintOutcome, ProgressivePaid
 from .ports import PortError
 
 DEALER_ERRORS = (TableError, CardError, ActionError, HouseWayError, PortError)
@@ -44,6 +44,9 @@ class Outbox:
         self.level = "info"
         self.notes: list[str] = []  # lines for the log after the round's own records
         self.answers: list[PrintOutcome] = []  # a printer that answered at once
+        # the ledger's answers to a progressive hit's payment given at once: recorded as
+        # events after the supervisor's, so a replay pays what was paid
+        self.paid: list[ProgressivePaid] = []
         self.drawn: int | None = None  # the RNG number this step drew (recorded)
         self.ledger_error: str | None = None  # said last: no step's own words hide it
         self._said = Said()

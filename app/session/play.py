@@ -19,6 +19,7 @@ from app.core.round import BankPassed, BonusApproved, Phase, Round, RoundRules
 from app.core.table import Table, TableError
 
 from . import words
+from .meter import Progressive
 from .outbox import Outbox
 from .ports import LedgerPort, PortError, Supervisor, SupervisorPort
 
@@ -46,6 +47,8 @@ class Play:
         # the ledger's last round with no player banker.
         self.last_round: dict[int, int] = dict(rotation.house_bets)
         self.last_bonus: dict[int, int] = {}  # and its bonus wagers (L sets them too)
+        self.last_progressive: set[int] = set()  # and the seats with a progressive wager
+        self.progressive = Progressive()  # the meter's reach, a hit waiting to be paid
         self.passed_over: dict[int, str] = {}  # seats passed over for the bank, and why
         self.co_bank = False
         self.typing_allowed: str | None = None  # the supervisor who let the dealer type
@@ -76,6 +79,7 @@ class Play:
             self.last_wagers.update(self.round.wagers)
             self.last_round = dict(self.round.wagers)
             self.last_bonus = dict(self.round.bonus_wagers)
+            self.last_progressive = set(self.round.progressive_wagers)
 
     def open(self, game: Round) -> None:
         """A new round (or one taken back) is the round in play from now on."""
@@ -93,6 +97,7 @@ class Play:
         if self.round is not None and self.round.wagers:
             self.last_round = dict(self.round.wagers)
             self.last_bonus = dict(self.round.bonus_wagers)
+            self.last_progressive = set(self.round.progressive_wagers)
         self.rotation = self.opened_with
         self.round = None
         self.co_bank = False

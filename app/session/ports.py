@@ -14,11 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from app.core.round import Record, Round
+from app.core.bonus.categories import Category
+from app.core.progressive import Meter, take_hits
+from app.core.progressive import contribute as shares_of
+from app.core.round import Phase, Record, Round
 from app.core.settlement import Slip
 
 from .deal import DealState
-from .events import Event, PrintJob, PrintOutcome
+from .events import Event, PaidHit, PrintJob, PrintOutcome, ProgressivePaid
 
 
 class PortError(Exception):
@@ -54,6 +57,11 @@ class LedgerPort(Protocol):
     def approve(self, game: Round, by: object) -> None:
         """A supervisor approved the bonus payouts that waited (the round's approval, made):
         saved with their proof, as a misdeal is. `by` is what the supervisor port gave."""
+
+    def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid | None:
+        """The settled round's progressive hits, paid from the meter as it stands now, after
+        the supervisor's sign-in (`by`, as the supervisor port gave it). The answer now, or
+        None: it comes later as a `ProgressivePaid` event. A retry never pays twice."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,13 @@ class MemoryLedger:
     refuse: str | None = None  # set: every save is refused with these words
     deal: dict[str, object] | None = None  # the deal kept for the round in play
     deals_kept: int = 0  # how many times it was kept (once per card read or typed)
+    # The progressive's meter as this ledger keeps it (None: opened at the card's seed
+    # with the first move), each settled round's progressive seats, each hit op paid.
+    meter: Meter | None = None
+    contributions: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    hits_paid: dict[int, ProgressivePaid] = field(default_factory=dict)
+    meter_refuse: str | None = None  # set: the meter cannot be reached, in these words
+    pays_later: bool = False  # a replay: the recorded answer (`ProgressivePaid`) pays
 
     @property
     def dealer(self) -> str | None:
@@ -134,6 +149,34 @@ class MemoryLedger:
             raise PortError(self.refuse)
         saved = self.rounds[-1][1]
         saved.extend(game.log[len(saved):])
+        card, no = game.rules.progressive, game.rotation.round_no
+        if (card is not None and game.phase is Phase.SETTLED and game.progressive_wagers
+                and all(n != no for n, _ in self.contributions)):
+            # the wagers go onto the meter with the settlement, as the ledger's do
+            self.contributions.append((no, tuple(game.progressive_wagers)))
+            c = shares_of(card, len(game.progressive_wagers))
+            m = self.meter or Meter(card.seed)
+            self.meter = Meter(m.amount + c.to_meter, m.reserve + c.to_reserve)
+
+    def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid | None:
+        card, slip, no = game.rules.progressive, game.slip, game.rotation.round_no
+        if self.pays_later:
+            return None
+        if self.meter_refuse is not None:
+            raise PortError(self.meter_refuse)
+        if no in self.hits_paid:  # the op again: what was paid, never taken twice
+            return self.hits_paid[no]
+        assert card is not None and slip is not None and slip.progressive is not None
+        hits = slip.progressive.hits()
+        taken = take_hits(card, self.meter or Meter(card.seed),
+                          [Category(str(x.category)) for x in hits])
+        self.meter = taken[-1].after
+        answer = ProgressivePaid(no, tuple(PaidHit(x.seat, h.paid, h.from_meter,
+                                                   h.from_house)
+                                           for x, h in zip(hits, taken, strict=True)),
+                                 by.name)
+        self.hits_paid[no] = answer
+        return answer
 
     def void(self, game: Round, reason: str, by: str) -> None:
         self.voids.append((game.rotation.round_no, reason, by))

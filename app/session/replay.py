@@ -25,7 +25,8 @@ class Replayed:
 def replay(recorded: Recorded) -> Replayed:
     """Play the events through a new session, headless: the slips it settles, in order."""
     head = recorded.head
-    ledger = MemoryLedger(shift=head.get("dealer")) if head.get("ledger") else None
+    ledger = (MemoryLedger(shift=head.get("dealer"), pays_later=True) if head.get("ledger")
+              else None)
     printer = AnsweredPrinter(kept=int(head.get("kept", 0))) if head.get("printer") else None
     s = DealerSession(recorded.rules, ledger=ledger, printer=printer,
                       rotation=recorded.rotation, randbelow=_no_rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from app.core.round import Round
 from app.core.table import TableError
 
-from . import checks
+from . import checks, progressive
 from .outbox import DEALER_ERRORS
 from .parts import Parts
 from .wager_limits import SameWagers, verify_wager
@@ -27,7 +27,10 @@ def offer(p: Parts) -> None:
               if seat not in rnd.wagers}
     bonus = {seat: cents for seat, cents in p.play.last_bonus.items() if seat in wagers
              and rnd.rules.bonus is not None}
-    same = SameWagers(wagers, set(), bonus)
+    card = rnd.rules.progressive
+    progressive = ({seat: card.wager for seat in sorted(p.play.last_progressive)
+                    if seat in wagers} if card is not None else {})
+    same = SameWagers(wagers, set(), bonus, progressive)
     p.keyboard.same = same
     p.say(same.words(), "info")
 
@@ -89,6 +92,12 @@ def set_them(p: Parts) -> None:
                 p.play.change(Round.place_bonus, seat, same.bonus[seat])
             except DEALER_ERRORS as e:
                 refused.append(f"seat {seat}'s bonus - {e}")
+        if seat in same.progressive:
+            try:  # not while the meter cannot be reached
+                progressive.verify_open(p)
+                p.play.change(Round.place_progressive, seat)
+            except DEALER_ERRORS as e:
+                refused.append(f"seat {seat}'s progressive - {e}")
     if placed:
         p.keyboard.select(placed[0])
     said = ("Same wagers as last round: " + ", ".join(

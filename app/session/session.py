@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from app.core.banker import BankRotation
 from app.core.round import Round, RoundRules
 
-from . import feed, same_wagers, steps
+from . import feed, progressive, same_wagers, steps
 from .changes import Changes
 from .commands import COMMANDS_BY_ID
 from .deal import Deal
@@ -37,7 +37,9 @@ from .events import (
     FrontTyped,
     KeyPressed,
     LeftoversRead,
+    MeterStatus,
     Printed,
+    ProgressivePaid,
     ShoeFault,
     ShoeStatus,
     Shuffled,
@@ -103,6 +105,8 @@ class DealerSession(Parts):
             # a printer that answered at once: its answer is an event too
             self.devices.on_printed(outcome, self.round)
             self._record(Printed(outcome))
+        while self.out.paid:  # the ledger answered a hit's payment at once: an event too
+            self._record(self.out.paid.pop(0))
         self._finish()
         after = self._view()
         said = self.out.take()
@@ -168,6 +172,8 @@ class DealerSession(Parts):
                 return self.out.attempt(lambda: steps.misdeal(self, reason, by, secret))
             case SupervisorCommand(what="approve_bonus", by=by, secret=secret):
                 return self.out.attempt(lambda: steps.approve_bonus(self, by, secret))
+            case SupervisorCommand(what="pay_progressive", by=by, secret=secret):
+                return self.out.attempt(lambda: progressive.pay(self, by, secret))
             case SupervisorCommand(what="allow_typing", by=by, reason=reason, secret=secret):
                 return self.out.attempt(lambda: steps.allow_typing(self, reason, by, secret))
             case SupervisorCommand(what=what):
@@ -175,6 +181,10 @@ class DealerSession(Parts):
                 return False
             case Printed(outcome=outcome):
                 self.devices.on_printed(outcome, self.round)
+            case MeterStatus():
+                progressive.meter_status(self, event)
+            case ProgressivePaid():
+                return self.out.attempt(lambda: progressive.paid(self, event))
         return True
 
     def _command(self, name: str, text: str, draw: int | None) -> bool:
@@ -210,10 +220,11 @@ class DealerSession(Parts):
                 seats[p] = p == keyboard.selected
                 continue
             line = None
-            if rnd.slip is not None:
-                line = rnd.slip.line(p)
+            if rnd.slip is not None:  # and the seat's progressive hit, once paid
+                line = (rnd.slip.line(p), rnd.slip.progressive)
             mine = p == keyboard.selected
-            seats[p] = (rnd.wagers.get(p), rnd.hands.get(p), tuple(dealing.get(p, ())), mine,
+            seats[p] = (rnd.wagers.get(p), rnd.progressive_wagers.get(p), rnd.hands.get(p),
+                        tuple(dealing.get(p, ())), mine,
                         tuple(keyboard.picks) if mine else (),
                         keyboard.preview if mine else None,
                         keyboard.preview_error if mine else None, bank, dragon,

@@ -15,7 +15,7 @@ from app.core.settlement import MoneyError, Slip, money, parse_money
 from app.core.table import CARDS_PER_HAND, DEALER, TableError, position_name
 from drivers.action import dice, draw_rng
 
-from . import checks, feed, words
+from . import checks, feed, progressive, words
 from .deal import resume_point
 from .events import PrintJob
 from .guide import next_line
@@ -480,9 +480,11 @@ def settle(p: Parts) -> None:
         bonus = (f" Bonus {money(slip.bonus.net, sign=True)}"
                  + (f", approved by {slip.bonus.approved_by}" if slip.bonus.approved_by
                     else "") + ".")
+    hit = progressive.after_settle(p, rnd)
     p.say(f"Settled from {position_name(slip.action_position)}: players net "
           f"{money(t.players_net, sign=True)}, commission {money(t.commission)}, house net "
-          f"{money(t.house_net, sign=True)}.{banker}{bonus} {then}", "ok")
+          f"{money(t.house_net, sign=True)}.{banker}{bonus}{hit or ' ' + then}",
+          "warn" if hit else "ok")
     p.out.settled(slip)
 
 

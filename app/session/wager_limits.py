@@ -88,11 +88,13 @@ class SameWagers:
     wagers: dict[int, int]
     left_out: set[int]
     bonus: dict[int, int] = field(default_factory=dict)  # each seat's bonus wager beside
+    progressive: dict[int, int] = field(default_factory=dict)  # and its progressive wager
 
     def amounts(self, seat: int) -> str:
         """The seat's wager, and its bonus beside it."""
-        bonus = self.bonus.get(seat)
-        return money(self.wagers[seat]) + (f" + bonus {money(bonus)}" if bonus else "")
+        bonus, progressive = self.bonus.get(seat), self.progressive.get(seat)
+        return (money(self.wagers[seat]) + (f" + bonus {money(bonus)}" if bonus else "")
+                + (f" + progressive {money(progressive)}" if progressive else ""))
 
     def seats_words(self) -> str:
         return ", ".join(f"seat {seat} left out ({self.amounts(seat)})"

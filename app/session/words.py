@@ -26,6 +26,8 @@ from app.core.round import (
     HouseWayAsked,
     HouseWayShown,
     Misdealt,
+    ProgressivePlaced,
+    ProgressiveWithdrawn,
     Record,
     Round,
     RoundRules,
@@ -111,6 +113,10 @@ def record_text(record: Record) -> str:
         case DragonBonusWithdrawn(seat=seat, position=position, wager=wager):
             return (f"{name(seat)} takes back the bonus {money(wager)} on the dragon hand at "
                     f"{name(position)}")
+        case ProgressivePlaced(seat=seat, wager=wager):
+            return f"{name(seat)} progressive {money(wager)}"
+        case ProgressiveWithdrawn(seat=seat, wager=wager):
+            return f"{name(seat)} takes back the progressive {money(wager)}"
         case BonusHeld(lines=lines):
             return ("Waiting for a supervisor (the floor is told): "
                     + "; ".join(x.text for x in lines))
@@ -155,6 +161,11 @@ def record_text(record: Record) -> str:
             t = slip.totals
             bonus = (f"; bonus: players net {money(slip.bonus.net, sign=True)}"
                      if slip.bonus is not None else "")
+            if slip.progressive is not None:
+                hits = slip.progressive.hits()
+                bonus += (f"; progressive wagers {money(slip.progressive.wagers)}"
+                          + "".join(f"; progressive HIT at {position_name(x.seat)}: {x.hand}"
+                                    for x in hits))
             return (f"Settled: players net {money(t.players_net, sign=True)}, commission "
                     f"{money(t.commission)}, house net {money(t.house_net, sign=True)}"
                     + bonus)

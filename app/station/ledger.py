@@ -13,14 +13,16 @@ window's thread (the window paints first).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from app.core.round import Round
+from app.core.bonus.categories import Category
+from app.core.round import Phase, Round
 from app.ledger import LedgerError
-from app.session import PortError
+from app.session import PaidHit, PortError, ProgressivePaid, Supervisor
 
 from .jobs import Jobs, Lane
 
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from app.core.banker import Eligibility
     from app.ledger import LedgerStatus, Recording, Store
     from app.ledger.people import Person
+    from app.ledger.progressive import MeterReading
     from app.session.deal import DealState
     from app.settings import TableConfig
 
@@ -171,6 +174,10 @@ class StationLedger:
         # (name, secret) of the person standing at a headless table (the floor's demo): the
         # ledger checks them at each of their voids, as it checks a station's supervisor
         self.supervisor: tuple[str, str] | None = None
+        # the ledger's id of each settled round with progressive wagers, for its hit
+        self._settled: weakref.WeakKeyDictionary[Round, str] = weakref.WeakKeyDictionary()
+        # the window: the answer to a progressive hit's payment, as an event
+        self.on_paid: Callable[[ProgressivePaid], None] | None = None
 
     @property
     def store(self) -> Store:
@@ -208,7 +215,64 @@ class StationLedger:
         self._write(work)
 
     def save(self, game: Round) -> None:
-        self._write(lambda: self._recording_of(game).save())
+        self._write(lambda: self._save(game))
+
+    def _save(self, game: Round) -> None:
+        rec = self._recording_of(game)
+        card = game.rules.progressive
+        if card is not None and game.phase is Phase.SETTLED and game.progressive_wagers:
+            # the contribution rides on the settling op (docs/progressive.md)
+            from app.ledger.progressive import card_hash  # with the ledger, off the paint
+
+            rec.progressive = {"card": card.name, "card_hash": card_hash(card),
+                               "seats": sorted(game.progressive_wagers)}
+            self._settled[game] = rec.round_id
+        rec.save()
+
+    # --- the linked progressive ------------------------------------------------------------
+
+    def read_meter(self, name: str) -> MeterReading | None:
+        """The meter as it stands in the database (the window asks about twice a second,
+        off its thread); `LedgerUnavailable` while the database cannot be reached."""
+        return self.store.progressive_meter(name)
+
+    def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid | None:
+        """The settled round's hits that wait, paid from the meter as it stands, after the
+        supervisor's sign-in (their Person, the proof the supervisor port gave, or the one
+        the pit vouched for). The op is the round's own (`<round id>/hit`): sent again, the
+        ledger gives back what it paid. Given a lane, the answer comes to `on_paid`."""
+        card, slip, no = game.rules.progressive, game.slip, game.rotation.round_no
+        if card is None or slip is None or slip.progressive is None:
+            raise PortError("this round has no progressive hit to pay")
+        hits = [(x.seat, Category(str(x.category))) for x in slip.progressive.waiting()]
+        vouched = self._vouched.pop(by.name, None)
+        who = cast("str | Person", by.proof or vouched or by.name)
+        standing = self.supervisor
+        secret = standing[1] if standing is not None and standing[0] == who else None
+
+        def work() -> ProgressivePaid:
+            round_id = self._settled.get(game)
+            if round_id is None:
+                raise LedgerError("this round's settlement was not recorded here: the hit is "
+                                  "paid from the station that settled it")
+            moves = self.store.take_progressive_hits(card, round_id, hits, f"{round_id}/hit",
+                                                     who, secret)
+            return ProgressivePaid(no, tuple(PaidHit(m.seat or 0, m.paid, -m.to_meter,
+                                                     m.house_paid) for m in moves), by.name)
+        if self.writes is None:
+            try:
+                return work()
+            except LedgerError as e:
+                raise PortError(str(e)) from None
+
+        def answered(result: object, error: BaseException | None) -> None:
+            answer = (result if isinstance(result, ProgressivePaid) and error is None
+                      else ProgressivePaid(no, (), by.name, f"{error}. Nothing was paid: try "
+                                                            f"again (F2, Pay progressive)."))
+            if self.on_paid is not None:
+                self.on_paid(answer)
+        self.writes.submit(work, answered)
+        return None
 
     def vouch(self, person: Person) -> None:
         """The supervisor the ledger has just checked (`Store.authorise`) for the action

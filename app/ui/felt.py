@@ -49,10 +49,16 @@ class CenterView(QWidget):
         self.action = named(QLabel(), "centerAction")
         self.order = named(QLabel(), "order")
         self.bank = named(QLabel(), "centerText")
+        # The linked progressive's meter as the window last read it, large (read from the
+        # dealer's place), in the heading's place: the centre has no room for both at
+        # 1024x768, and the panel and the status bar name the table and the round.
+        self.meter = named(QLabel(), "centerMeter")
+        self.meter.hide()
         box = QVBoxLayout(self)
         box.setSpacing(4)
         box.addStretch(1)
-        for label in (self.heading, self.phase, self.action, self.order, self.bank):
+        for label in (self.meter, self.heading, self.phase, self.action, self.order,
+                      self.bank):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             label.setWordWrap(True)
             box.addWidget(label)
@@ -64,6 +70,15 @@ class CenterView(QWidget):
         self.action.setText(s.action)
         self.order.setText(s.order)
         self.bank.setText(s.bank)
+
+    def show_meter(self, text: str, why: str = "") -> None:
+        """"Progressive $10,002.10" (the meter as read), "Progressive closed" (`why`: its
+        tooltip), or "" at a table on none."""
+        if self.meter.text() != text:
+            self.meter.setText(text)
+        self.meter.setToolTip(why)
+        self.meter.setVisible(bool(text))
+        self.heading.setVisible(not text)
 
 
 class FeltView(QWidget):

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
@@ -37,7 +38,8 @@ MAIN: tuple[tuple[str, str], ...] = (
     ("new", "rng"), ("bank", "pass"), ("wager", "same_wagers"), ("dice", "cards"),
     ("dragon", "front"), ("house_way", "settle"), ("print", "more"))
 MORE: tuple[tuple[str, str], ...] = (
-    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"), ("deal_done", "shoe"),
+    ("co_bank", "withdraw"), ("bonus", "withdraw_bonus"),
+    ("progressive", "withdraw_progressive"), ("deal_done", "shoe"),
     ("show_house_way", "reprint"), ("back", ""))
 LOG_ITEMS = 500  # lines the round log shows, the newest: a few rounds' worth
 SHEET = {"more", "back", ""}  # the sheet's own buttons, not commands
@@ -76,10 +78,8 @@ def _label(name: str, text: str = "") -> QLabel:
 
 
 class SlipView(QWidget):
-    # "#" here is the order the positions were settled in (the dealer's hand first against
-    # a player's bank; the bank and mucked hands unnumbered), the felt's "#1" the deal's
-    # order: the header's tooltip says which (issue 25). A wider header word pushed the
-    # bonus round's rows out of the view at 1024x768.
+    # "#" is the place from action, the felt's "#1" too: one number for one place (issue
+    # 25). A wider header word pushed the bonus round's rows out of the view at 1024x768.
     COLUMNS = ("#", "Position", "Result", "Wager", "Comm.", "Net")
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -90,8 +90,8 @@ class SlipView(QWidget):
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         paid = self.table.horizontalHeaderItem(0)
         if paid is not None:
-            paid.setToolTip("The order the positions were settled and paid in (the felt's "
-                            "#1, #2 ... is the order they were dealt)")
+            paid.setToolTip("The place from action, as on the felt: #1 dealt and paid "
+                            "first")
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(25)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -378,10 +378,13 @@ class ControlPanel(QWidget):
 
     def add_log(self, lines: tuple[str, ...]) -> None:
         """New lines of the log, as an event made them; the oldest go past LOG_ITEMS (a
-        list that grew all shift slowed every round: 18,000 items by round 781)."""
-        self.log.addItems(list(lines))
-        for _ in range(self.log.count() - LOG_ITEMS):
-            self.log.takeItem(0)
+        list that grew all shift slowed every round: 18,000 items by round 781). The old
+        lines are removed through the model, which deletes them: `takeItem` hands an item
+        back undeleted, and the shift bench's memory grew 6 KB a round by it."""
+        for line in lines:
+            self.log.addItem(QListWidgetItem(line))
+        if (extra := self.log.count() - LOG_ITEMS) > 0:
+            self.log.model().removeRows(0, extra)
         if lines:  # once the wrapped lines are laid out
             QTimer.singleShot(0, self.log, self.log.scrollToBottom)  # not once it is gone
 

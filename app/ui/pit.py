@@ -31,11 +31,12 @@ from app.core.banker import BankError, BankRotation, Eligibility
 from app.core.cards import Card, CardError, parse_cards
 from app.core.round import Phase, Round, RoundError, RoundRules
 from app.core.settlement import MoneyError, money, parse_money
-from app.core.table import DEALER, position_name
+from app.core.table import DEALER, TableError, position_name
 from app.ledger import LedgerError, LedgerUnavailable, NotAuthorised
 from app.session import DealerSession, SupervisorCommand
 from app.session.commands import misdeal_blocked
 from app.session.ports import Supervisor
+from app.session.progressive import check_pay
 from app.session.words import bank_standing, rotation_lines
 from app.station import Ledger
 
@@ -398,6 +399,24 @@ class PitController(QObject):
             return False
         return self._supervised("approve_bonus", by, secret, reason, then)
 
+    def progressive_blocked(self) -> str | None:
+        """Why no progressive hit can be paid now (None: one waits, and the meter is there)."""
+        try:
+            check_pay(self.session)
+        except TableError as e:
+            return str(e)
+        return None
+
+    def pay_progressive(self, secret: str, by: str, reason: str = "",
+                        then: Callable[[bool], None] | None = None) -> bool:
+        """A supervisor signs in for the progressive hits that wait (their own name and
+        secret, checked by the ledger on the pit's worker); the meter pays them then."""
+        blocked = self.progressive_blocked()
+        if blocked is not None:
+            self._say(f"Not paid: {blocked}.", "error")
+            return False
+        return self._supervised("pay_progressive", by, secret, reason, then)
+
     def allow_typing(self, secret: str, by: str, reason: str,
                      then: Callable[[bool], None] | None = None) -> bool:
         """A supervisor lets the dealer type this deal's cards though the shoe is online (a
@@ -414,7 +433,8 @@ class PitController(QObject):
         """`what` done by the session once the ledger has checked the person (on the
         pit's worker); the session's supervisor port is told who was checked, so the GUI
         thread never waits on the check."""
-        action = {"allow_typing": "override", "approve_bonus": "bonus"}.get(what, what)
+        action = {"allow_typing": "override", "approve_bonus": "bonus",
+                  "pay_progressive": "progressive"}.get(what, what)
         rnd = self.session.round
 
         def authorised(person: Person | None) -> None:
@@ -424,7 +444,7 @@ class PitController(QObject):
                 if vouch is not None:
                     vouch(person, action)
                 port = self.station.ledger
-                if what == "approve_bonus" and port is not None:
+                if what in ("approve_bonus", "pay_progressive") and port is not None:
                     port.vouch(person)  # the approval's write carries who, as a void's
                 changes = self.station.handle(SupervisorCommand(what, person.name, reason))
                 done = changes.done

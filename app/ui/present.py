@@ -28,11 +28,13 @@ from app.core.settlement import (
     Hand,
     Line,
     Outcome,
+    ProgressiveResult,
     Role,
     SetBy,
     Slip,
     bonus_groups,
     money,
+    progressive_line_words,
 )
 from app.core.table import CARDS_PER_HAND, DEALER, Table, position_name
 from app.session import glossary
@@ -78,6 +80,8 @@ class SeatState:
     result_kind: str = ""
     selected: bool = False
     bonus: str = ""  # the bonus wager's badge ("BONUS $5.00"), "" without one
+    progressive: str = ""  # the progressive wager's badge, "JACKPOT" (always the card's
+    # amount: its tooltip says it; short, to fit beside the seat's other badges), or ""
 
 
 @dataclass(frozen=True)
@@ -277,8 +281,10 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
     hand = rnd.hands.get(position)
     role, mucked = _role(hand, position, rnd)
     bonus = rnd.bonus_wagers.get(position, rnd.dragon_bonus_wagers.get(position))
+    progressive = rnd.progressive_wagers.get(position)
     values: dict[str, object] = dict(
         bonus=f"BONUS {_dollars(bonus)}" if bonus is not None else "",
+        progressive="JACKPOT" if progressive is not None else "",
         wager=_wager_text(rnd, position, hand),
         action=action is not None and action.position == position,
         order=order, role=role, mucked=mucked)
@@ -356,9 +362,9 @@ def seat_state(rnd: Round | None, position: int, *, dealing: Mapping[int, Sequen
                 f" (comm. {money(bank.commission)})" if bank.commission else "") + (
                 " - ran out" if bank.exhausted else "")
             kind = "bank"
-        said = bonus_words(slip, position)
-        if said:
-            text = f"{text}\n{said}" if text else said
+        for said in (bonus_words(slip, position), progressive_words(slip, position)):
+            if said:
+                text = f"{text}\n{said}" if text else said
         values.update(result=text, result_kind=kind)
     return _replace(base, values)
 
@@ -400,6 +406,32 @@ def _bonus_rows(b: BonusResult) -> list[SlipRow]:
             detail="; ".join(f"{x.words}: {money(x.amount, sign=True)}"
                              + (f", {x.approved}" if x.approved else "")
                              for x in group.lines)))
+    return rows
+
+
+def progressive_words(slip: Slip, seat: int) -> str:
+    """A seat's progressive hit under its result: what the meter paid, or that it waits."""
+    if slip.progressive is None:
+        return ""
+    line = next((x for x in slip.progressive.lines if x.seat == seat and x.hit), None)
+    if line is None:
+        return ""
+    if line.paid is None:
+        return f"PROGRESSIVE HIT: {line.hand} - waiting"
+    return f"Progressive {money(line.paid, sign=True)} ({line.hand})"
+
+
+def _progressive_rows(p: ProgressiveResult) -> list[SlipRow]:
+    """A row a hit: its wager, hand and what the meter paid (`progressive_line_words`, as
+    the printed slip has them). The wagers that did not hit are on the seats' badges and
+    the printed slip: a row each pushed the slip's last rows out of its view at 1024x768."""
+    rows = []
+    for x in p.hits():
+        rows.append(SlipRow(
+            order="", position=f"{position_name(x.seat)} progressive", hands=x.hand or "",
+            result="HIT" if x.paid is not None else "WAITS", wager=money(x.wager),
+            commission="", net="" if x.paid is None else money(x.paid, sign=True),
+            kind="win", detail=progressive_line_words(x.to_dict())))
     return rows
 
 
@@ -499,7 +531,11 @@ def center_state(rnd: Round | None, table: Table, action_input: ActionInput | No
 def slip_state(slip: Slip) -> SlipState:
     rows = []
     bank = slip.bank
-    for line in slip.lines:
+    first = next((line for line in slip.lines if line.order is not None), None)
+    # "#" is the place from action, as the felt numbers it (the slip lists the places in
+    # that order); the one place paid out of turn (the dealer's hand, first against a
+    # player's bank) says so in words (issue 25).
+    for place, line in enumerate(slip.lines, start=1):
         text, kind = result_words(line)
         hands = (f"{cards_text(line.setting.low)} | {cards_text(line.setting.high)}"
                  if line.setting else cards_text(line.cards))
@@ -510,6 +546,8 @@ def slip_state(slip: Slip) -> SlipState:
             how.append(f"foul: {line.foul}")
         if line.note:
             how.append(line.note)
+        if line.order == 1 and line is not first:
+            how.insert(0, "settled first, against the player's bank")
         outcome = kind.upper() if line.outcome else (
             "BANK" if line.role is Role.BANK else "mucked")
         if line.outcome is Outcome.WIN and line.win < line.wager:
@@ -520,7 +558,7 @@ def slip_state(slip: Slip) -> SlipState:
             commission = money(bank.commission) if bank.commission else ""
             net = money(bank.net, sign=True)
         rows.append(SlipRow(
-            order=str(line.order) if line.order is not None else "",
+            order=str(place),
             position=line.name, hands=hands, result=outcome,
             wager=money(line.wager) if line.wager else "",
             commission=commission, net=net,
@@ -530,7 +568,8 @@ def slip_state(slip: Slip) -> SlipState:
     totals = (f"Wagers {money(t.wagers)}   Players net {money(t.players_net, sign=True)}\n"
               f"Commission {money(t.commission)}   House net {money(t.house_net, sign=True)}")
     if bank.player is not None:
-        totals += (f"\nBanker seat {bank.player}: bank {money(bank.stake or 0)}, collected "
+        totals += (f"\nBanker seat {bank.player} (the dealer's hand settled first): bank "
+                   f"{money(bank.stake or 0)}, collected "
                    f"{money(bank.collected)}, paid {money(bank.paid)}, commission "
                    f"{money(bank.commission)}, net {money(bank.net, sign=True)}")
         if bank.co_bank:
@@ -546,6 +585,8 @@ def slip_state(slip: Slip) -> SlipState:
         rows.extend(_bonus_rows(slip.bonus))
         totals += (f"\nBonus wagers {money(slip.bonus.wagers)}   players net "
                    f"{money(slip.bonus.net, sign=True)}")
+    if slip.progressive is not None:
+        rows.extend(_progressive_rows(slip.progressive))
     heading = (f"Table {slip.table}, round {slip.round}: action {slip.action.number} -> "
                f"{position_name(slip.action_position)}, bank {bank.who}")
     return SlipState(heading, tuple(rows), totals, slip.text())

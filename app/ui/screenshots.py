@@ -36,6 +36,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core.bonus.table_bonus import TableBonus
 from app.core.cards import DECK, Card, parse_cards
+from app.core.progressive import progressive_card
 from app.core.round import Phase, RoundRules
 from app.core.table import CARDS_PER_HAND, Table
 from app.ledger import Store
@@ -287,15 +288,17 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
     deck = stacked_deck(SHOWCASE, 3)
     bank_deck = stacked_deck(BANK_SHOWCASE, 1)
     bonus_deck = stacked_deck(BONUS_SHOWCASE, 3)
-    decks = [deck, bank_deck, deck, bonus_deck]
+    decks = [deck, bank_deck, deck, bonus_deck, bonus_deck]
     shoe: ShoeFeed = (DemoShoe(decks, interval_ms=0) if fast
                       else PtyDemoShoe(decks, card_delay=0.04, seed=7))
     numbers = iter([SHOWCASE_RNG, BANK_RNG] + [SHOWCASE_RNG] * 10)
     devices = Devices()
     window = MainWindow()
     jobs = Jobs()
-    # the bonus on, as the table is shipped (config/default.toml): taken in round 5 only
-    station = Station(RoundRules(bonus=TableBonus()), ledger=devices.ledger,
+    # the bonus on, as the table is shipped (config/default.toml): taken in round 5 only;
+    # the table on the linked progressive, its meter on the felt, its wagers in round 6
+    rules = RoundRules(bonus=TableBonus(), progressive=progressive_card("linked-pai-gow"))
+    station = Station(rules, ledger=devices.ledger,
                       supervisors=VouchedSupervisors(devices.ledger.store),
                       printer=StationPrinter(devices.printer), jobs=jobs,
                       writes=Worker(window, jobs=jobs), randbelow=lambda n: next(numbers))
@@ -312,6 +315,7 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
         _devices_away(window, c, devices, shoot)
         _the_pit(window, c, shoot)
         _bonus_round(window, c, shoot)
+        _progressive_round(window, c, shoot)
         _shoe_offline(window, c, shoot)
     finally:
         window.close()
@@ -529,6 +533,41 @@ def _bonus_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
     shoot("27-bonus-settled-slip")
     c.key("P")
     pump(lambda: c.s.devices.slip_printed == "printed")
+
+
+def _progressive_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
+    """Round 6, the linked progressive: three seats bet it (J); seat 1's five aces take 10%
+    of the meter and seat 2's four of a kind $75, after the pit supervisor's sign-in; the
+    felt shows the meter, each seat's hit and the slip its progressive lines."""
+    c.key("N")
+    c.key("Shift+Q")
+    for seat, (wager, _bonus) in BONUS_WAGERS.items():
+        c.select(seat)
+        c.cmd("wager", wager)
+        c.select(seat)
+        c.cmd("progressive")
+    shoot("28-progressive-wagers")
+    c.key("R")
+    pump(lambda: c.phase_is(Phase.SETTING))
+    c.key("Shift+Q")
+    for position in (3, 1, 2):
+        c.select(position)
+        c.key("H")
+    c.key("S")  # two hits: the pit's Pay progressive opens
+    pit = window.supervisor
+    assert pit is not None and isinstance(pit.dialog, ActionDialog)
+    pay = pit.dialog
+    pay.form.by.setText(SUPERVISOR)
+    pay.form.secret.setText(PIN)
+    shoot("29-progressive-hit-sign-in")
+    pay.ok.click()
+    pump(lambda: not pay.waiting)
+    pump(lambda: c.s.play.progressive.waiting() is None)
+    if window.supervisor is not None and window.supervisor.isVisible():
+        window.toggle_pit()
+    # the meter read again: back at its seed after the hit
+    pump(lambda: window.felt.center.meter.text() == "Progressive $10,000.00")
+    shoot("30-progressive-paid-slip")
 
 
 def _shoe_offline(window: MainWindow, c: Dealer, shoot: Camera) -> None:

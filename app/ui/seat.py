@@ -153,7 +153,9 @@ class SeatView(QFrame):
         self.order_badge = _label("badgeOrder")
         self.role_badge = _label("badgeRole")
         self.bonus_badge = _label("badgeBonus")  # the seat's bonus wager (issue 26)
-        self.badges = (self.action_badge, self.order_badge, self.role_badge, self.bonus_badge)
+        self.progressive_badge = _label("badgeProgressive")  # its progressive wager (27)
+        self.badges = (self.action_badge, self.order_badge, self.role_badge, self.bonus_badge,
+                       self.progressive_badge)
         for badge in self.badges:  # each shown by the seat's state (while the ledger opens,
             badge.hide()  # no seat is the action)
         self.result = _label("result")
@@ -247,10 +249,10 @@ class SeatView(QFrame):
         if s == self.state:
             return  # nothing to repaint
         before, self.state = self.state, s
-        header = (s.title, s.key, s.action, s.order, s.role, s.wager, s.bonus)
+        header = (s.title, s.key, s.action, s.order, s.role, s.wager, s.bonus, s.progressive)
         if before is None or header != (before.title, before.key, before.action,
                                         before.order, before.role, before.wager,
-                                        before.bonus):
+                                        before.bonus, before.progressive):
             self.show_header(s)
         self.result.setVisible(bool(s.result))
         self.result.setText(s.result)
@@ -296,6 +298,11 @@ class SeatView(QFrame):
         self.bonus_badge.setText(s.bonus)
         self.bonus_badge.setToolTip("the seat's bonus wager (Fortune bonus), settled on its "
                                     "seven cards after the Pai Gow wagers")
+        self.progressive_badge.setVisible(bool(s.progressive))
+        self.progressive_badge.setText(s.progressive)
+        self.progressive_badge.setToolTip("the seat's linked progressive wager (the card's "
+                                          "amount): part of it feeds the meter; paid on its "
+                                          "seven cards")
         self.wager.setText(s.wager)
         self.arrange_header()
 

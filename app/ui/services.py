@@ -21,13 +21,14 @@ from concurrent.futures import TimeoutError as Late
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
-from app.core.settlement import Slip
+from app.core.progressive import ProgressiveCard
+from app.core.settlement import Slip, money
 from app.session import PrintJob as SessionJob
 from app.session import PrintOutcome
-from app.station.jobs import Jobs
-from app.station.ledger import Ledger
+from app.station.jobs import Jobs, Lane
+from app.station.ledger import Ledger, StationLedger
 from drivers.printer import PrintResult, ReprintResult, SlipPrinter
 from drivers.printer.config import PrinterConfig
 
@@ -87,6 +88,63 @@ def _clock(iso: str | None) -> str:
         return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
     except ValueError:
         return iso
+
+
+# --- the linked progressive's meter -------------------------------------------------------
+
+METER_EVERY_MS = 500  # a hit at another table is on this felt within a second
+
+
+@dataclass(frozen=True)
+class MeterSeen:
+    """The meter as read (its words for the felt), or why it could not be."""
+
+    text: str
+    online: bool
+    why: str = ""
+
+
+class MeterReader(QObject):
+    """The linked progressive's meter, read about twice a second on a lane of its own on
+    the station's pool (never behind the journal's writes, never on the GUI thread); each
+    answer goes to `seen` on the GUI thread. One read at a time: a slow database skips
+    ticks rather than piling reads up."""
+
+    def __init__(self, ledger: StationLedger, card: ProgressiveCard, lane: Lane,
+                 seen: Callable[[MeterSeen], None], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ledger, self.card, self.lane, self.seen = ledger, card, lane, seen
+        self.asking = False
+        self.timer = QTimer(self)
+        self.timer.setInterval(METER_EVERY_MS)
+        self.timer.timeout.connect(self.ask)
+
+    def start(self) -> None:
+        self.timer.start()
+        self.ask()
+
+    def stop(self) -> None:
+        self.timer.stop()
+
+    def ask(self) -> None:
+        if self.asking or self.lane.closed:
+            return
+        self.asking = True
+        card = self.card
+
+        def read() -> MeterSeen:
+            reading = self.ledger.read_meter(card.name)
+            # not opened yet: its first move opens it at the seed
+            amount = reading.amount if reading is not None else card.seed
+            return MeterSeen(f"Progressive {money(amount)}", True)
+
+        def answered(result: object, error: BaseException | None) -> None:
+            self.asking = False
+            if isinstance(result, MeterSeen):
+                self.seen(result)
+            else:  # never a guessed amount: the felt says it is closed, and why on a tap
+                self.seen(MeterSeen("Progressive closed", False, str(error) or "no answer"))
+        self.lane.submit(read, answered)
 
 
 # --- the printer ---------------------------------------------------------------------------

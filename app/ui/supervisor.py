@@ -38,6 +38,7 @@ from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
+from app.core.table import position_name
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -499,6 +500,8 @@ class SupervisorWindow(QDialog):
         self.allow_typing.clicked.connect(self.open_allow_typing)
         self.approve_bonus = _button("Approve bonus...  (supervisor)")
         self.approve_bonus.clicked.connect(self.open_approve_bonus)
+        self.pay_progressive = _button("Pay progressive...  (supervisor)")
+        self.pay_progressive.clicked.connect(self.open_pay_progressive)
         self.floor_asks = _label("pitText")
         self.floor_asks.hide()
         self.floor_void = _button("Void as the floor asks...  (supervisor)")
@@ -522,6 +525,9 @@ class SupervisorWindow(QDialog):
         floor = QHBoxLayout()
         floor.addWidget(self.floor_asks, 1)
         floor.addWidget(self.floor_void)
+        # on the line above the deal's acts, which fill a 1024x768 screen's width already;
+        # shown only at a table on a linked progressive
+        floor.addWidget(self.pay_progressive, 0, Qt.AlignmentFlag.AlignRight)
         box.addLayout(floor)
         box.addLayout(checks)
         deal = QHBoxLayout()  # the deal's own supervisor acts
@@ -550,6 +556,11 @@ class SupervisorWindow(QDialog):
                                                      "goes back; the ledger keeps who and why")
         self.approve_bonus.setEnabled(s.bonus_blocked is None)
         self.approve_bonus.setToolTip(s.bonus_blocked or f"Approve: {s.bonus_waiting}")
+        blocked = self.pit.progressive_blocked()
+        self.pay_progressive.setVisible(self.pit.session.rules.progressive is not None)
+        self.pay_progressive.setEnabled(blocked is None)
+        self.pay_progressive.setToolTip(blocked or "Sign in to pay the progressive hit from "
+                                                   "the meter as it stands now")
         self.allow_typing.setEnabled(s.typing_blocked is None)
         self.allow_typing.setToolTip(s.typing_blocked or "Let the dealer type this deal's "
                                                          "cards (C) though the shoe is online")
@@ -608,6 +619,16 @@ class SupervisorWindow(QDialog):
             "Approve bonus", f"Round {self._round_no()} waits for a supervisor: {waiting}. "
             f"Approve the payout with your own name and secret: the round is settled and its "
             f"slip may print; the ledger keeps who approved it.", self.pit.approve_bonus)
+
+    def open_pay_progressive(self) -> ActionDialog:
+        waiting = self.pit.session.play.progressive.waiting()
+        hits = ("; ".join(f"{position_name(x.seat)} {x.hand} ({x.pays})"
+                          for x in waiting.waiting()) if waiting is not None else "none")
+        return self._person_dialog(
+            "Pay progressive", f"Progressive hit: {hits}. Sign in with your own name and "
+            f"secret: it is paid from the meter as it stands now (a share of it, or a fixed "
+            f"amount from the house); the ledger keeps who signed in.",
+            self.pit.pay_progressive)
 
     def open_allow_typing(self) -> ActionDialog:
         return self._person_dialog(

@@ -67,6 +67,8 @@ QLabel#badgeOrder {{ background: rgba(255,255,255,210); color: black; font-weigh
                      font-size: 15px; border-radius: 6px; padding: 2px 7px; }}
 QLabel#badgeRole {{ background: #37474f; color: white; font-weight: bold; font-size: 14px;
                     border-radius: 6px; padding: 2px 7px; }}
+QLabel#badgeProgressive {{ background: #8d6e00; color: white; font-weight: bold;
+                           font-size: 14px; border-radius: 6px; padding: 2px 7px; }}
 QLabel#badgeBonus {{ background: #6a1b9a; color: white; font-weight: bold; font-size: 14px;
                      border-radius: 6px; padding: 2px 7px; }}
 QLabel#hands {{ font-size: 15px; color: #e0f2f1; }}
@@ -88,6 +90,7 @@ QLabel#result[kind="push"], QLabel#result[kind="returned"] {{ background: {PUSH}
 QLabel#result[kind="bank"] {{ background: #4e342e; }}
 QLabel#centerTitle {{ font-size: 26px; font-weight: bold; color: white; }}
 QLabel#centerText {{ font-size: 17px; color: #e8f5e9; }}
+QLabel#centerMeter {{ font-size: 26px; font-weight: bold; color: #ffd54f; }}
 QLabel#centerAction {{ font-size: 20px; font-weight: bold; color: white; }}
 QLabel#order {{ font-size: 19px; font-weight: bold; color: #ffe082; }}
 QLabel#phase {{ font-size: 17px; font-weight: bold; color: #b0bec5; }}

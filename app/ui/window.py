@@ -62,7 +62,9 @@ from app.session import (
     Event,
     KeyPressed,
     LeftoversRead,
+    MeterStatus,
     Printed,
+    ProgressivePaid,
     ShoeFault,
     ShoeStatus,
     Shuffled,
@@ -79,7 +81,15 @@ from .felt import FeltView
 from .panel import ControlPanel, button_text, button_tip
 from .present import Device
 from .seat import restyle
-from .services import LedgerView, Printer, PrintJob, ledger_view, outcome_of
+from .services import (
+    LedgerView,
+    MeterReader,
+    MeterSeen,
+    Printer,
+    PrintJob,
+    ledger_view,
+    outcome_of,
+)
 from .shoe import ShoeFeed
 from .theme import STYLE, named
 from .touch import target_px
@@ -256,6 +266,8 @@ class MainWindow(QMainWindow):
         self._warm.setSingleShot(True)
         self._warm.setInterval(WARM_AFTER_MS)
         self._warm.timeout.connect(lambda: self.warm_cards())
+        self.meter: MeterReader | None = None  # the linked progressive's, at a linked table
+        self.meter_lane: Worker | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self.poll_devices)
@@ -325,6 +337,31 @@ class MainWindow(QMainWindow):
         if printer is not None or self.ledger is not None:
             self._poll.start()
             self.poll_devices()
+        card = session.rules.progressive
+        if card is not None and self.ledger is not None:
+            self.ledger.on_paid = self._progressive_paid
+            self.meter_lane = Worker(self, jobs=station.jobs)
+            self.meter = MeterReader(self.ledger, card, self.meter_lane, self._meter_seen, self)
+            self.meter.start()
+
+    def _progressive_paid(self, answer: ProgressivePaid) -> None:
+        """The ledger's answer to a hit's payment (on this thread): an event, recorded."""
+        if not self._closed:
+            self.handle(answer)
+            self.poll_meter_now()
+
+    def poll_meter_now(self) -> None:
+        if self.meter is not None:
+            self.meter.ask()
+
+    def _meter_seen(self, seen: MeterSeen) -> None:
+        """The meter as read: on the felt; the session told when it can or cannot be
+        reached (it then takes no new progressive wager, pays no hit)."""
+        if self._closed or self.session is None:
+            return
+        self.felt.center.show_meter(seen.text, seen.why)
+        if seen.online != self.session.play.progressive.online:
+            self.handle(MeterStatus(seen.online, "" if seen.online else seen.why))
 
     @property
     def jobs(self) -> Jobs | None:
@@ -429,6 +466,11 @@ class MainWindow(QMainWindow):
                 self.toggle_pit()
             if self.supervisor is not None:
                 self.supervisor.open_approve_bonus()
+        elif what == "pay_progressive":  # the pit view, open at the hit's sign-in
+            if self.supervisor is None or not self.supervisor.isVisible():
+                self.toggle_pit()
+            if self.supervisor is not None:
+                self.supervisor.open_pay_progressive()
         elif what == "dealer":
             self.ask_dealer()
         # "field:NAME": the field is open; the paint shows its text (the session's)
@@ -732,6 +774,10 @@ class MainWindow(QMainWindow):
             return
         self._closed = True
         self._poll.stop()
+        if self.meter is not None:
+            self.meter.stop()
+        if self.meter_lane is not None:
+            self.meter_lane.close()
         if self.shoe is not None:
             self.shoe.close()
         if self.printer is not None:

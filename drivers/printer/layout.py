@@ -22,10 +22,17 @@ from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, cast
 
-from app.core.settlement import bonus_groups
+from app.core.settlement import bonus_groups, progressive_line_words
 
 if TYPE_CHECKING:
-    from app.core.settlement import ActionDict, BankDict, BonusDict, PositionDict, SlipDict
+    from app.core.settlement import (
+        ActionDict,
+        BankDict,
+        BonusDict,
+        PositionDict,
+        ProgressiveDict,
+        SlipDict,
+    )
 
 SLIP_SCHEMA = "paigow.slip/1"
 TITLE = "PAI GOW POKER SETTLEMENT"
@@ -82,6 +89,10 @@ _BONUS = {"pay_card": _STR, "envy_card": _OPT_STR, "wagers_cents": _INT, "net_ce
 _BONUS_LINE = {"kind": _STR, "seat": _INT, "position": _INT, "wager_cents": _INT,
                "hand": _STR, "pays": _STR, "amount_cents": _INT,
                "from_position": _OPT_INT, "supervisor": (bool,), "note": _STR}
+_PROGRESSIVE = {"card": _STR, "title": _STR, "wagers_cents": _INT, "lines": (list,)}
+_PROGRESSIVE_LINE = {"seat": _INT, "wager_cents": _INT, "category": _OPT_STR,
+                     "hand": _OPT_STR, "pays": _OPT_STR, "paid_cents": _OPT_INT,
+                     "by": _OPT_STR}
 
 
 def _check(obj: object, spec: Mapping[str, tuple[type, ...]], at: str) -> None:
@@ -135,6 +146,10 @@ def read_slip(slip: object) -> SlipDict:
         _check(bonus, _BONUS, "bonus")
         for i, x in enumerate(cast("Mapping[str, list[object]]", bonus)["lines"]):
             _check(x, _BONUS_LINE, f"bonus.lines[{i}]")
+    if "progressive" in slip:  # only a round with a progressive wager has one (issue 27)
+        _check(slip["progressive"], _PROGRESSIVE, "progressive")
+        for i, x in enumerate(cast("Mapping[str, list[object]]", slip["progressive"])["lines"]):
+            _check(x, _PROGRESSIVE_LINE, f"progressive.lines[{i}]")
     slip_time(slip)
     # Checked key by key above, as the JSON the slip was written as.
     return cast("SlipDict", _ascii_deep(slip))
@@ -356,6 +371,19 @@ def _bonus(bonus: BonusDict, w: int) -> list[PrintLine]:
     return out
 
 
+def _progressive(progressive: ProgressiveDict, w: int) -> list[PrintLine]:
+    """Each seat's progressive wager, and a hit's hand and what the meter paid, in the
+    core's words (`progressive_line_words`, as the felt shows them)."""
+    out = [PrintLine("-" * w)]
+    out += [PrintLine(x, Style.BOLD) for x in _two(
+        "PROGRESSIVE", f"wagers {money(progressive['wagers_cents'])}", w)]
+    for x in progressive["lines"]:
+        paid = "" if x["paid_cents"] is None else money(x["paid_cents"], sign=True)
+        style = Style.BOLD if x["category"] is not None else Style.NORMAL
+        out += [PrintLine(t, style) for t in _beside(progressive_line_words(x), paid, w)]
+    return out
+
+
 def _beside(words: str, amount: str, w: int) -> list[str]:
     """Indented words, wrapped, and the amount flush right on their last line (or under)."""
     lines = _wrap(words, w, INDENT, INDENT * 2)
@@ -424,6 +452,9 @@ def styled_lines(slip: object, columns: int = 42, *, time: datetime | None = Non
     bonus = s.get("bonus")
     if bonus is not None:
         out += _bonus(bonus, w)
+    progressive = s.get("progressive")
+    if progressive is not None:
+        out += _progressive(progressive, w)
     out.append(PrintLine("=" * w))
     out.append(PrintLine("TOTALS", Style.BOLD))
     rows = [("Wagers", money(t["wagers_cents"])),

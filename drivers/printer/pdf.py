@@ -18,7 +18,7 @@ from fpdf import FPDF
 from fpdf.fonts import FontFace
 from fpdf.recorder import FPDFRecorder
 
-from app.core.settlement import bonus_groups
+from app.core.settlement import bonus_groups, progressive_line_words
 
 from .layout import (
     action_lines,
@@ -127,6 +127,15 @@ def _slip(pdf: FPDF | FPDFRecorder, s: SlipDict, time: datetime | None) -> None:
     bonus = s.get("bonus")
     if bonus is not None:
         _bonus(pdf, bonus, width)
+    progressive = s.get("progressive")
+    if progressive is not None:  # each seat's wager, a hit and what the meter paid
+        pdf.ln(1)
+        pdf.multi_cell(width, 4.5, f"**Progressive ({progressive['title']}):** wagers "
+                                   f"{money(progressive['wagers_cents'])}", markdown=True,
+                       new_x="LMARGIN", new_y="NEXT")
+        for x in progressive["lines"]:
+            pdf.multi_cell(width, 4.2, progressive_line_words(x), new_x="LMARGIN",
+                           new_y="NEXT")
     left = s["leftovers"] + ("" if s["leftovers_counted"] else " (not read)")
     pdf.set_font(FONT, size=7.5)
     pdf.multi_cell(width, 4, f"Leftovers: {left}.   " + "   ".join(

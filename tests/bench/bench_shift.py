@@ -64,7 +64,7 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
     from app.ui.shoe import SerialShoe
     from app.ui.window import MainWindow
     from app.ui.worker import Worker
-    from drivers.shoe.protocol import encode_line
+    from drivers.shoe.protocol import encode_line, seq_after
     from drivers.shoe.transport import ShoeConfig
 
     def quiet(mode, context, message):  # noqa: ANN001
@@ -107,7 +107,7 @@ def shift(rounds: int) -> tuple[list[float], float, float, float]:
 
     def send(kind: str, *fields: str) -> None:
         nonlocal seq
-        seq += 1
+        seq = seq_after(seq)  # 51 lines a round: past 99,999 by round 1,961, then 1 again
         os.write(master, encode_line(kind, seq, *fields))
 
     times: list[float] = []

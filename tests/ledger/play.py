@@ -13,6 +13,7 @@ from app.core.bonus.table_bonus import TableBonus
 from app.core.cards import DECK, Card
 from app.core.hands import HandRules
 from app.core.house_way import house_way
+from app.core.progressive import progressive_card
 from app.core.round import (
     AskedHouseWay,
     DragonOffer,
@@ -53,6 +54,7 @@ RULES: dict[str, RoundRules] = {
     # and a bonus on a dragon hand allowed.
     "fortune-bonus": RoundRules(bonus=TableBonus(rules=BonusRules(supervisor_at=1000,
                                                                   dragon_bonus=True))),
+    "linked-progressive": RoundRules(progressive=progressive_card("linked-pai-gow")),
 }
 
 
@@ -98,6 +100,20 @@ def bets(game: Round, rng: random.Random, save: Save) -> None:
         save()
     if game.rules.bonus is not None:  # drawn only at a bonus table: the others stay as were
         bonuses(game, rng, save)
+    if game.rules.progressive is not None:
+        progressives(game, rng, save)
+
+
+def progressives(game: Round, rng: random.Random, save: Save) -> None:
+    """Progressive wagers on some seats with a Pai Gow wager; one taken back now and then."""
+    seats = [*game.wagers] + ([game.bank.player] if game.bank.player is not None else [])
+    for seat in seats:
+        if rng.random() < 0.7:
+            game.place_progressive(seat)
+            save()
+    if game.progressive_wagers and rng.random() < 0.2:
+        game.withdraw_progressive(next(iter(game.progressive_wagers)))
+        save()
 
 
 def bonuses(game: Round, rng: random.Random, save: Save) -> None:

@@ -28,7 +28,7 @@ def _filled(text: str) -> str:
     """A RULE_ text with its blanks filled as a round fills them."""
     return text.format(direction="clockwise", way="standard", rule="PR-2",
                        says="Two pairs: The two cards will be the lowest pair", most=1,
-                       least="$1.00", at="$1,000.00")
+                       least="$1.00", at="$1,000.00", wager="$1.00")
 
 
 RULES = {name: getattr(records, name) for name in dir(records) if name.startswith("RULE_")}

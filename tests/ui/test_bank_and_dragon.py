@@ -180,10 +180,20 @@ def test_a_player_banker_round_with_a_bank_that_runs_out(make_station):
     assert rows["seat 2"][2:] == ["WIN*", "$20.00", "$0.50", "+$9.50"]
     assert rows["seat 5"][2:] == ["RETURNED", "$40.00", "", "$0.00"]
     assert rows["seat 3 (bank)"][2:] == ["BANK", "", "", "-$100.00"]
-    assert rows["dealer (vs the bank)"][:3] == ["1", "dealer (vs the bank)", "WIN"]
+    assert rows["dealer (vs the bank)"][1:3] == ["dealer (vs the bank)", "WIN"]
+    # One number for one place: the slip's "#" is the felt's badge, though the dealer's
+    # hand was settled first (issue 25); its row says so.
+    names = {"seat 1": 1, "seat 2": 2, "seat 3 (bank)": 3, "seat 5": 5,
+             "dealer (vs the bank)": DEALER}
+    for name, position in names.items():
+        assert "#" + rows[name][0] == s.seat(position).order_badge.text(), name
+    dealer_row = next(r for r in range(table.rowCount())
+                      if table.item(r, 1).text() == "dealer (vs the bank)")
+    assert rows["dealer (vs the bank)"][0] != "1"
+    assert "settled first" in table.item(dealer_row, 2).toolTip()
     totals = s.window.panel.slip.totals.text()
-    assert ("Banker seat 3: bank $100.00, collected $0.00, paid $100.00, commission $0.00, "
-            "net -$100.00") in totals
+    assert ("Banker seat 3 (the dealer's hand settled first): bank $100.00, collected $0.00, "
+            "paid $100.00, commission $0.00, net -$100.00") in totals
     assert "* The bank ran out: seat 2 paid $10.00 of $20.00; seat 5's wager returned" in totals
     assert f"Players net {money(expected.totals.players_net, sign=True)}" in totals
     assert s.seat(3).result.text() == "BANK -$100.00 - ran out"

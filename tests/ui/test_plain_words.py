@@ -96,12 +96,13 @@ def test_no_program_word_in_the_window_the_slip_or_the_pits_recall(make_station,
     assert glossary.internal_words(recall) == (), recall
 
 
-def test_the_slips_settling_order_says_it_is_not_the_felts_deal_order(qapp):
+def test_the_slips_number_column_says_it_is_the_felts_place_from_action(qapp):
     """Issue 25: "The slip's '#' is the settling order, while the felt's '#1' is the deal
-    order": the slip's column says which order it is."""
+    order": the slip's "#" is now the felt's number, and its header says so (the numbers
+    themselves: test_bank_and_dragon's player-bank round)."""
     from app.ui.panel import SlipView
 
     view = SlipView()
     header = view.table.horizontalHeaderItem(0)
-    assert header is not None and "settled and paid" in header.toolTip()
-    assert "the order they were dealt" in header.toolTip()
+    assert header is not None and header.text() == "#"
+    assert "place from action, as on the felt" in header.toolTip()

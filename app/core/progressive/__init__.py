@@ -11,13 +11,21 @@ these rules under the meter row's lock.
 """
 
 from .card import ProgressiveCard, ProgressiveCardError, ProgressivePay, Reset, TwoHits
+from .card_data import progressive_from_data, progressive_to_data
 from .card_file import load_progressive_card
 from .meter import Contribution, Hit, Meter, MeterError, add, contribute, opening, take_hits
-from .shipped import SHIPPED_PROGRESSIVES, progressive_card, progressive_card_names
+from .shipped import (
+    SHIPPED_PROGRESSIVES,
+    progressive_card,
+    progressive_card_names,
+    site_progressive_folders,
+    use_site_progressives,
+)
 
 __all__ = [
     "SHIPPED_PROGRESSIVES", "Contribution", "Hit", "Meter", "MeterError", "ProgressiveCard",
     "ProgressiveCardError", "ProgressivePay", "Reset", "TwoHits", "add", "contribute",
     "load_progressive_card", "opening", "progressive_card", "progressive_card_names",
-    "take_hits",
+    "progressive_from_data", "progressive_to_data", "take_hits", "site_progressive_folders",
+    "use_site_progressives",
 ]

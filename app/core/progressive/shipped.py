@@ -9,12 +9,24 @@ from .card import ProgressiveCard, ProgressiveCardError
 from .card_file import load_progressive_card
 
 SHIPPED_PROGRESSIVES = Path(__file__).with_name("cards")
+_site: list[Path] = []  # the casino's own folder, named by the station's config
+
+
+def use_site_progressives(folder: str | Path | None) -> None:
+    """Look for progressive cards in the casino's own folder too (after the shipped ones,
+    so a file there overrides one of the same name), or no longer (None); the settings call
+    this with `[progressive] cards_folder`. One site a process: a later call replaces it."""
+    _site[:] = [] if folder is None or not str(folder).strip() else [Path(folder)]
+
+
+def site_progressive_folders() -> tuple[Path, ...]:
+    return tuple(_site)
 
 
 def _files(folders: Iterable[Path]) -> dict[str, Path]:
     """Every card file by name; a site's folder (later) overrides the shipped one."""
     out: dict[str, Path] = {}
-    for folder in (SHIPPED_PROGRESSIVES, *folders):
+    for folder in (SHIPPED_PROGRESSIVES, *_site, *folders):
         for path in sorted(Path(folder).glob("*.toml")):
             out[path.stem] = path
     return out

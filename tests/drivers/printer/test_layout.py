@@ -241,3 +241,37 @@ def test_the_receipt_and_the_slips_words_show_the_bonus_a_seat_at_a_time_in_the_
         "      bonus $100.00: five aces, 400 to 1: +$40,000.00 - approved by Pat Lee",
         "      envy: four of a kind at seat 2: +$5.00",
         "   seat 2 bonus +$375.00"]
+
+
+# A round's linked progressive as the slip keeps it (issue 27): seat 1's five aces took 10%
+# of a $10,002.10 meter (the card's "five-aces = 10%", rounded down), signed in by Pat Lee;
+# seat 3's wager did not hit.
+PROGRESSIVE = {
+    "card": "linked-pai-gow", "title": "Linked Pai Gow progressive", "wagers_cents": 200,
+    "lines": [
+        {"seat": 1, "wager_cents": 100, "category": "five-aces", "hand": "five aces",
+         "pays": "10% of the meter", "paid_cents": 100_021, "from_meter_cents": 100_021,
+         "fixed_cents": 0, "by": "Pat Lee"},
+        {"seat": 3, "wager_cents": 100, "category": None, "hand": None, "pays": None,
+         "paid_cents": None, "from_meter_cents": 0, "fixed_cents": 0, "by": None}]}
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_the_receipt_shows_each_seats_progressive_wager_and_what_a_hit_paid(
+        columns: int) -> None:
+    s = {**slip("fortune-bonus"), "progressive": PROGRESSIVE}
+    lines = slip_lines(s, columns, time=TIME)
+    assert all(len(line) <= columns for line in lines)
+    start = next(n for n, line in enumerate(lines) if line.startswith("PROGRESSIVE"))
+    assert lines[start].endswith("wagers $2.00")
+    hit = " ".join(lines[start + 1:start + 4])
+    assert "seat 1 progressive $1.00: HIT five aces (10% of the meter)" in " ".join(
+        hit.split())
+    assert "paid $1,000.21, signed in by Pat Lee" in " ".join(hit.split())
+    assert any(line.endswith("+$1,000.21") for line in lines[start + 1:start + 5])
+    assert "   seat 3 progressive $1.00" in lines
+
+
+def test_a_slip_without_the_progressive_reads_as_before() -> None:
+    plain = slip_lines(slip("fortune-bonus"), 42, time=TIME)
+    assert not any(line.startswith("PROGRESSIVE") for line in plain)

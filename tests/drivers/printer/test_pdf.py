@@ -113,3 +113,13 @@ def test_the_pdf_shows_the_bonus_a_seat_at_a_time_in_the_order_paid() -> None:
     assert f"{seat_1} {seat_2} {seat_3}" in text
     assert ("Bonus wagers $110.00 Bonus players net +$40,650.00 Bonus house net -$40,650.00"
             in text)
+
+
+def test_the_pdf_shows_each_seats_progressive_wager_and_what_a_hit_paid() -> None:
+    from .test_layout import PROGRESSIVE
+
+    text = _flat(_text(slips_pdf([{**slip("fortune-bonus"), "progressive": PROGRESSIVE}],
+                                 times=[TIME], now=TIME)))
+    assert "Progressive (Linked Pai Gow progressive): wagers $2.00" in text
+    assert ("seat 1 progressive $1.00: HIT five aces (10% of the meter) - paid $1,000.21, "
+            "signed in by Pat Lee") in text
