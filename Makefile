@@ -66,7 +66,8 @@ floor: $(STAMP)
 
 # The floor's pages as the browser test sees them, into docs/floor/.
 floor-screenshots: $(STAMP) postgres-server chromium
-	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py
+	PAIGOW_FLOOR_SCREENSHOTS=docs/floor $(BIN)/python -m pytest -q tests/floor/test_browser.py \
+	  tests/floor/test_browser_progressive.py
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them. lint-imports checks the import contracts of

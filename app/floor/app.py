@@ -42,11 +42,12 @@ from starlette.staticfiles import StaticFiles
 
 from app.core.gaming_day import GamingDay
 from app.core.settlement import MoneyError, parse_money
-from app.ledger import LedgerError, Store, anchors, chain
+from app.ledger import LedgerError, Store, anchors, chain, progressive
 from app.ledger.database import WRITE, make_engine, migrate
 from app.ledger.models import FloorRequest, StationStatus, now
 
 from . import alerts as alerts_mod
+from . import progressive as progressive_mod
 from . import report as report_mod
 from . import views
 from .anchoring import Anchoring
@@ -103,13 +104,25 @@ class Floor:
         with self.session() as s:
             tiles = views.tiles(s, at, self.settings.offline_s)
             open_alerts = alerts_mod.listing(s, open_only=True, limit=20)
+            meters = progressive_mod.strips(s)
         # A tile's HTML is made once per state of the table: most tiles do not change
         # from one poll to the next.
         cache = self._tile_html
         made = {t: cache.get(t) or self.html("_tile.html", t=t) for t in tiles}
         self._tile_html = made  # a page's render and the hub's may overlap: each its own
         return Snapshot({t.dom_id: made[t] for t in tiles},
-                        self.html("_alerts.html", alerts=open_alerts, compact=True), at)
+                        self.html("_alerts.html", alerts=open_alerts, compact=True),
+                        self.html("_meter.html", meters=meters) if meters else "", at)
+
+    def meters(self) -> str:
+        """The meter strip as the hub last pushed it, or read now when the hub is behind
+        (a page opened as the server starts)."""
+        snap = self.hub.current
+        if snap.at is not None and (now() - snap.at).total_seconds() <= 2 * self.settings.poll_s:
+            return snap.meters
+        with self.session() as s:
+            meters = progressive_mod.strips(s)
+        return self.html("_meter.html", meters=meters) if meters else ""
 
     def scan(self, since: datetime) -> int:
         raised = alerts_mod.scan(self.engine, since=since, offline_s=self.settings.offline_s,
@@ -217,7 +230,8 @@ def refused(floor: Floor, request: Request, status: int, text: str) -> Response:
 def render(request: Request, floor: Floor, name: str, user: User | None,
            **context: object) -> HTMLResponse:
     return HTMLResponse(floor.html(name, user=user, csrf=csrf_token(request),
-                                   path=request.url.path, **context))
+                                   path=request.url.path,
+                                   meters_html=floor.meters() if user else "", **context))
 
 
 # --- login ------------------------------------------------------------------------------------
@@ -278,7 +292,9 @@ async def stream(request: Request, floor: Floor, user: User) -> Response:
             return False
         return isinstance(await run_in_threadpool(still, floor.engine, login), User)
 
-    return StreamingResponse(floor.hub.follow(alive, every=floor.settings.poll_s),
+    return StreamingResponse(floor.hub.follow(alive, every=floor.settings.poll_s,
+                                              meter_only=request.query_params.get("only")
+                                              == "meter"),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-store",
                                       "X-Accel-Buffering": "no"})
@@ -506,6 +522,23 @@ def _window(request: Request, floor: Floor) -> Window:
 
 
 @page()
+async def progressive_page(request: Request, floor: Floor, user: User) -> Response:
+    """The linked progressive: the meter, reserve and seed, the audit, the gaming day's
+    contributions per table and per shift, the hits, the meter's history as a chart."""
+    w = _window(request, floor)
+    gd = floor.settings.gaming_day
+
+    def read() -> list[progressive_mod.MeterPage]:
+        with floor.session() as s:
+            found = (progressive_mod.meter_page(s, name, gd, w.day)
+                     for name in progressive.meters(s))
+            return [m for m in found if m is not None]
+    return render(request, floor, "progressive.html", user,
+                  meters=await run_in_threadpool(read), w=w, starts=f"{gd.starts:%H:%M}",
+                  zone=gd.zone_words())
+
+
+@page()
 async def report_page(request: Request, floor: Floor, user: User) -> Response:
     w = _window(request, floor)
     rep = await run_in_threadpool(report_mod.build, floor.engine, w.since, w.until, w.words)
@@ -588,6 +621,7 @@ def create_app(settings: FloorSettings) -> Starlette:
         Route("/alerts", alerts_page),
         Route("/alerts/ack", acknowledge_many, methods=["POST"]),
         Route("/alerts/{alert_id}/ack", acknowledge, methods=["POST"]),
+        Route("/progressive", progressive_page),
         Route("/report", report_page),
         Route("/report.csv", report_csv),
         Route("/report.pdf", report_pdf),

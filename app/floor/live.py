@@ -1,8 +1,10 @@
 """Live updates: one loop per floor server reads the heartbeats (and raises alerts) every
 `poll_s`, renders each table's tile, and pushes the tiles that changed to every browser
-following the floor (server-sent events). A browser that connects gets every tile first,
-so a reconnect never misses a change. A browser's stream asks whether its session still
-stands before it sends, at most once a beat, and ends when it does not.
+following the floor (server-sent events), and the progressive meter strip every page shows
+when it changes. A browser that connects gets every tile first, so a reconnect never misses
+a change; a page other than the floor follows the meter only. A browser's stream asks
+whether its session still stands before it sends, at most once a beat, and ends when it
+does not.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ QUEUE = 2048  # a browser this far behind is dropped; it reconnects and gets eve
 class Snapshot:
     tiles: dict[str, str] = field(default_factory=dict)  # dom id -> tile HTML
     alerts: str = ""  # the open alerts' HTML
+    meters: str = ""  # the progressive meter strip's HTML (app/floor/progressive.py)
     at: datetime | None = None
 
 
@@ -42,7 +45,7 @@ class Hub:
         self.poll_s = poll_s
         self.scan_every = scan_every
         self.current = Snapshot()
-        self.subscribers: set[asyncio.Queue[str]] = set()
+        self.subscribers: set[asyncio.Queue[tuple[str, str]]] = set()
         self.polls = 0
         self.errors = 0
         self.last_error: str | None = None
@@ -114,42 +117,49 @@ class Hub:
             self.publish("gone", {"id": dom})
         if snap.alerts != old.alerts:
             self.publish("alerts", {"html": snap.alerts})
+        if snap.meters != old.meters:
+            self.publish("meter", {"html": snap.meters})
         self.ready.set()
 
     def publish(self, event: str, data: dict[str, object]) -> None:
         message = f"event: {event}\ndata: {json.dumps(data)}\n\n"
         for q in list(self.subscribers):
             try:
-                q.put_nowait(message)
+                q.put_nowait((event, message))
             except asyncio.QueueFull:
                 self.subscribers.discard(q)
                 self.dropped += 1
 
     async def follow(self, alive: Callable[[], Awaitable[bool]] | None = None,
-                     every: float = 1.0) -> AsyncIterator[str]:
+                     every: float = 1.0, meter_only: bool = False) -> AsyncIterator[str]:
         """A browser's stream: every tile now, then the changes as they come. `alive`: whether
         the browser's session still stands, asked before sending when the last answer is
         `every` seconds old (the caller has just asked it); the stream ends once it does
-        not, so nothing is sent more than a beat after the session ended."""
-        q: asyncio.Queue[str] = asyncio.Queue(QUEUE)
+        not, so nothing is sent more than a beat after the session ended. `meter_only`:
+        the meter strip and nothing else (every page but the floor's)."""
+        q: asyncio.Queue[tuple[str, str]] = asyncio.Queue(QUEUE)
         await self.ready.wait()
         snap = self.current
         self.subscribers.add(q)
         asked = time.monotonic()
         try:
             yield "retry: 1000\n\n"
-            for dom, html in snap.tiles.items():
-                yield f"event: tile\ndata: {json.dumps({'id': dom, 'html': html})}\n\n"
-            yield f"event: alerts\ndata: {json.dumps({'html': snap.alerts})}\n\n"
+            if not meter_only:
+                for dom, html in snap.tiles.items():
+                    yield f"event: tile\ndata: {json.dumps({'id': dom, 'html': html})}\n\n"
+                yield f"event: alerts\ndata: {json.dumps({'html': snap.alerts})}\n\n"
+            if snap.meters:  # a floor with no linked progressive has no strip
+                yield f"event: meter\ndata: {json.dumps({'html': snap.meters})}\n\n"
             while q in self.subscribers:
                 try:
-                    message = await asyncio.wait_for(q.get(), KEEPALIVE_S)
+                    event, message = await asyncio.wait_for(q.get(), KEEPALIVE_S)
                 except TimeoutError:
-                    message = ": keepalive\n\n"
+                    event, message = "", ": keepalive\n\n"
                 if alive is not None and time.monotonic() - asked >= every:
                     if not await alive():
                         return
                     asked = time.monotonic()
-                yield message
+                if not meter_only or event in ("", "meter"):
+                    yield message
         finally:
             self.subscribers.discard(q)

@@ -3,8 +3,8 @@
 from importlib import import_module
 
 # Device and window benchmarks first; the core's lines and the peer's are printed last.
-ORDER = ("bench_floor", "bench_shoe", "bench_window", "bench_keys", "bench_sync",
-         "bench_shift", "bench_analysis", "bench_bonus", "bench_core", "bench_peer")
+ORDER = ("bench_floor", "bench_progressive", "bench_shoe", "bench_window", "bench_keys",
+         "bench_sync", "bench_shift", "bench_analysis", "bench_bonus", "bench_core", "bench_peer")
 
 for name in ORDER:
     try:

@@ -17,10 +17,17 @@
   }
   tick();
   setInterval(tick, 1000);
+  // The floor page follows every tile and the meter; any other page the meter only.
   var tiles = document.getElementById("tiles");
-  if (!tiles || !window.EventSource) return;
+  var meters = document.getElementById("meters");
+  var follow = tiles || meters;
+  if (!follow || !window.EventSource) return;
   window.floorEvents = 0;
-  var source = new EventSource(tiles.getAttribute("data-stream"));
+  var source = new EventSource(follow.getAttribute("data-stream"));
+  source.addEventListener("meter", function (e) {
+    if (meters) meters.innerHTML = JSON.parse(e.data).html;
+  });
+  if (!tiles) return;
   source.addEventListener("tile", function (e) {
     var d = JSON.parse(e.data);
     var old = document.getElementById(d.id);
