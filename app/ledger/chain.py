@@ -438,23 +438,46 @@ def _as_written(obj: Base) -> dict[str, object] | None:
     return row
 
 
-@event.listens_for(LedgerSession, "before_commit")
-def _link_touched(session: Session) -> None:
+LINKING = "paigow_chain_linking"
+"""A LedgerSession's info: the heads its open transaction has linked so far (link_now)."""
+
+
+def link_now(session: Session) -> None:
+    """Link the rows this transaction has written so far now, not at its commit: a writer
+    about to take a lock every linked table shares (a progressive meter's row) links its
+    own rows first, so that lock is held for its few last rows only. Rows written after
+    are linked at the commit, in a link of their own."""
     session.flush()
     touched: dict[tuple[str, str], Base] = session.info.pop(TOUCHED, {})
     if touched:
         conn = session.connection()
         written = {key: row for key, obj in touched.items()
                    if (row := _as_written(obj)) is not None}
-        heads: Heads = {}
+        heads: Heads = session.info.setdefault(LINKING, {})
         append_transaction(conn, sorted(touched, key=lambda k: (CHAINED.index(k[0]), k[1])),
                            conn.get_execution_options().get(SIGNER), written, heads)
-        session.info[LINKED] = heads
+
+
+def hold_station_chain(conn: Connection, station_id: uuid.UUID) -> None:
+    """Take the chain lock of a station's table now, as its next link would: a writer that
+    will also take a shared lock takes this one first, so every writer takes its locks in
+    one order (the table's chain, the people's, then the meter's) and none waits in a
+    circle."""
+    name = conn.scalar(_table_name_of(_table("stations")), {"id": station_id})
+    if name is not None:
+        _lock(conn, str(name))
+
+
+@event.listens_for(LedgerSession, "before_commit")
+def _link_touched(session: Session) -> None:
+    link_now(session)
+    session.info[LINKED] = session.info.pop(LINKING, {})
 
 
 @event.listens_for(LedgerSession, "after_rollback")
 def _forget_touched(session: Session) -> None:
     session.info.pop(TOUCHED, None)
+    session.info.pop(LINKING, None)
     session.info.pop(LINKED, None)
 
 

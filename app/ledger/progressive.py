@@ -49,6 +49,7 @@ from app.core.progressive import contribute as shares_of
 from app.core.progressive import take_hits as hits_from
 from app.core.settlement import money
 
+from . import chain
 from .errors import LedgerError
 from .models import ProgressiveMeter, ProgressiveMove, now
 
@@ -153,6 +154,12 @@ def _locked(s: Session, card: ProgressiveCard, station_id: uuid.UUID, at: dateti
     """The meter row, locked for this transaction; opened at the card's seed (with its
     'open' move) if it is not there. Two stations opening it at once: one insert wins, the
     other does nothing and waits for the lock."""
+    # The meter's row lock is the one every linked table waits for: taken last, after this
+    # station's chain lock and with this transaction's own rows already linked, it is held
+    # for the move alone. Held through a settlement's whole link (84% of its time) it let
+    # one meter take about 20 settlements a second (bench progressive, docs/floor.md).
+    chain.hold_station_chain(s.connection(), station_id)
+    chain.link_now(s)
     digest = card_hash(card)
     dialect = s.get_bind().dialect.name
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
