@@ -341,14 +341,14 @@ def hits_owed(s: Session, table: str | None = None, meter: str | None = None
     # Only a round with progressive wagers (its contribution) can have hit; the LIKE only
     # spares reading every such slip (a hit line names its category; json with no spaces,
     # as apply.py writes it): the slip itself decides.
-    stmt = (select(RoundRow.id, RoundRow.round_no, RoundRow.slip_json)
+    stmt = (select(RoundRow.id, RoundRow.table_name, RoundRow.round_no, RoundRow.slip_json)
             .where(RoundRow.status == "settled", fed.exists(), ~paid.exists(),
                    RoundRow.slip_json.like('%"category":"%'))
             .order_by(RoundRow.settled_at, RoundRow.round_no))
     if table is not None:
         stmt = stmt.where(RoundRow.table_name == table)
     out: list[OwedHit] = []
-    for round_id, round_no, text in s.execute(stmt):
+    for round_id, table_name, round_no, text in s.execute(stmt):
         try:
             slip = json.loads(text or "")
             card, lines = str(slip["progressive"]["card"]), slip["progressive"]["lines"]
@@ -357,7 +357,7 @@ def hits_owed(s: Session, table: str | None = None, meter: str | None = None
         if meter is not None and card != meter:
             continue
         out += [OwedHit(str(round_id), round_no, x["seat"], str(x["category"]),
-                        str(x["hand"]), str(x["pays"]), card)
+                        str(x["hand"]), str(x["pays"]), card, table_name)
                 for x in cast(list[ProgressiveLineDict], lines) if x.get("category")]
     return out
 
@@ -376,7 +376,7 @@ def round_card(s: Session, round_id: uuid.UUID, name: str) -> ProgressiveCard:
 
 
 def owed_words(hit: OwedHit) -> str:
-    """How the station, the pit and the audit name a hit owed."""
+    """How the audit names a hit owed (after its table), as the station lists it."""
     return f"round {hit.round_no} seat {hit.seat}, {hit.hand}"
 
 
@@ -461,9 +461,9 @@ class Audit:
             *(f"  note: {n}" for n in self.notes),
         ]
         # owed to players, not yet the meter's: the meter is exact without them
-        lines += [f"  HIT OWED: {owed_words(h)} ({h.pays}): settled and not yet paid; a "
-                  f"supervisor signs in at the table's station to pay it (F2, Pay "
-                  f"progressive)" for h in self.owed]
+        lines += [f"  HIT OWED: table {h.table} {owed_words(h)} ({h.pays}): settled and not "
+                  f"yet paid; a supervisor signs in at that table's station to pay it (F2, "
+                  f"Pay progressive)" for h in self.owed]
         if self.exact:
             lines.append(f"  {self.moves} move(s): exact to the cent")
         else:
@@ -481,7 +481,8 @@ class Audit:
                 "reserve_moves_cents": t.reserve_moves, "house_seeds_cents": t.house_seeds,
                 "to_reserve_cents": t.to_reserve, "fixed_paid_cents": t.fixed_paid,
                 "problems": self.problems, "notes": self.notes,
-                "owed": [{"round_id": h.round_id, "round_no": h.round_no, "seat": h.seat,
+                "owed": [{"round_id": h.round_id, "table": h.table, "round_no": h.round_no,
+                          "seat": h.seat,
                           "category": h.category, "hand": h.hand, "pays": h.pays}
                          for h in self.owed]}
 

@@ -205,6 +205,7 @@ class OwedHit:
     hand: str  # the dealer's words, e.g. "five aces"
     pays: str  # "10% of the meter" or "$75.00"
     card: str  # the progressive's card (its meter's name)
+    table: str = ""  # the table that settled it (a meter links many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,6 +339,7 @@ class OwedHitJson(TypedDict):
     hand: str
     pays: str
     card: str
+    table: NotRequired[str]
 
 
 class HitsOwedJson(TypedDict):
@@ -411,7 +413,7 @@ def event_to_dict(event: Event) -> EventJson:
             return {"kind": "hits_owed",
                     "hits": [{"round_id": h.round_id, "round_no": h.round_no, "seat": h.seat,
                               "category": h.category, "hand": h.hand, "pays": h.pays,
-                              "card": h.card}
+                              "card": h.card, "table": h.table}
                              for h in owed]}
     raise EventError(f"not an event: {event!r}")
 
@@ -449,7 +451,8 @@ def _event(d: EventJson) -> Event:
                                d["by"], d["error"])
     if d["kind"] == "hits_owed":
         return HitsOwed(tuple(OwedHit(h["round_id"], h["round_no"], h["seat"], h["category"],
-                                      h["hand"], h["pays"], h["card"]) for h in d["hits"]))
+                                      h["hand"], h["pays"], h["card"], h.get("table", ""))
+                            for h in d["hits"]))
     j = d["job"]
     return Printed(PrintOutcome(PrintJob(j["kind"], j["table"], j["round"]), d["printed"],
                                 d["message"], d["kept"], tuple(d["rounds"]), d["left"],

@@ -86,9 +86,12 @@ def test_a_hit_waiting_when_the_station_stops_is_offered_at_the_next_start_and_p
                 f"four of a kind. A supervisor signs in to pay it") in p.s.message
         # the audit names them too, until they are paid
         with Session(ledger.store.engine) as s:
-            owed = ledger_progressive.audit(s, "linked-pai-gow", LINKED.progressive).owed
-        assert [(h.round_no, h.seat, h.hand) for h in owed] == [
-            (no, 1, "five aces"), (no, 2, "four of a kind")]
+            audit = ledger_progressive.audit(s, "linked-pai-gow", LINKED.progressive)
+        assert [(h.table, h.round_no, h.seat, h.hand) for h in audit.owed] == [
+            ("PG-1", no, 1, "five aces"), ("PG-1", no, 2, "four of a kind")]
+        assert (f"HIT OWED: table PG-1 round {no} seat 1, five aces (10% of the meter): "
+                f"settled and not yet paid") in audit.text()
+        assert audit.exact  # owed to a player, not yet the meter's: the meter adds up
         assert hit_moves(ledger) == []
         assert ("seat 1 progressive $1.00: HIT five aces (10% of the meter) - waiting to be "
                 "paid") in ledger.store.slip(str(no)).text
