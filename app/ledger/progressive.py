@@ -16,6 +16,9 @@ transactions took the lock, and a hit is paid from the meter as the last commit 
   gives back what it paid, never takes again.
 - `meter(...)`: the meter as it stands. `audit(...)`: the moves walked in order against
   the meter, to the cent, or the first row that does not add up, and how.
+- `hits_owed(...)`: the hits a settled round's stored slip has and no hit move pays yet
+  (its op `<round id>/hit` never committed): found in the ledger, so a hit that waited when
+  its station stopped is offered again at the next start, and the audit names it.
 """
 
 from __future__ import annotations
@@ -47,11 +50,12 @@ from app.core.progressive import (
 from app.core.progressive import add as add_to
 from app.core.progressive import contribute as shares_of
 from app.core.progressive import take_hits as hits_from
-from app.core.settlement import money
+from app.core.settlement import ProgressiveLineDict, SlipDict, money
+from app.session.events import OwedHit
 
 from . import chain
 from .errors import LedgerError
-from .models import ProgressiveMeter, ProgressiveMove, now
+from .models import ProgressiveMeter, ProgressiveMove, RoundRow, now
 
 METERS = cast(Table, ProgressiveMeter.__table__)
 OPEN, CONTRIBUTION, HIT = "open", "contribution", "hit"
@@ -323,6 +327,88 @@ def moves_words(moves: Sequence[Move]) -> list[str]:
     return out
 
 
+# --- the hits owed ------------------------------------------------------------------------
+
+def hit_op(round_id: str) -> str:
+    """The op that pays a round's hits: the same whether the station pays it at the
+    settlement or after a restart, so a hit already paid is given back, never paid again."""
+    return f"{round_id}/hit"
+
+
+def hits_owed(s: Session, table: str | None = None, meter: str | None = None
+              ) -> list[OwedHit]:
+    """The hits owed and unpaid (of one table, of one meter), oldest round first: a settled
+    round whose stored slip has a progressive line with a hit, and no hit move of that
+    round. The slip as stored is the one made at the settlement, so its hits never say
+    paid; the moves say which were."""
+    paid = select(ProgressiveMove.round_id).where(ProgressiveMove.kind == HIT,
+                                                  ProgressiveMove.round_id == RoundRow.id)
+    fed = select(ProgressiveMove.round_id).where(ProgressiveMove.kind == CONTRIBUTION,
+                                                 ProgressiveMove.round_id == RoundRow.id)
+    # Only a round with progressive wagers (its contribution) can have hit; the LIKE only
+    # spares reading every such slip (a hit line names its category; json with no spaces,
+    # as apply.py writes it): the slip itself decides.
+    stmt = (select(RoundRow.id, RoundRow.table_name, RoundRow.round_no, RoundRow.slip_json)
+            .where(RoundRow.status == "settled", fed.exists(), ~paid.exists(),
+                   RoundRow.slip_json.like('%"category":"%'))
+            .order_by(RoundRow.settled_at, RoundRow.round_no))
+    if table is not None:
+        stmt = stmt.where(RoundRow.table_name == table)
+    out: list[OwedHit] = []
+    for round_id, table_name, round_no, text in s.execute(stmt):
+        try:
+            slip = json.loads(text or "")
+            card, lines = str(slip["progressive"]["card"]), slip["progressive"]["lines"]
+        except (ValueError, KeyError, TypeError):
+            continue  # no progressive on this slip (a bonus line named a category)
+        if meter is not None and card != meter:
+            continue
+        out += [OwedHit(str(round_id), round_no, x["seat"], str(x["category"]),
+                        str(x["hand"]), str(x["pays"]), card, table_name)
+                for x in cast(list[ProgressiveLineDict], lines) if x.get("category")]
+    return out
+
+
+def round_card(s: Session, round_id: uuid.UUID, name: str) -> ProgressiveCard:
+    """The card a round was played under, as stored with its rules (never today's config);
+    the card of that name this program has, for a round whose rules cannot be read."""
+    from .codec import CodecError, decode_rules
+
+    rnd = s.get(RoundRow, round_id)
+    try:
+        card = decode_rules(json.loads(rnd.config)["rules"]).progressive if rnd else None
+    except (ValueError, KeyError, TypeError, CodecError):
+        card = None
+    return card if card is not None and card.name == name else card_named(name)
+
+
+def owed_words(hit: OwedHit) -> str:
+    """How the audit names a hit owed (after its table), as the station lists it."""
+    return f"round {hit.round_no} seat {hit.seat}, {hit.hand}"
+
+
+def as_paid(slip: SlipDict, moves: Sequence[Move]) -> SlipDict:
+    """The slip with each progressive hit as the round's hit moves paid it (the slip kept is
+    the one made at the settlement, before any sign-in): what it paid, from the meter and
+    from the house, and who signed in. A hit with no move stays waiting to be paid."""
+    progressive = slip.get("progressive")
+    paid = {m.seat: m for m in moves if m.kind == HIT}
+    if progressive is None or not paid:
+        return slip
+    lines = []
+    for line in progressive["lines"]:
+        m = paid.get(line["seat"])
+        if line["category"] is not None and m is not None:
+            line = line.copy()
+            line["paid_cents"], line["from_meter_cents"] = m.amount, -m.to_meter
+            line["fixed_cents"], line["by"] = m.house_paid, m.by
+        lines.append(line)
+    out, shown = slip.copy(), progressive.copy()
+    shown["lines"] = lines
+    out["progressive"] = shown
+    return out
+
+
 def meters(s: Session) -> list[str]:
     return list(s.scalars(select(METERS.c.name).order_by(METERS.c.name)))
 
@@ -361,6 +447,7 @@ class Audit:
     sums: Sums = field(default_factory=Sums)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    owed: list[OwedHit] = field(default_factory=list)  # hits settled and not yet paid
 
     @property
     def exact(self) -> bool:
@@ -380,6 +467,10 @@ class Audit:
             f"{money(t.reserve)}; fixed amounts paid by the house {money(t.fixed_paid)}",
             *(f"  note: {n}" for n in self.notes),
         ]
+        # owed to players, not yet the meter's: the meter is exact without them
+        lines += [f"  HIT OWED: table {h.table} {owed_words(h)} ({h.pays}): settled and not "
+                  f"yet paid; a supervisor signs in at that table's station to pay it (F2, "
+                  f"Pay progressive)" for h in self.owed]
         if self.exact:
             lines.append(f"  {self.moves} move(s): exact to the cent")
         else:
@@ -396,7 +487,11 @@ class Audit:
                 "wagers": t.wagers, "hits_cents": t.hits,
                 "reserve_moves_cents": t.reserve_moves, "house_seeds_cents": t.house_seeds,
                 "to_reserve_cents": t.to_reserve, "fixed_paid_cents": t.fixed_paid,
-                "problems": self.problems, "notes": self.notes}
+                "problems": self.problems, "notes": self.notes,
+                "owed": [{"round_id": h.round_id, "table": h.table, "round_no": h.round_no,
+                          "seat": h.seat,
+                          "category": h.category, "hand": h.hand, "pays": h.pays}
+                         for h in self.owed]}
 
 
 def _name(m: Move, round_no: int | None) -> str:
@@ -520,6 +615,7 @@ def audit(s: Session, name: str, card: ProgressiveCard | None = None) -> Audit:
             f"the meter shows {money(reading.amount)} (reserve {money(reading.reserve)}) "
             f"after {reading.seq} move(s), but its last move, {last.seq}, left "
             f"{money(last.after.amount)} (reserve {money(last.after.reserve)})")
+    result.owed = hits_owed(s, meter=name)
     if (t.meter, t.reserve) != (reading.amount, reading.reserve):
         result.problems.append(
             f"the meter shows {money(reading.amount)}, but seed + contributions - hits + "

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from app.core.round_rules import RoundRules
 from app.core.settlement import SlipDict, money, slip_text
 
-from . import slips
+from . import progressive, slips
 from .apply import MISDEAL_PREFIX, ROUND_VOIDED
 from .chain import untrusted
 from .codec import CodecError, decode_rules
@@ -343,9 +343,12 @@ def slip(s: Session, ref: str, table: str | None = None) -> StoredSlip:
                           + (" yet" if rnd.status == "open" else ""))
     assert rnd.settled_at is not None
     try:
-        data = slips.whole(s, rnd, json.loads(rnd.slip_json))
+        kept = slips.whole(s, rnd, json.loads(rnd.slip_json))
+        # a progressive hit as its moves paid it: the slip kept was made before the sign-in
+        data = progressive.as_paid(kept, progressive.round_moves(s, rnd.id))
         # the words as printed: kept by a round stored before 0013, else rendered
-        words = rnd.slip_text if rnd.slip_text is not None else slip_text(data)
+        words = (rnd.slip_text if rnd.slip_text is not None and data is kept
+                 else slip_text(data))
     except (RecursionError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise LedgerError(f"round {str(rnd.id)[:8]}: the slip stored with it cannot be read "
                           f"({type(e).__name__}: {e}): a station never stores that, so the "

@@ -51,6 +51,7 @@ from app.core.banker import BankRotation, Eligibility
 from app.core.bonus.categories import Category
 from app.core.progressive import ProgressiveCard
 from app.core.round import BonusApproved, Phase, Record, Round, Settled
+from app.session.events import OwedHit
 from app.session.ports import PortError, Supervisor
 from drivers.private import open_private
 
@@ -812,6 +813,27 @@ class Store:
         """The meter called `name` as it stands (None: not opened yet); LedgerUnavailable
         while the database cannot be reached. A read: it never waits for a writer's lock."""
         return self._read(lambda s: progressive.meter(s, name))
+
+    def progressive_hits_owed(self, table: str | None = None, meter: str | None = None
+                              ) -> list[OwedHit]:
+        """The progressive hits owed and unpaid (`progressive.hits_owed`), oldest first;
+        LedgerUnavailable while the database cannot be reached."""
+        return self._read(lambda s: progressive.hits_owed(s, table, meter))
+
+    def pay_owed_progressive(self, hits: Sequence[OwedHit], by: str | Person | None,
+                             secret: str | None = None) -> tuple[progressive.Move, ...]:
+        """One round's hits owed, as `progressive_hits_owed` found them, paid exactly as at
+        its settlement: by the card stored with the round, under the same op (a hit paid
+        meanwhile is given back, never paid twice)."""
+        rounds = {h.round_id for h in hits}
+        if len(rounds) != 1:
+            raise LedgerError("one round's progressive hits are paid at a time: nothing was "
+                              "paid")
+        round_id, name = hits[0].round_id, hits[0].card
+        card = self._read(lambda s: progressive.round_card(s, uuid.UUID(round_id), name))
+        return self.take_progressive_hits(card, round_id,
+                                          [(h.seat, Category(h.category)) for h in hits],
+                                          progressive.hit_op(round_id), by, secret)
 
     def take_progressive_hits(self, card: ProgressiveCard, round_id: str,
                               hits: Sequence[tuple[int, Category]], op_id: str,

@@ -18,9 +18,11 @@ from .events import (
     DeviceAction,
     Event,
     FrontTyped,
+    HitsOwed,
     KeyPressed,
     LeftoversRead,
     MeterStatus,
+    OwedHit,
     PaidHit,
     Printed,
     PrintJob,
@@ -48,8 +50,9 @@ from .session import DealerSession
 
 __all__ = [
     "COMMANDS", "CardPicked", "CardRead", "Changes", "Command", "DealerCommand",
-    "DealerSession", "DeviceAction", "Event", "FrontTyped", "KeyPressed", "LedgerPort",
-    "LeftoversRead", "MemoryLedger", "MemoryPrinter", "MeterStatus", "PaidHit", "Parts",
+    "DealerSession", "DeviceAction", "Event", "FrontTyped", "HitsOwed", "KeyPressed",
+    "LedgerPort",
+    "LeftoversRead", "MemoryLedger", "MemoryPrinter", "MeterStatus", "OwedHit", "PaidHit", "Parts",
     "PortError", "PrintJob", "PrintOutcome", "Printed", "PrinterPort", "ProgressivePaid",
     "ShoeFault", "ShoeStatus", "Shuffled", "Supervisor",
     "SupervisorCommand", "SupervisorPort", "MemorySupervisors",

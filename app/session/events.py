@@ -192,9 +192,33 @@ class ProgressivePaid:
     error: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class OwedHit:
+    """A progressive hit the ledger owes: a settled round's slip has it, and no hit move was
+    recorded for it (the op `<round id>/hit`). Found in the ledger, never in memory, so a
+    hit that waited when its station stopped is offered again at the next start."""
+
+    round_id: str
+    round_no: int
+    seat: int
+    category: str  # the card's word, e.g. "five-aces"
+    hand: str  # the dealer's words, e.g. "five aces"
+    pays: str  # "10% of the meter" or "$75.00"
+    card: str  # the progressive's card (its meter's name)
+    table: str = ""  # the table that settled it (a meter links many)
+
+
+@dataclass(frozen=True, slots=True)
+class HitsOwed:
+    """The progressive hits this table's ledger owes, as the station last looked (at start,
+    and when the meter can be reached again): each is paid after a supervisor's sign-in."""
+
+    hits: tuple[OwedHit, ...] = ()
+
+
 Event = (CardRead | LeftoversRead | Shuffled | ShoeStatus | ShoeFault | DeviceAction
          | DealerCommand | KeyPressed | CardPicked | FrontTyped | SupervisorCommand | Printed
-         | MeterStatus | ProgressivePaid)
+         | MeterStatus | ProgressivePaid | HitsOwed)
 
 
 # --- to and from JSON ---------------------------------------------------------------------
@@ -307,9 +331,26 @@ class ProgressivePaidJson(TypedDict):
     error: str
 
 
+class OwedHitJson(TypedDict):
+    round_id: str
+    round_no: int
+    seat: int
+    category: str
+    hand: str
+    pays: str
+    card: str
+    table: NotRequired[str]
+
+
+class HitsOwedJson(TypedDict):
+    kind: Literal["hits_owed"]
+    hits: list[OwedHitJson]
+
+
 EventJson = (CardJson | LeftoversJson | ShuffleJson | ShoeStatusJson | ShoeFaultJson
              | DeviceActionJson | CommandJson | KeyJson | PickJson | FrontTypedJson
-             | SupervisorJson | PrintedJson | MeterStatusJson | ProgressivePaidJson)
+             | SupervisorJson | PrintedJson | MeterStatusJson | ProgressivePaidJson
+             | HitsOwedJson)
 
 @cache
 def _event_json() -> TypeAdapter[EventJson]:
@@ -321,7 +362,7 @@ def _event_json() -> TypeAdapter[EventJson]:
 
 KINDS = ("card", "leftovers", "shuffle", "shoe_status", "shoe_fault", "device_action",
          "command", "key", "pick", "front_typed", "supervisor", "printed", "meter_status",
-         "progressive_paid")
+         "progressive_paid", "hits_owed")
 
 
 def event_to_dict(event: Event) -> EventJson:
@@ -368,6 +409,12 @@ def event_to_dict(event: Event) -> EventJson:
             return {"kind": "progressive_paid", "round": no, "by": by, "error": error,
                     "hits": [{"seat": h.seat, "paid": h.paid, "from_meter": h.from_meter,
                               "fixed": h.fixed} for h in hits]}
+        case HitsOwed(hits=owed):
+            return {"kind": "hits_owed",
+                    "hits": [{"round_id": h.round_id, "round_no": h.round_no, "seat": h.seat,
+                              "category": h.category, "hand": h.hand, "pays": h.pays,
+                              "card": h.card, "table": h.table}
+                             for h in owed]}
     raise EventError(f"not an event: {event!r}")
 
 
@@ -402,6 +449,10 @@ def _event(d: EventJson) -> Event:
         return ProgressivePaid(d["round"], tuple(PaidHit(h["seat"], h["paid"], h["from_meter"],
                                                          h["fixed"]) for h in d["hits"]),
                                d["by"], d["error"])
+    if d["kind"] == "hits_owed":
+        return HitsOwed(tuple(OwedHit(h["round_id"], h["round_no"], h["seat"], h["category"],
+                                      h["hand"], h["pays"], h["card"], h.get("table", ""))
+                            for h in d["hits"]))
     j = d["job"]
     return Printed(PrintOutcome(PrintJob(j["kind"], j["table"], j["round"]), d["printed"],
                                 d["message"], d["kept"], tuple(d["rounds"]), d["left"],

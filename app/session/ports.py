@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.core.bonus.categories import Category
-from app.core.progressive import Meter, take_hits
+from app.core.progressive import Meter, progressive_card, take_hits
 from app.core.progressive import contribute as shares_of
 from app.core.round import Phase, Record, Round
 from app.core.settlement import Slip
 
 from .deal import DealState
-from .events import Event, PaidHit, PrintJob, PrintOutcome, ProgressivePaid
+from .events import Event, OwedHit, PaidHit, PrintJob, PrintOutcome, ProgressivePaid
 
 
 class PortError(Exception):
@@ -62,6 +62,11 @@ class LedgerPort(Protocol):
         """The settled round's progressive hits, paid from the meter as it stands now, after
         the supervisor's sign-in (`by`, as the supervisor port gave it). The answer now, or
         None: it comes later as a `ProgressivePaid` event. A retry never pays twice."""
+
+    def pay_owed_progressive(self, hits: tuple[OwedHit, ...], by: Supervisor
+                             ) -> ProgressivePaid | None:
+        """One earlier round's hits the ledger owes (`HitsOwed`), paid as at its settlement
+        (the same op: a hit paid meanwhile is given back, never paid twice)."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +178,25 @@ class MemoryLedger:
         self.meter = taken[-1].after
         answer = ProgressivePaid(no, tuple(PaidHit(x.seat, h.paid, h.from_meter,
                                                    h.from_house)
+                                           for x, h in zip(hits, taken, strict=True)),
+                                 by.name)
+        self.hits_paid[no] = answer
+        return answer
+
+    def pay_owed_progressive(self, hits: tuple[OwedHit, ...], by: Supervisor
+                             ) -> ProgressivePaid | None:
+        no = hits[0].round_no
+        if self.pays_later:
+            return None
+        if self.meter_refuse is not None:
+            raise PortError(self.meter_refuse)
+        if no in self.hits_paid:
+            return self.hits_paid[no]
+        card = progressive_card(hits[0].card)
+        taken = take_hits(card, self.meter or Meter(card.seed),
+                          [Category(h.category) for h in hits])
+        self.meter = taken[-1].after
+        answer = ProgressivePaid(no, tuple(PaidHit(x.seat, h.paid, h.from_meter, h.from_house)
                                            for x, h in zip(hits, taken, strict=True)),
                                  by.name)
         self.hits_paid[no] = answer

@@ -10,6 +10,9 @@ after a supervisor's sign-in.
 - A settled round whose seats hit waits (`Progressive.hit_round`) until a supervisor signs
   in (F2, Pay progressive) and the meter pays it as it stands then; while the meter cannot
   be reached it waits for the meter, and is never paid from a guessed amount.
+- The hits the ledger owes from before (a station stopped before the sign-in) come as a
+  `HitsOwed` event, found in the ledger at start and when the meter is back: listed, and
+  paid as a hit at settlement is, one round a sign-in, the oldest first.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from app.core.settlement import money
 from app.core.table import TableError, position_name
 
 from . import checks, words
-from .events import MeterStatus, ProgressivePaid
+from .events import HitsOwed, MeterStatus, ProgressivePaid
 from .meter import CLOSED
 from .parts import Parts
 
@@ -51,7 +54,7 @@ def check_withdraw(p: Parts) -> None:
 
 def check_pay(p: Parts) -> None:
     progressive = p.play.progressive
-    if progressive.waiting() is None:
+    if not progressive.due():
         raise TableError("no progressive hit waits to be paid")
     if progressive.paying:
         raise TableError("the hit is being paid: wait for the meter's answer")
@@ -99,17 +102,22 @@ def after_settle(p: Parts, rnd: Round) -> str:
 
 
 def pay(p: Parts, by: str, secret: str) -> None:
-    """A supervisor signs in for the hits that wait; the ledger pays them from the meter as
-    it stands now (the answer now, or later as a `ProgressivePaid` event)."""
+    """A supervisor signs in for the oldest round whose hits wait; the ledger pays them
+    from the meter as it stands now (the answer now, or later as a `ProgressivePaid`
+    event)."""
     check_pay(p)
     who = p.play.authorise(by, secret, "progressive")
-    rnd = p.play.progressive.hit_round
+    due = p.play.progressive.due()[0]
     ledger = p.play.ledger
-    assert rnd is not None
     if ledger is None:
         raise TableError("this station has no ledger: the progressive's meter is in the "
                          "ledger, so no hit can be paid here")
-    answer = ledger.pay_progressive(rnd, who)
+    if due.owed:
+        answer = ledger.pay_owed_progressive(due.owed, who)
+    else:
+        rnd = p.play.progressive.hit_round
+        assert rnd is not None
+        answer = ledger.pay_progressive(rnd, who)
     if answer is None:
         p.play.progressive.paying = True
         p.say(f"{who.name} signed in: paying the progressive hit from the meter...", "info")
@@ -123,28 +131,57 @@ def paid(p: Parts, answer: ProgressivePaid) -> None:
     progressive = p.play.progressive
     progressive.paying = False
     rnd = progressive.hit_round
-    if rnd is None or rnd.rotation.round_no != answer.round or rnd.slip is None:
+    owed = [d for d in progressive.due() if d.owed and d.round_no == answer.round]
+    live = rnd is not None and rnd.rotation.round_no == answer.round and rnd.slip is not None
+    if not live and not owed:
         raise TableError(f"the meter's answer is for round {answer.round}, whose hit no "
                          f"longer waits here")
     if answer.error:
         p.say(f"The progressive hit is not paid: {answer.error}", "error")
         return
-    result = rnd.slip.progressive
-    assert result is not None
-    by_seat = {h.seat: h for h in answer.hits}
-    lines = tuple(replace(x, paid=by_seat[x.seat].paid, from_meter=by_seat[x.seat].from_meter,
-                          fixed=by_seat[x.seat].fixed, by=answer.by)
-                  if x.seat in by_seat else x for x in result.lines)
-    rnd.progressive_paid(replace(result, lines=lines))
-    progressive.hit_round = None
+    progressive.paid(answer.round)
     said = "; ".join(f"{position_name(h.seat)} {money(h.paid)}" for h in answer.hits)
     p.out.note(f"Progressive hit of round {answer.round} paid (signed in by {answer.by}): "
                f"{said}")
-    p.out.settled(rnd.slip)
-    then = " P prints the slip with it." if p.devices.printer_attached else ""
-    if rnd is not p.round or rnd.phase is not Phase.SETTLED:
+    then = ""
+    if live and rnd is not None and rnd.slip is not None:
+        result = rnd.slip.progressive
+        assert result is not None
+        by_seat = {h.seat: h for h in answer.hits}
+        lines = tuple(replace(x, paid=by_seat[x.seat].paid,
+                              from_meter=by_seat[x.seat].from_meter,
+                              fixed=by_seat[x.seat].fixed, by=answer.by)
+                      if x.seat in by_seat else x for x in result.lines)
+        rnd.progressive_paid(replace(result, lines=lines))
+        progressive.hit_round = None
+        p.out.settled(rnd.slip)
+        then = " P prints the slip with it." if p.devices.printer_attached else ""
+    if not live or rnd is not p.round or (rnd is not None and rnd.phase is not Phase.SETTLED):
         then = " Shift+P in the pit's history prints that round's slip again."
+    more = progressive.due()
+    if more:
+        then += (f" Another progressive hit waits: {more[0].words()}. A supervisor signs in "
+                 f"again (F2, Pay progressive).")
     p.say(f"Progressive paid from the meter, signed in by {answer.by}: {said}.{then}", "ok")
+
+
+def owed(p: Parts, event: HitsOwed) -> None:
+    """The hits the ledger owes, as the station found them there: listed, each round paid
+    after a supervisor's sign-in (this run's own round waiting stays as it is)."""
+    progressive = p.play.progressive
+    known = {d.round_no for d in progressive.due()}
+    progressive.owed = event.hits
+    new = [d for d in progressive.due() if d.owed and d.round_no not in known]
+    if not new:
+        return
+    words = "; ".join(d.words() for d in new)
+    p.out.note(f"Progressive hit waiting: {words}")
+    if not progressive.online:
+        p.say(f"Progressive hit waiting: {words}. It is paid once the meter can be reached, "
+              f"after a supervisor's sign-in (F2, Pay progressive).", "warn")
+        return
+    p.say(f"Progressive hit waiting: {words}. A supervisor signs in to pay it (F2, Pay "
+          f"progressive).", "warn")
 
 
 def meter_status(p: Parts, event: MeterStatus) -> None:
@@ -153,10 +190,9 @@ def meter_status(p: Parts, event: MeterStatus) -> None:
         return
     progressive.online, progressive.why = event.online, event.why
     if event.online:
-        waiting = progressive.waiting()
         p.say("The progressive's meter is back: progressive wagers are taken again."
               + (" The hit that waited is paid after a supervisor's sign-in (F2, Pay "
-                 "progressive)." if waiting is not None else ""), "ok")
+                 "progressive)." if progressive.due() else ""), "ok")
         return
     p.out.note(f"{CLOSED} ({event.why})")
     p.say(f"{CLOSED} ({event.why}). No new progressive wager is taken; the wagers already "

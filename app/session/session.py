@@ -35,6 +35,7 @@ from .events import (
     DeviceAction,
     Event,
     FrontTyped,
+    HitsOwed,
     KeyPressed,
     LeftoversRead,
     MeterStatus,
@@ -185,6 +186,8 @@ class DealerSession(Parts):
                 progressive.meter_status(self, event)
             case ProgressivePaid():
                 return self.out.attempt(lambda: progressive.paid(self, event))
+            case HitsOwed():
+                progressive.owed(self, event)
         return True
 
     def _command(self, name: str, text: str, draw: int | None) -> bool:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, cast
 from app.core.bonus.categories import Category
 from app.core.round import Phase, Round
 from app.ledger import LedgerError
-from app.session import PaidHit, PortError, ProgressivePaid, Supervisor
+from app.session import HitsOwed, OwedHit, PaidHit, PortError, ProgressivePaid, Supervisor
 
 from .jobs import Jobs, Lane
 
@@ -245,10 +245,7 @@ class StationLedger:
         if card is None or slip is None or slip.progressive is None:
             raise PortError("this round has no progressive hit to pay")
         hits = [(x.seat, Category(str(x.category))) for x in slip.progressive.waiting()]
-        vouched = self._vouched.pop(by.name, None)
-        who = cast("str | Person", by.proof or vouched or by.name)
-        standing = self.supervisor
-        secret = standing[1] if standing is not None and standing[0] == who else None
+        who, secret = self._signed_in(by)
 
         def work() -> ProgressivePaid:
             round_id = self._settled.get(game)
@@ -259,6 +256,40 @@ class StationLedger:
                                                      who, secret)
             return ProgressivePaid(no, tuple(PaidHit(m.seat or 0, m.paid, -m.to_meter,
                                                      m.house_paid) for m in moves), by.name)
+        return self._paying(no, by.name, work)
+
+    def pay_owed_progressive(self, hits: tuple[OwedHit, ...], by: Supervisor
+                             ) -> ProgressivePaid | None:
+        """An earlier round's hits the ledger owes (`hits_owed`), paid as at its settlement:
+        the same op (`<round id>/hit`), the card stored with the round."""
+        who, secret = self._signed_in(by)
+        no = hits[0].round_no
+
+        def work() -> ProgressivePaid:
+            moves = self.store.pay_owed_progressive(hits, who, secret)
+            return ProgressivePaid(no, tuple(PaidHit(m.seat or 0, m.paid, -m.to_meter,
+                                                     m.house_paid) for m in moves), by.name)
+        return self._paying(no, by.name, work)
+
+    def hits_owed(self) -> HitsOwed:
+        """The progressive hits this table's ledger owes and no hit move pays yet (the
+        journal sent on first, so a round settled before a stop is there); off the window's
+        thread. `LedgerUnavailable` while the database cannot be reached."""
+        try:
+            self.store.drain()
+        except Exception:  # noqa: BLE001 - the read below says whether the database is there
+            pass
+        return HitsOwed(tuple(self.store.progressive_hits_owed(self.store.table)))
+
+    def _signed_in(self, by: Supervisor) -> tuple[str | Person, str | None]:
+        vouched = self._vouched.pop(by.name, None)
+        who = cast("str | Person", by.proof or vouched or by.name)
+        standing = self.supervisor
+        secret = standing[1] if standing is not None and standing[0] == who else None
+        return who, secret
+
+    def _paying(self, no: int, by: str, work: Callable[[], ProgressivePaid]
+                ) -> ProgressivePaid | None:
         if self.writes is None:
             try:
                 return work()
@@ -267,8 +298,8 @@ class StationLedger:
 
         def answered(result: object, error: BaseException | None) -> None:
             answer = (result if isinstance(result, ProgressivePaid) and error is None
-                      else ProgressivePaid(no, (), by.name, f"{error}. Nothing was paid: try "
-                                                            f"again (F2, Pay progressive)."))
+                      else ProgressivePaid(no, (), by, f"{error}. Nothing was paid: try "
+                                                       f"again (F2, Pay progressive)."))
             if self.on_paid is not None:
                 self.on_paid(answer)
         self.writes.submit(work, answered)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from app.core.banker import BankRotation
 from app.core.round import RoundRules
+from app.ledger import LedgerError
 from app.session import Changes, DealerSession
 from app.session.ports import PrinterPort, RecorderPort, SupervisorPort
 
@@ -53,6 +54,21 @@ class Station:
         self.closed = False
         if ledger is not None:
             ledger.start(self.jobs)
+            if writes is None:  # the window looks off its thread, once its meter answers
+                self.look_for_owed_hits()
+
+    def look_for_owed_hits(self) -> Changes | None:
+        """The progressive hits the ledger owes from before (a station stopped before the
+        supervisor's sign-in), found in the ledger and handed to the session, which lists
+        them and pays each after a sign-in. None: no progressive here, or the database
+        cannot be reached now (looked for again when asked again)."""
+        if self.port is None or self.session.rules.progressive is None:
+            return None
+        try:
+            owed = self.port.hits_owed()
+        except LedgerError:
+            return None
+        return self.session.handle(owed)
 
     def resume(self, rec: Recording, deal: Mapping[str, object] | None = None) -> Changes:
         """The round a stopped station had in play (`Ledger.resume`), taken back: recorded

@@ -281,8 +281,10 @@ class Devices:
 
 def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
          fast: bool = False) -> Camera:
-    """Three rounds: the house banks (a dragon, a foul, the slip); seat 3 banks and its bank
-    runs out; the shoe unplugged and the cards typed by hand. Each stage at every size in
+    """The rounds as the slips number them: 1, the house banks (a dragon, a foul, the
+    slip); 2, seat 3 banks and its bank runs out; 3, the printer and the database away; the
+    pit, and round 4 voided; 4 again, the Fortune bonus; 5, the linked progressive; 6, the
+    shoe unplugged and the cards typed by hand. Each stage at every size in
     `sizes`, saved under `out` (None: checked only). `fast`: the built-in demo feed in place
     of the simulator on a pseudo-terminal (the tests)."""
     deck = stacked_deck(SHOWCASE, 3)
@@ -295,8 +297,9 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
     devices = Devices()
     window = MainWindow()
     jobs = Jobs()
-    # the bonus on, as the table is shipped (config/default.toml): taken in round 5 only;
-    # the table on the linked progressive, its meter on the felt, its wagers in round 6
+    # the bonus on, as the table is shipped (config/default.toml): taken in round 4 only
+    # (the voided round's number: a void leaves the rotation as it was, its number too);
+    # the table on the linked progressive, its meter on the felt, its wagers in round 5
     rules = RoundRules(bonus=TableBonus(), progressive=progressive_card("linked-pai-gow"))
     station = Station(rules, ledger=devices.ledger,
                       supervisors=VouchedSupervisors(devices.ledger.store),
@@ -501,9 +504,10 @@ def _the_pit(window: MainWindow, c: Dealer, shoot: Camera) -> None:
 
 
 def _bonus_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
-    """Round 5, the Fortune bonus: three seats bet it; seat 1's five aces pay $40,000 and
-    wait for a supervisor, who approves in the pit; the felt shows each seat's bonus and
-    envy, and the slip its BONUS lines in the order paid."""
+    """Round 4 again (the voided round's number), the Fortune bonus: three seats bet it;
+    seat 1's five aces pay $40,000 and wait for a supervisor, who approves in the pit; the
+    felt shows each seat's bonus and envy, and the slip its BONUS lines in the order
+    paid."""
     c.key("N")
     c.key("Shift+Q")
     for seat, (wager, bonus) in BONUS_WAGERS.items():
@@ -536,7 +540,7 @@ def _bonus_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
 
 
 def _progressive_round(window: MainWindow, c: Dealer, shoot: Camera) -> None:
-    """Round 6, the linked progressive: three seats bet it (J); seat 1's five aces take 10%
+    """Round 5, the linked progressive: three seats bet it (J); seat 1's five aces take 10%
     of the meter and seat 2's four of a kind $75, after the pit supervisor's sign-in; the
     felt shows the meter, each seat's hit and the slip its progressive lines."""
     c.key("N")

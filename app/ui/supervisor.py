@@ -38,7 +38,6 @@ from app.core.analysis.advise import Advice
 from app.core.cards import cards_text
 from app.core.round_rules import RoundRules
 from app.core.settlement import money
-from app.core.table import position_name
 
 from . import theme
 from .pit import HandChoice, PitController, money_or_blank, seats_text
@@ -559,8 +558,10 @@ class SupervisorWindow(QDialog):
         blocked = self.pit.progressive_blocked()
         self.pay_progressive.setVisible(self.pit.session.rules.progressive is not None)
         self.pay_progressive.setEnabled(blocked is None)
-        self.pay_progressive.setToolTip(blocked or "Sign in to pay the progressive hit from "
-                                                   "the meter as it stands now")
+        due = self.pit.session.play.progressive.due()
+        self.pay_progressive.setToolTip(
+            blocked or "Progressive hit waiting: " + "; ".join(d.words() for d in due)
+            + ". Sign in to pay it from the meter as it stands now")
         self.allow_typing.setEnabled(s.typing_blocked is None)
         self.allow_typing.setToolTip(s.typing_blocked or "Let the dealer type this deal's "
                                                          "cards (C) though the shoe is online")
@@ -621,11 +622,13 @@ class SupervisorWindow(QDialog):
             f"slip may print; the ledger keeps who approved it.", self.pit.approve_bonus)
 
     def open_pay_progressive(self) -> ActionDialog:
-        waiting = self.pit.session.play.progressive.waiting()
-        hits = ("; ".join(f"{position_name(x.seat)} {x.hand} ({x.pays})"
-                          for x in waiting.waiting()) if waiting is not None else "none")
+        due = self.pit.session.play.progressive.due()
+        # one round a sign-in, the oldest first: the dialog names what this sign-in pays
+        hits = due[0].words(pays=True) if due else "none"
+        more = (f" Then {len(due) - 1} more round(s) wait, each its own sign-in."
+                if len(due) > 1 else "")
         return self._person_dialog(
-            "Pay progressive", f"Progressive hit: {hits}. Sign in with your own name and "
+            "Pay progressive", f"Progressive hit: {hits}.{more} Sign in with your own name and "
             f"secret: it is paid from the meter as it stands now (a share of it, or a fixed "
             f"amount from the house); the ledger keeps who signed in.",
             self.pit.pay_progressive)

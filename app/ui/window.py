@@ -60,6 +60,7 @@ from app.session import (
     DealerSession,
     DeviceAction,
     Event,
+    HitsOwed,
     KeyPressed,
     LeftoversRead,
     MeterStatus,
@@ -268,6 +269,7 @@ class MainWindow(QMainWindow):
         self._warm.timeout.connect(lambda: self.warm_cards())
         self.meter: MeterReader | None = None  # the linked progressive's, at a linked table
         self.meter_lane: Worker | None = None
+        self._owed_looked = False  # asked the ledger for the hits it owes since the meter came
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self.poll_devices)
@@ -362,6 +364,27 @@ class MainWindow(QMainWindow):
         self.felt.center.show_meter(seen.text, seen.why)
         if seen.online != self.session.play.progressive.online:
             self.handle(MeterStatus(seen.online, "" if seen.online else seen.why))
+        if not seen.online:
+            self._owed_looked = False  # looked for again once the meter is back
+        elif not self._owed_looked:
+            self.look_for_owed_hits()
+
+    def look_for_owed_hits(self) -> None:
+        """The hits the ledger owes from before (a station stopped before the sign-in),
+        found off this thread on the meter's lane; the answer an event, recorded. Looked
+        for at start and each time the meter can be reached again."""
+        ledger, lane = self.ledger, self.meter_lane
+        if ledger is None or lane is None or lane.closed:
+            return
+        self._owed_looked = True
+
+        def answered(result: object, _error: BaseException | None) -> None:
+            if isinstance(result, HitsOwed):
+                if not self._closed:
+                    self.handle(result)
+            else:
+                self._owed_looked = False  # the next reading of the meter looks again
+        lane.submit(ledger.hits_owed, answered)
 
     @property
     def jobs(self) -> Jobs | None:

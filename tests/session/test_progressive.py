@@ -17,10 +17,12 @@ from app.core.round import RoundRules
 from app.core.table import DEALER
 from app.session import (
     DealerSession,
+    HitsOwed,
     MemoryLedger,
     MemoryPrinter,
     MemorySupervisors,
     MeterStatus,
+    OwedHit,
     PaidHit,
     ProgressivePaid,
     SupervisorCommand,
@@ -230,7 +232,7 @@ def test_a_hit_found_while_the_meter_cannot_be_reached_waits_for_the_meter() -> 
     settled = p.key("S")
     assert "It waits for the meter" in settled.message and settled.show is None
     assert p.s.play.progressive.banner() == (
-        "Progressive hit waiting for the meter: seat 1 five aces")
+        "Progressive hit waiting for the meter: round 1 seat 1, five aces")
     refused = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
     assert not refused.done and "never from a guessed amount" in refused.message
     assert ledger_of(p).hits_paid == {}
@@ -256,8 +258,71 @@ def test_a_payment_the_ledger_refuses_pays_nothing_and_the_hit_still_waits() -> 
     assert p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215")).done
 
 
+def owed(round_no: int, seat: int, category: str, hand: str, pays: str) -> OwedHit:
+    return OwedHit(f"round-{round_no}-id", round_no, seat, category, hand, pays,
+                   "linked-pai-gow")
+
+
+ROUND_5 = (owed(5, 1, "five-aces", "five aces", "10% of the meter"),
+           owed(5, 2, "four-of-a-kind", "four of a kind", "$75.00"))
+ROUND_7 = (owed(7, 4, "five-aces", "five aces", "10% of the meter"),)
+
+
+def test_the_hits_the_ledger_owes_are_listed_and_paid_one_round_a_sign_in_oldest_first(
+        ) -> None:
+    """Found in the ledger at start (a station stopped before the sign-in): each round's
+    hits paid from the meter as it stands at its own sign-in, as at the settlement."""
+    ledger = MemoryLedger(shift="Ann", meter=Meter(SEED + 210, 30))  # three wagers fed it
+    p = session(ledger=ledger)
+    listed = p.s.handle(HitsOwed(ROUND_5 + ROUND_7))
+    assert ("Progressive hit waiting: round 5 seat 1, five aces; round 5 seat 2, four of a "
+            "kind; round 7 seat 4, five aces. A supervisor signs in to pay it (F2, Pay "
+            "progressive).") in listed.message
+    assert any("Progressive hit waiting: round 5 seat 1, five aces" in x for x in listed.log)
+    first = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
+    # 10% of $10,002.10 rounded down; the four of a kind's $75 from the house
+    assert first.done and "seat 1 $1,000.21; seat 2 $75.00" in first.message
+    assert "Another progressive hit waits: round 7 seat 4, five aces." in first.message
+    assert set(ledger.hits_paid) == {5}
+    # the meter back at its seed after round 5's hit: round 7 takes 10% of $10,000
+    second = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
+    assert second.done and "seat 4 $1,000.00" in second.message
+    assert "Another" not in second.message
+    assert not p.s.play.progressive.due() and p.s.play.progressive.banner() is None
+    none = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
+    assert not none.done and "no progressive hit waits" in none.message
+
+
+def test_a_hit_owed_waits_for_the_meter_and_is_never_paid_from_a_guessed_amount() -> None:
+    p = session(ledger=MemoryLedger(shift="Ann", meter=Meter(SEED + 70, 10)))
+    p.s.handle(MeterStatus(False, AWAY))
+    listed = p.s.handle(HitsOwed(ROUND_7))
+    assert "It is paid once the meter can be reached" in listed.message
+    assert p.s.play.progressive.banner() == (
+        "Progressive hit waiting for the meter: round 7 seat 4, five aces")
+    refused = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
+    assert not refused.done and "never from a guessed amount" in refused.message
+    p.s.handle(MeterStatus(True))
+    assert p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215")).done
+
+
+def test_this_runs_own_round_the_ledger_lists_too_is_paid_once() -> None:
+    """The ledger looked again (the meter back) and lists the round this station settled
+    and still holds: one round waits, paid once, and no longer owed after."""
+    p = session()
+    with_progressives(p, {1: "25"}, [1])
+    deal_and_set(p, {1: FIVE_ACES, DEALER: BANK_WEAK})
+    p.key("S")
+    no = p.s.round.rotation.round_no if p.s.round is not None else 0
+    p.s.handle(HitsOwed((owed(no, 1, "five-aces", "five aces", "10% of the meter"),)))
+    assert [d.round_no for d in p.s.play.progressive.due()] == [no]
+    paid = p.s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215"))
+    assert paid.done and paid.slip is not None and "Another" not in paid.message
+    assert not p.s.play.progressive.due() and len(ledger_of(p).hits_paid) == 1
+
+
 def test_the_meters_events_are_recorded_and_read_back() -> None:
-    for event in (MeterStatus(False, AWAY), MeterStatus(True),
+    for event in (MeterStatus(False, AWAY), MeterStatus(True), HitsOwed(ROUND_5), HitsOwed(),
                   ProgressivePaid(4, (PaidHit(1, 100_014, 100_014, 0),), "Pat Lee"),
                   ProgressivePaid(4, (), "Pat Lee", "the database refused it")):
         assert event_from_dict(event_to_dict(event)) == event
@@ -286,3 +351,18 @@ def test_a_recorded_shift_with_a_progressive_hit_replays_the_same_slips(
     assert result.refused == []
     assert paid.slip is not None
     assert [s.to_dict() for s in result.slips][-1] == paid.slip.to_dict()
+
+
+def test_a_recorded_shift_paying_a_hit_owed_replays_without_a_refusal(tmp_path: Path) -> None:
+    """The hits owed are an event of the recording, and so is the meter's answer: played
+    again with no ledger, the same hit is paid by the same answer."""
+    path = tmp_path / "session.jsonl"
+    with path.open("w", encoding="utf-8") as f:
+        s = DealerSession(LINKED, ledger=MemoryLedger(shift="Ann", meter=Meter(SEED + 70, 10)),
+                          printer=MemoryPrinter(), recorder=JsonlRecorder(f),
+                          supervisors=MemorySupervisors({"Pat Lee": "730215"}),
+                          randbelow=lambda _n: 1)
+        s.handle(HitsOwed(ROUND_7))
+        assert s.handle(SupervisorCommand("pay_progressive", "Pat Lee", secret="730215")).done
+    result = replay(read_session(path.read_text(encoding="utf-8").splitlines()))
+    assert result.refused == []

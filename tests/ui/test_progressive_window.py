@@ -171,3 +171,52 @@ def test_the_meter_away_closes_the_progressive_and_a_hit_waits_for_it(
     ask(s, dialog)
     s.qtbot.waitUntil(lambda: s.session.play.progressive.waiting() is None, timeout=60_000)
     assert "seat 1 $1,000.07" in s.message  # 10% of the meter as it stood then
+
+
+def test_a_hit_waiting_when_the_window_closed_is_listed_at_the_next_start_and_paid_once(
+        make_station, tmp_path) -> None:  # noqa: ANN001
+    """The window closed before the supervisor signed in: started again on the same ledger,
+    the station finds the hit there (off the GUI thread, once the meter answers), lists it,
+    and the pit's sign-in pays it once, from the meter as it stands then."""
+    ledger = make_ledger(tmp_path)
+    add_people(ledger.store)
+    s = make_station(hands=BONUS_SHOWCASE, action=SHOWCASE_ACTION, rules=LINKED,
+                     ledger=ledger)
+    meter_shows(s, "Progressive $10,000.00")
+    s.key("N")
+    for seat, wager in WAGERS.items():
+        s.key(str(seat))
+        s.key("W")
+        s.type(wager)
+        s.key(Qt.Key.Key_Escape)
+    s.key("1")
+    s.key("J")
+    s.key("R")
+    s.wait_phase(Phase.SETTING)
+    s.everyone_passes()
+    for seat in (3, 1, 2):
+        s.key(str(seat))
+        s.key("H")
+    s.key("S")
+    assert "PROGRESSIVE HIT: seat 1 five aces." in s.message
+    assert s.session.round is not None
+    no = s.session.round.rotation.round_no
+    s.window.close()  # no one signed in
+
+    again = make_station(hands=BONUS_SHOWCASE, action=SHOWCASE_ACTION, rules=LINKED,
+                         ledger=make_ledger(tmp_path, dealer=None))
+    meter_shows(again, "Progressive $10,000.70")  # the one wager's 70 cents
+    again.qtbot.waitUntil(lambda: f"Progressive hit waiting: round {no} seat 1, five aces"
+                          in again.message, timeout=60_000)
+    pit = again.window.toggle_pit()
+    assert pit is not None and pit.pay_progressive.isEnabled()
+    dialog = pit.open_pay_progressive()
+    assert f"round {no} seat 1, five aces (10% of the meter)" in dialog.says.text()
+    dialog.form.by.setText(SUPERVISOR)
+    dialog.form.secret.setText(SUPERVISOR_SECRET)
+    ask(again, dialog)
+    again.qtbot.waitUntil(lambda: not again.session.play.progressive.due(), timeout=60_000)
+    assert "seat 1 $1,000.07" in again.message  # 10% of $10,000.70, rounded down
+    meter_shows(again, "Progressive $10,000.00")
+    assert again.window.ledger is not None
+    assert again.window.ledger.store.progressive_hits_owed() == []
