@@ -184,22 +184,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return on_ledger("ledger", args,
+                     lambda config, url: COMMANDS[args.ledger_command](args, config, url))
+
+
+def on_ledger(command: str, args: argparse.Namespace,
+              do: Callable[[TableConfig, str | None], int]) -> int:
+    """`do` with the config and the ledger's URL (the command line's, else the config's);
+    a bad config, a ledger that refuses or one that is away: a sentence and its exit code
+    (every `paigow` command on the ledger answers these alike)."""
     from app.ledger.errors import LedgerError, LedgerUnavailable
 
     try:
         config = load_config(args.config)
     except ConfigError as err:
         for line in str(err).splitlines():
-            say(f"paigow ledger: config: {line}", file=sys.stderr)
+            say(f"paigow {command}: config: {line}", file=sys.stderr)
         return EXIT_REFUSED
     url = args.database_url or config.ledger.database_url or None
     try:
-        return COMMANDS[args.ledger_command](args, config, url)
+        return do(config, url)
     except LedgerUnavailable as err:
-        say(f"paigow ledger: {err}", file=sys.stderr)
+        say(f"paigow {command}: {err}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except LedgerError as err:
-        say(f"paigow ledger: {err}", file=sys.stderr)
+        say(f"paigow {command}: {err}", file=sys.stderr)
         return EXIT_REFUSED
 
 

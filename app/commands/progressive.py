@@ -13,9 +13,7 @@ import argparse
 import json
 import sys
 
-from app.settings import ConfigError, load_config
-
-from .ledger import EXIT_BROKEN, EXIT_REFUSED, EXIT_UNREACHABLE, _common, say
+from .ledger import EXIT_BROKEN, _common, on_ledger, say
 
 NAME = "progressive"
 HELP = "the linked progressive: audit the meter against every contribution and hit"
@@ -33,23 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.ledger.errors import LedgerError, LedgerUnavailable
-
-    try:
-        config = load_config(args.config)
-    except ConfigError as err:
-        for line in str(err).splitlines():
-            say(f"paigow progressive: config: {line}", file=sys.stderr)
-        return EXIT_REFUSED
-    url = args.database_url or config.ledger.database_url or None
-    try:
-        return _audit(args, url)
-    except LedgerUnavailable as err:
-        say(f"paigow progressive: {err}", file=sys.stderr)
-        return EXIT_UNREACHABLE
-    except LedgerError as err:
-        say(f"paigow progressive: {err}", file=sys.stderr)
-        return EXIT_REFUSED
+    return on_ledger("progressive", args, lambda _config, url: _audit(args, url))
 
 
 def _audit(args: argparse.Namespace, url: str | None) -> int:
