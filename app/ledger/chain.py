@@ -51,14 +51,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, cast
+from typing import cast
 
 from sqlalchemy import (
     Connection,
     Engine,
     Insert,
     RowMapping,
-    Select,
     Table,
     TypeDecorator,
     bindparam,
@@ -69,6 +68,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import Executable
 from sqlalchemy.types import TypeEngine
 
 from . import columns, keys
@@ -218,17 +218,17 @@ def stored_as_text() -> dict[str, Table]:
 # statement costs more of the interpreter than the database takes to run it.
 
 @cache
-def _by_id(t: Table) -> Select[Any]:
+def _by_id(t: Table) -> Executable:
     return select(t).where(t.c.id == bindparam("id"))
 
 
 @cache
-def _table_name_of(t: Table) -> Select[Any]:
+def _table_name_of(t: Table) -> Executable:
     return select(t.c.table_name).where(t.c.id == bindparam("id"))
 
 
 @cache
-def _last_link(c: Table) -> Select[Any]:
+def _last_link(c: Table) -> Executable:
     return (select(c.c.seq, c.c.entry_hash).where(c.c.chain == bindparam("chain"))
             .order_by(c.c.seq.desc()).limit(1))
 
