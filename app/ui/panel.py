@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSizePolicy,
     QStackedWidget,
@@ -380,9 +379,10 @@ class ControlPanel(QWidget):
         """New lines of the log, as an event made them; the oldest go past LOG_ITEMS (a
         list that grew all shift slowed every round: 18,000 items by round 781). The old
         lines are removed through the model, which deletes them: `takeItem` hands an item
-        back undeleted, and the shift bench's memory grew 6 KB a round by it."""
-        for line in lines:
-            self.log.addItem(QListWidgetItem(line))
+        back undeleted, and the shift bench's memory grew 6 KB a round by it. Items made in
+        Python instead (QListWidgetItem(line)) and deleted so crashed the window in
+        shiboken within 100 to 500 rounds (segfaults in libshiboken6, three shift benches)."""
+        self.log.addItems(list(lines))  # made by Qt: no Python wrapper to outlive them
         if (extra := self.log.count() - LOG_ITEMS) > 0:
             self.log.model().removeRows(0, extra)
         if lines:  # once the wrapped lines are laid out
