@@ -96,6 +96,8 @@ from .session_lines import SessionLines
 if TYPE_CHECKING:
     from app.settings import TableConfig
 
+    from .meter_feed import MeterFeed
+
 T = TypeVar("T")
 QUIET_LAG_S = 2.0  # the longest the journal waits for a quiet moment to be sent
 JOURNAL_REFUSED = "journal_refused"  # the alert: an op of the journal was changed
@@ -813,6 +815,17 @@ class Store:
         """The meter called `name` as it stands (None: not opened yet); LedgerUnavailable
         while the database cannot be reached. A read: it never waits for a writer's lock."""
         return self._read(lambda s: progressive.meter(s, name))
+
+    def progressive_feed(self, name: str) -> MeterFeed | None:
+        """The meter called `name` as the database says each change (PostgreSQL's
+        LISTEN/NOTIFY), or None on SQLite, which says nothing: read it instead.
+        LedgerUnavailable while the database cannot be reached."""
+        if self.engine.dialect.name != "postgresql":
+            return None
+        self._read(lambda s: None)  # migrated, so the meter's trigger is there to say it
+        from .meter_feed import MeterFeed  # psycopg: loaded already on PostgreSQL only
+
+        return MeterFeed(self.engine, name)
 
     def progressive_hits_owed(self, table: str | None = None, meter: str | None = None
                               ) -> list[OwedHit]:

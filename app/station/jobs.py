@@ -5,9 +5,10 @@ A station has one `Jobs`. What runs on it: the ledger's journal writes and the s
 file (one lane, in the order the session made them), the window's status polls (the same
 lane: they read what those writes left), the pit's reads and the floor's heartbeat (a lane
 each, so a database slow to answer holds up neither the journal nor each other), the slip
-printer's jobs, the ledger's sending to the database (`Store.start_retrying`), and the
-ledger opening at start. None of them is a thread of its own: the pool's threads are
-made as work comes and are joined when the station closes.
+printer's jobs, the ledger's sending to the database (`Store.start_retrying`), the linked
+progressive meter's listener (app/ui/services.py), and the ledger opening at start. None of
+them is a thread of its own: the pool's threads are made as work comes and are joined
+when the station closes.
 
 The shoe's reader is not here (drivers/shoe/transport.py): it blocks in a serial read
 for as long as the station runs, a device loop that would hold one of the pool's threads
@@ -28,9 +29,10 @@ Done = Callable[[Any, BaseException | None], None]
 # How a lane hands a job's answer to whoever asked: at once on the lane's thread by
 # default; the window's lanes hand it to the GUI thread (app/ui/worker.py).
 Deliver = Callable[[Done, Any, BaseException | None], None]
-# Enough for the long-running sender, the journal's lane, the pit's reads, the floor's
-# heartbeat and a slip printing at once, with one to spare.
-WORKERS = 6
+# Enough for the two long-running jobs (the sender, and the progressive meter's listener
+# on PostgreSQL), the journal's lane, the pit's reads, the floor's heartbeat and a slip
+# printing at once, with one to spare.
+WORKERS = 7
 # How long a closing station waits for a job still running (a printer or a database that
 # stopped answering): it then closes anyway, and says how many it left running.
 CLOSE_WAIT_S = 10.0

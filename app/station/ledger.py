@@ -29,6 +29,7 @@ from .jobs import Jobs, Lane
 if TYPE_CHECKING:
     from app.core.banker import Eligibility
     from app.ledger import LedgerStatus, Recording, Store
+    from app.ledger.meter_feed import MeterFeed
     from app.ledger.people import Person
     from app.ledger.progressive import MeterReading
     from app.session.deal import DealState
@@ -235,6 +236,12 @@ class StationLedger:
         """The meter as it stands in the database (the window asks about twice a second,
         off its thread); `LedgerUnavailable` while the database cannot be reached."""
         return self.store.progressive_meter(name)
+
+    def meter_feed(self, name: str) -> MeterFeed | None:
+        """The meter's changes as the database says them (PostgreSQL), for the window to
+        listen to on the station's pool; None on SQLite (read it). `LedgerUnavailable`
+        while the database cannot be reached."""
+        return self.store.progressive_feed(name)
 
     def pay_progressive(self, game: Round, by: Supervisor) -> ProgressivePaid | None:
         """The settled round's hits that wait, paid from the meter as it stands, after the

@@ -14,6 +14,7 @@ None of this holds a rule of the game: the session calls it after the core has d
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -21,10 +22,11 @@ from concurrent.futures import TimeoutError as Late
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance
 
 from app.core.progressive import ProgressiveCard
 from app.core.settlement import Slip, money
+from app.ledger import LedgerError
 from app.session import PrintJob as SessionJob
 from app.session import PrintOutcome
 from app.station.jobs import Jobs, Lane
@@ -92,39 +94,63 @@ def _clock(iso: str | None) -> str:
 
 # --- the linked progressive's meter -------------------------------------------------------
 
-METER_EVERY_MS = 500  # a hit at another table is on this felt within a second
+METER_EVERY_MS = 500  # read (SQLite): a hit at another table is on this felt within a second
+HEARD_EVERY_MS = 10_000  # read as well while listening (PostgreSQL): a safety net only
+LISTEN_RETRY_S = 2.0  # the database's messages lost: listen again after this long
 
 
 @dataclass(frozen=True)
 class MeterSeen:
-    """The meter as read (its words for the felt), or why it could not be."""
+    """The meter as read or heard (its words for the felt), or why it could not be; `seq`,
+    the meter's move it shows (0: not opened yet)."""
 
     text: str
     online: bool
     why: str = ""
+    seq: int = 0
+
+
+def meter_words(amount: int) -> str:
+    return f"Progressive {money(amount)}"
 
 
 class MeterReader(QObject):
-    """The linked progressive's meter, read about twice a second on a lane of its own on
-    the station's pool (never behind the journal's writes, never on the GUI thread); each
-    answer goes to `seen` on the GUI thread. One read at a time: a slow database skips
-    ticks rather than piling reads up."""
+    """The linked progressive's meter for the felt, off the GUI thread; each answer goes to
+    `seen` on the GUI thread, never one older than the move already shown.
+
+    On PostgreSQL the meter is heard: one job on the station's pool listens for the
+    database's message of each change (app/ledger/meter_feed.py), and a read every ten
+    seconds is the safety net. On SQLite, which sends no messages, it is read about twice
+    a second on a lane of its own (never behind the journal's writes). One read at a
+    time: a slow database skips ticks rather than piling reads up."""
+
+    _heard = Signal(object)  # from the listening job to the GUI thread
+    _listens = Signal(bool)
 
     def __init__(self, ledger: StationLedger, card: ProgressiveCard, lane: Lane,
-                 seen: Callable[[MeterSeen], None], parent: QObject | None = None) -> None:
+                 seen: Callable[[MeterSeen], None], parent: QObject | None = None,
+                 jobs: Jobs | None = None) -> None:
         super().__init__(parent)
-        self.ledger, self.card, self.lane, self.seen = ledger, card, lane, seen
+        self.ledger, self.card, self.lane, self.seen, self.jobs = ledger, card, lane, seen, jobs
         self.asking = False
+        self.shown = -1  # the meter's move on the felt
+        self.listening = False
+        self._stop = threading.Event()
         self.timer = QTimer(self)
         self.timer.setInterval(METER_EVERY_MS)
         self.timer.timeout.connect(self.ask)
+        self._heard.connect(self._show)
+        self._listens.connect(self._listening)
 
     def start(self) -> None:
         self.timer.start()
         self.ask()
+        if self.jobs is not None:
+            self.jobs.submit(self._listen)
 
     def stop(self) -> None:
         self.timer.stop()
+        self._stop.set()
 
     def ask(self) -> None:
         if self.asking or self.lane.closed:
@@ -134,17 +160,64 @@ class MeterReader(QObject):
 
         def read() -> MeterSeen:
             reading = self.ledger.read_meter(card.name)
-            # not opened yet: its first move opens it at the seed
-            amount = reading.amount if reading is not None else card.seed
-            return MeterSeen(f"Progressive {money(amount)}", True)
+            if reading is None:  # not opened yet: its first move opens it at the seed
+                return MeterSeen(meter_words(card.seed), True)
+            return MeterSeen(meter_words(reading.amount), True, seq=reading.seq)
 
         def answered(result: object, error: BaseException | None) -> None:
             self.asking = False
             if isinstance(result, MeterSeen):
-                self.seen(result)
+                self._show(result)
             else:  # never a guessed amount: the felt says it is closed, and why on a tap
-                self.seen(MeterSeen("Progressive closed", False, str(error) or "no answer"))
+                self._show(MeterSeen("Progressive closed", False, str(error) or "no answer"))
         self.lane.submit(read, answered)
+
+    def _show(self, seen: MeterSeen) -> None:
+        if seen.online and seen.seq < self.shown:
+            return  # a read that left before a change already heard
+        self.shown = seen.seq if seen.online else -1
+        self.seen(seen)
+
+    def _listen(self) -> None:
+        """On the pool until stopped: the meter's messages to the GUI thread; a lost
+        connection says the meter is closed, and is opened again every two seconds."""
+        while not self._stop.is_set():
+            try:
+                feed = self.ledger.meter_feed(self.card.name)
+            except LedgerError as e:
+                self._say(self._heard, MeterSeen("Progressive closed", False, str(e)))
+                self._stop.wait(LISTEN_RETRY_S)
+                continue
+            if feed is None:
+                return  # SQLite: the reads are all there is
+            with feed:
+                self._say(self._listens, True)
+                try:
+                    while not self._stop.is_set():
+                        heard = feed.wait(0.5)
+                        if heard is not None:
+                            self._say(self._heard, MeterSeen(meter_words(heard.amount),
+                                                             True, seq=heard.seq))
+                except LedgerError as e:
+                    self._say(self._heard, MeterSeen("Progressive closed", False, str(e)))
+                finally:
+                    self._say(self._listens, False)
+            self._stop.wait(LISTEN_RETRY_S)
+
+    def _say(self, signal: SignalInstance, what: object) -> None:
+        if self._stop.is_set():
+            return  # the window is closing: nothing more for the felt
+        try:
+            signal.emit(what)
+        except RuntimeError:  # the window went between the check and the emit
+            pass
+
+    def _listening(self, yes: bool) -> None:
+        """Listening (on the GUI thread): read rarely, and once now, for a change made
+        before the LISTEN took; not listening: read twice a second again."""
+        self.listening = yes
+        self.timer.setInterval(HEARD_EVERY_MS if yes else METER_EVERY_MS)
+        self.ask()
 
 
 # --- the printer ---------------------------------------------------------------------------

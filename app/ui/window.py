@@ -343,7 +343,8 @@ class MainWindow(QMainWindow):
         if card is not None and self.ledger is not None:
             self.ledger.on_paid = self._progressive_paid
             self.meter_lane = Worker(self, jobs=station.jobs)
-            self.meter = MeterReader(self.ledger, card, self.meter_lane, self._meter_seen, self)
+            self.meter = MeterReader(self.ledger, card, self.meter_lane, self._meter_seen, self,
+                                     jobs=station.jobs)
             self.meter.start()
 
     def _progressive_paid(self, answer: ProgressivePaid) -> None:

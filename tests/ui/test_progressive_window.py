@@ -220,3 +220,45 @@ def test_a_hit_waiting_when_the_window_closed_is_listed_at_the_next_start_and_pa
     meter_shows(again, "Progressive $10,000.00")
     assert again.window.ledger is not None
     assert again.window.ledger.store.progressive_hits_owed() == []
+
+
+def test_on_postgresql_the_felt_hears_another_table_s_move_without_reading_the_meter(
+        make_station, tmp_path, pg_up, pg_template) -> None:  # noqa: ANN001
+    """On PostgreSQL the felt listens for the meter's changes (migration 0017): with its
+    reads stopped, another table's settlement still reaches this felt; the database
+    stopped, the felt says the progressive is closed; started again, it hears again."""
+    from app.ledger import Store
+    from app.ui.services import HEARD_EVERY_MS
+
+    from ..ledger.enrolled import enrolled_key
+    from ..ledger.progressive_play import progressive_round
+
+    url = pg_up.url(pg_up.create_database(template=pg_template))
+    s = make_station(hands=BONUS_SHOWCASE, action=SHOWCASE_ACTION, rules=LINKED,
+                     ledger=make_ledger(tmp_path, url))
+    reader = s.window.meter
+    assert reader is not None
+    s.qtbot.waitUntil(lambda: reader.listening, timeout=60_000)
+    assert reader.timer.interval() == HEARD_EVERY_MS  # the reads are a safety net only
+    meter_shows(s, "Progressive $10,000.00")
+    reader.timer.stop()  # from here on the felt can only hear
+    other = Store(url, table="PG-2", station="station-b", data_dir=tmp_path / "b")
+    enrolled_key(other)
+    other.open_shift("Lou")
+    try:
+        progressive_round(other, [1, 2, 3])
+        meter_shows(s, "Progressive $10,002.10")  # three wagers' 70 cents, heard
+        pg_up.stop()
+        try:
+            meter_shows(s, "Progressive closed")
+            assert "cannot be reached" in s.window.felt.center.meter.toolTip()
+            assert not s.session.play.progressive.online
+        finally:
+            pg_up.start()
+        s.qtbot.waitUntil(lambda: reader.listening, timeout=60_000)
+        meter_shows(s, "Progressive $10,002.10")  # read once as it listens again
+        reader.timer.stop()
+        progressive_round(other, [4])
+        meter_shows(s, "Progressive $10,002.80")
+    finally:
+        other.close()
