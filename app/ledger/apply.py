@@ -205,20 +205,28 @@ def _open_round(s: Session, round_id: str) -> RoundRow:
 def _records(s: Session, p: RecordsOp) -> bool:
     """The records one save made, in one transaction: a round in the database is always
     whole changes (the dealer's bank with the action that made it)."""
+    records = p["records"]
+    first = p["first_seq"]
+    # The op's records already there (an op sent again), in one query: a query a record
+    # flushed the session's new rows a record at a time (a round's save, 15 records,
+    # took 15 queries and 15 flushes; bench progressive's station CPU)
+    have = {e.seq: e for e in s.scalars(_EVENTS_FROM, {
+        "round_id": uuid.UUID(p["round_id"]), "first": first, "last": first + len(records)})}
     wrote = False
-    for seq, record in enumerate(p["records"], start=p["first_seq"]):
-        wrote = _record(s, p, seq, record) or wrote
+    for seq, record in enumerate(records, start=first):
+        wrote = _record(s, p, seq, record, have.get(seq)) or wrote
     return wrote
 
 
-# made once: a save runs it for each record it holds
-_EVENT_AT = select(Event).where(Event.round_id == bindparam("round_id"),
-                                Event.seq == bindparam("seq"))
+# made once: every save runs it
+_EVENTS_FROM = select(Event).where(Event.round_id == bindparam("round_id"),
+                                   Event.seq >= bindparam("first"),
+                                   Event.seq <= bindparam("last"))
 
 
-def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson) -> bool:
+def _record(s: Session, p: RecordsOp, seq: int, record: RecordJson,
+            existing: Event | None) -> bool:
     rid = p["round_id"]
-    existing = s.scalar(_EVENT_AT, {"round_id": uuid.UUID(rid), "seq": seq})
     if existing is not None:
         if json.loads(existing.payload) not in (record, stored_record(record)):
             raise LedgerError(f"round {rid} has a different record {seq} in the ledger: two "

@@ -11,8 +11,8 @@ the progressive's hands; one that the card pays is a real hit (a supervisor's si
 then `take_progressive_hits`), at the rate the cards give; and once a minute a station is
 made to hit five aces (10% of the meter), so the meter drops where everyone can see it.
 
-Every station reads the meter twice a second, as the station's felt does
-(`progressive.meter` through the store's read); the floor server (`paigow-floor`, its own
+Every station's felt hears the meter as the station's felt does on PostgreSQL (a
+connection of its own in LISTEN, `MeterFeed`; migration 0017); the floor server (`paigow-floor`, its own
 process) is followed as a browser follows it (its stream, meter only).
 
     .venv/bin/python -m tests.bench.bench_progressive                 # 200 stations, 10 min
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import bisect
-import heapq
 import json
 import multiprocessing as mp
 import os
@@ -56,7 +55,7 @@ ROUND_S = 12.0  # ten times a real table's pace: 30 rounds an hour is one every 
 POLL_S = 0.5  # the station reads the meter twice a second, the floor's hub likewise
 WORKERS = 4  # station processes (the machine has 2 cores: more only adds switching)
 IN_FLIGHT = 2  # rounds a station process deals at once (see _station_worker)
-READERS, READ_THREADS = 2, 4  # the felts' meter reads: processes, threads in each
+READERS = 2  # processes for the felts' meter feeds (a thread and a connection a felt)
 FORCED_EVERY_S = 60.0
 SUPERVISOR, SECRET = "Pat Lee", "bench-pat-secret-27"
 FLOOR_USER, FLOOR_PASSWORD = "bench", "bench password 27"
@@ -241,62 +240,43 @@ def _when_to_begin(clock: Any, seconds: float) -> tuple[float, float]:
     return start, start + seconds
 
 
-def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, threads: int,
-                  done: Any, out: Any) -> None:
-    """The stations' felts reading the meter: each table every POLL_S, each at its own
-    moment, with the station's read (`progressive.meter`). In processes of their own, so
-    that the rounds' work does not hold up the reads that measure how soon a hit shows."""
-    from sqlalchemy.orm import Session
-
-    from app.ledger import progressive
+def _meter_reader(url: str, tables: list[str], clock: Any, seconds: float, done: Any,
+                  out: Any) -> None:
+    """The stations' felts hearing the meter as a station's felt does on PostgreSQL: each
+    table listens on a connection of its own (`MeterFeed`, LISTEN/NOTIFY) and notes when
+    each change arrives. In processes of their own, so that the rounds' work does not hold
+    up what measures how soon a hit shows."""
     from app.ledger.database import make_engine
+    from app.ledger.meter_feed import MeterFeed
     from tests.ledger.progressive_play import CARD
 
-    start, _ = _when_to_begin(clock, seconds)
+    _when_to_begin(clock, seconds)
     seen: dict[str, list[tuple[float, int]]] = {t: [] for t in tables}
-    late: list[float] = []
     errors: list[str] = []
-    polls = [0]
+    heard = [0]
     lock = threading.Lock()
+    engine = make_engine(url)  # each feed takes a connection of its own from it
 
-    def read(mine: list[str]) -> None:
-        engine = make_engine(url)
-        queue = [(start + tables.index(t) * POLL_S / len(tables), t) for t in mine]
-        heapq.heapify(queue)
-        last = dict.fromkeys(mine, -1)
-        while queue:
-            at, t = heapq.heappop(queue)
-            wait = at - time.time()
-            if wait > 0:
-                time.sleep(wait)
-            now = time.time()
-            if done.is_set():  # every station has finished (its last hit committed), and was read
-                break
-            try:
-                with Session(engine) as s:
-                    reading = progressive.meter(s, CARD.name)
-            except Exception as e:  # noqa: BLE001 - counted and printed
-                reading = None
-                with lock:
-                    errors.append(f"{t} meter read: {type(e).__name__}: {e}")
-            got = time.time()
+    def listen(t: str) -> None:
+        try:
+            with MeterFeed(engine, CARD.name) as feed:
+                while not done.is_set():
+                    got = feed.wait(0.5)
+                    if got is not None:
+                        with lock:
+                            heard[0] += 1
+                        seen[t].append((time.time(), got.seq))
+        except Exception as e:  # noqa: BLE001 - counted and printed
             with lock:
-                late.append(max(0.0, now - at))
-                polls[0] += 1
-            if reading is not None and reading.seq != last[t]:
-                last[t] = reading.seq
-                seen[t].append((got, reading.seq))
-            # a felt behind reads again a beat later, not every beat it missed
-            heapq.heappush(queue, (max(at + POLL_S, got), t))
-        engine.dispose()
+                errors.append(f"{t} meter feed: {type(e).__name__}: {e}")
 
-    readers = [threading.Thread(target=read, args=(tables[i::threads],))
-               for i in range(threads)]
-    for th in readers:
+    felts = [threading.Thread(target=listen, args=(t,)) for t in tables]
+    for th in felts:
         th.start()
-    for th in readers:
+    for th in felts:
         th.join()
-    out.put(ReadResult(seen, polls[0], late, errors, time.process_time()))
+    engine.dispose()
+    out.put(ReadResult(seen, heard[0], [], errors, time.process_time()))
 
 
 def _follow_floor(base: str, seen: list[tuple[float, int]], stop: threading.Event,
@@ -415,8 +395,8 @@ def main(argv: list[str] | None = None) -> None:
                                      forced, args.in_flight, ready, out)) for g in groups]
         half = -(-len(tables) // READERS)
         readers = [ctx.Process(target=_meter_reader,
-                               args=(url, tables[i:i + half], clock, seconds, READ_THREADS,
-                                     done, read_out)) for i in range(0, len(tables), half)]
+                               args=(url, tables[i:i + half], clock, seconds, done, read_out))
+                   for i in range(0, len(tables), half)]
         for w in [*workers, *readers]:
             w.start()
         made = time.time()
@@ -506,7 +486,6 @@ def main(argv: list[str] | None = None) -> None:
         errors = [e for r in results for e in r.errors] + \
             [e for q in reads for e in q.errors] + floor_errors
         polls = sum(r.polls for r in reads)
-        poll_late = [x for r in reads for x in r.late]
         cpu = sum(r.cpu_s for r in results)
         read_cpu = sum(r.cpu_s for r in reads)
         print(f"progressive load: {args.stations} stations in {len(workers)} processes "
@@ -530,11 +509,11 @@ def main(argv: list[str] | None = None) -> None:
                   f"{held * 1000:.0f} ms, p95 {_p95(tm.lock_held) * 1000:.0f} ms (one meter "
                   f"takes at most about {1 / held:.0f} settlements a second so)")
         print(f"  hits {len(hits)} ({len(forced)} made to happen), moves {moves_n}; meter "
-              f"reads {polls} ({polls / (minutes * 60 + 5):.0f}/s), a read late by p95 "
-              f"{_p95(poll_late) * 1000:.0f} ms; hit to onlooker: stations p95 "
+              f"changes heard by the felts {polls} ({polls / (minutes * 60 + 5):.0f}/s); "
+              f"hit to onlooker: stations p95 "
               f"{_p95(delays):.2f} s (max {max(delays or [0]):.2f}), floor p95 "
               f"{_p95(floor_delays):.2f} s; never seen {unseen}")
-        print(f"  CPU: stations' rounds {cpu:.0f} s, their meter reads {read_cpu:.0f} s, "
+        print(f"  CPU: stations' rounds {cpu:.0f} s, their felts' meter feeds {read_cpu:.0f} s, "
               f"PostgreSQL {pg_cpu:.0f} s, floor server "
               f"{floor_cpu:.0f} s over {minutes * 60:.0f} s on {os.cpu_count()} cores; load "
               f"average during the run: mean {statistics.fmean(load or [0]):.1f}, max "
