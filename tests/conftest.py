@@ -10,6 +10,7 @@ them: a table is built once, not once a test process.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked `slow` first (in their order): xdist starts them at once, and the
     short ones fill the workers around them instead of a long one coming last."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(autouse=True)
+def _light_argon2(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """People's secrets hashed with argon2 at light settings (one pass over 1 MiB, not the
+    library's three over 64 MiB: 186 ms of CPU a hash, the most of many ledger tests): the
+    tests check what is asked and refused, not the cost. A hash carries its own settings,
+    so either kind verifies. The tests of the cost itself are marked `real_argon2`; the
+    programs the tests start as processes hash as shipped. Only where the ledger is loaded
+    already (the test's module imported it): a test of what a process imports is left so."""
+    people = sys.modules.get("app.ledger.people")
+    if people is None or request.node.get_closest_marker("real_argon2"):
+        return
+    light = people._Hasher(time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr(people, "_hasher", light)
+    monkeypatch.setattr(people, "_dummy", None)  # made again, by the light hasher
 
 
 @pytest.fixture(scope="session")

@@ -249,6 +249,7 @@ def test_refused_checks_cost_nothing_so_a_guesser_cannot_lock_the_person_out(
     assert _checks(floor, SUPERVISOR, 1) == [None]  # and it was the one due
 
 
+@pytest.mark.real_argon2  # the shape of the shipped cost's salt
 def test_a_name_nobody_has_gets_a_salt_of_the_same_shape_the_same_on_every_call(
         floor: Floor, tmp_path: Path) -> None:
     people_and_keys(floor, tmp_path)
