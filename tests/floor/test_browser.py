@@ -332,3 +332,29 @@ def test_9_every_floor_page_fits_a_phone_a_tablet_and_a_desktop(live: Live, scre
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     seen = [f"{page} at {width} px: {p}" for page, problems in found.items() for p in problems]
     assert not seen, "\n".join(seen)
+
+
+def _following(live: Live) -> int:
+    """How many pages the floor server streams to now (its /healthz, asked past the browser)."""
+    import re
+    import urllib.request
+
+    with urllib.request.urlopen(f"{live.url}/healthz", timeout=WAIT_S) as answer:
+        said = answer.read().decode()
+    found = re.search(r"(\d+) following", said)
+    assert found is not None, said
+    return int(found.group(1))
+
+
+def test_10_a_page_left_closes_its_stream_so_the_seventh_page_does_not_wait(
+        live: Live) -> None:
+    """A browser keeps six connections to one server: a page left (and kept for the Back
+    button) with its stream open held one each, and the seventh page waited about 50 s
+    for one to end. Eight pages in a row leave one stream open, the last page's."""
+    d = live.driver
+    log_in(live, "Pat", PASSWORD)
+    for path in ("/", "/tables/PG-1", "/tables/PG-2", "/alerts", "/tables/PG-3", "/report",
+                 "/tables/PG-4", "/"):
+        d.get(f"{live.url}{path}")
+    until(lambda: _following(live), lambda n: n <= 1,
+          "the floor server to stream to the last page only", timeout=20)

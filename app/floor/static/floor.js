@@ -24,6 +24,11 @@
   if (!follow || !window.EventSource) return;
   window.floorEvents = 0;
   var source = new EventSource(follow.getAttribute("data-stream"));
+  // A page left is kept by the browser for its Back button (bfcache) with its stream open:
+  // a browser opens six connections to one server, so the seventh page waited until an old
+  // stream ended (50 s). Closed when the page is left; the page reloads if it comes back.
+  window.addEventListener("pagehide", function () { source.close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) location.reload(); });
   source.addEventListener("meter", function (e) {
     if (meters) meters.innerHTML = JSON.parse(e.data).html;
   });
