@@ -44,6 +44,7 @@ from app.core.gaming_day import GamingDay
 from app.core.settlement import MoneyError, parse_money
 from app.ledger import LedgerError, Store, anchors, chain, progressive
 from app.ledger.database import WRITE, make_engine, migrate
+from app.ledger.meter_feed import MeterFeed
 from app.ledger.models import FloorRequest, StationStatus, now
 
 from . import alerts as alerts_mod
@@ -71,6 +72,20 @@ class FloorSettings:
     gaming_day: GamingDay = GamingDay()  # the config's [floor]: what the report counts by
 
 
+class _Meters:
+    """The meters as the hub hears them (PostgreSQL) and renders them."""
+
+    def __init__(self, floor: Floor) -> None:
+        self.floor = floor
+
+    def feed(self) -> MeterFeed | None:
+        engine = self.floor.engine
+        return MeterFeed(engine, None) if engine.dialect.name == "postgresql" else None
+
+    def render(self) -> str:
+        return self.floor.meter_strip()
+
+
 class Floor:
     """What the pages share: the database, the store (reads and corrections), the hub."""
 
@@ -88,7 +103,7 @@ class Floor:
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(["html"]))
         self.hub = Hub(self.render, self.scan, poll_s=settings.poll_s,
-                       scan_every=max(1, round(1.0 / settings.poll_s)))
+                       scan_every=max(1, round(1.0 / settings.poll_s)), meters=_Meters(self))
         self._tile_html: dict[views.Tile, str] = {}
 
     def session(self) -> Session:
@@ -114,15 +129,19 @@ class Floor:
                         self.html("_alerts.html", alerts=open_alerts, compact=True),
                         self.html("_meter.html", meters=meters) if meters else "", at)
 
+    def meter_strip(self) -> str:
+        """The meter strip as the meters stand now."""
+        with self.session() as s:
+            meters = progressive_mod.strips(s)
+        return self.html("_meter.html", meters=meters) if meters else ""
+
     def meters(self) -> str:
         """The meter strip as the hub last pushed it, or read now when the hub is behind
         (a page opened as the server starts)."""
         snap = self.hub.current
         if snap.at is not None and (now() - snap.at).total_seconds() <= 2 * self.settings.poll_s:
             return snap.meters
-        with self.session() as s:
-            meters = progressive_mod.strips(s)
-        return self.html("_meter.html", meters=meters) if meters else ""
+        return self.meter_strip()
 
     def scan(self, since: datetime) -> int:
         raised = alerts_mod.scan(self.engine, since=since, offline_s=self.settings.offline_s,

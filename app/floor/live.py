@@ -13,11 +13,13 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from starlette.concurrency import run_in_threadpool
 
+from app.ledger.meter_feed import MeterFeed
 from app.ledger.models import now
 
 KEEPALIVE_S = 15.0
@@ -25,6 +27,18 @@ OVERLAP = timedelta(seconds=60)
 SHIFT = timedelta(hours=12)
 FULL_EVERY = 120  # scans
 QUEUE = 2048  # a browser this far behind is dropped; it reconnects and gets everything
+HEAR_WAIT_S = 1.0  # a wait for the meter's message holds a pool thread at most this long
+LISTEN_RETRY_S = 2.0
+
+
+class MeterSource(Protocol):
+    """The meters as the floor hears and shows them."""
+
+    def feed(self) -> MeterFeed | None:
+        """Every meter's changes as the database says them; None on SQLite."""
+
+    def render(self) -> str:
+        """The meter strip's HTML as the meters stand now."""
 
 
 @dataclass
@@ -39,8 +53,10 @@ class Hub:
     """Renders the floor every `poll_s` and fans the changes out to subscribers."""
 
     def __init__(self, render: Callable[[], Snapshot], scan: Callable[[datetime], object],
-                 poll_s: float = 0.5, scan_every: int = 2) -> None:
+                 poll_s: float = 0.5, scan_every: int = 2,
+                 meters: MeterSource | None = None) -> None:
         self.render = render
+        self.meters = meters
         self.scan = scan
         self.poll_s = poll_s
         self.scan_every = scan_every
@@ -51,6 +67,8 @@ class Hub:
         self.last_error: str | None = None
         self._task: asyncio.Task[None] | None = None
         self._scanning: asyncio.Task[None] | None = None
+        self._hearing: asyncio.Task[None] | None = None
+        self.heard = 0  # meter changes the database said (PostgreSQL)
         self.scans = 0
         self.dropped = 0  # browsers dropped for falling behind (they reconnect)
         self._scanned: datetime | None = None
@@ -62,9 +80,11 @@ class Hub:
         self._task = asyncio.create_task(self._loop(self.tick, self.poll_s))
         self._scanning = asyncio.create_task(self._loop(self.scan_once,
                                                         self.poll_s * self.scan_every))
+        if self.meters is not None:
+            self._hearing = asyncio.create_task(self._hear_meters(self.meters))
 
     async def stop(self) -> None:
-        for task in (self._task, self._scanning):
+        for task in (self._task, self._scanning, self._hearing):
             if task is not None:
                 task.cancel()
                 try:
@@ -84,6 +104,36 @@ class Hub:
                 self.errors += 1
                 self.last_error = str(e).splitlines()[0] if str(e) else type(e).__name__
             await asyncio.sleep(every)
+
+    async def _hear_meters(self, meters: MeterSource) -> None:
+        """On PostgreSQL: the meter strip pushed as soon as the database says a meter moved
+        (its message at the commit), not at the next poll; the poll still renders it too
+        (SQLite, and a connection lost: listened again every LISTEN_RETRY_S)."""
+        while True:
+            try:
+                feed = await run_in_threadpool(meters.feed)
+                if feed is None:
+                    return  # SQLite says nothing: the poll is all there is
+                try:
+                    while True:
+                        if await run_in_threadpool(feed.wait, HEAR_WAIT_S) is not None:
+                            self.heard += 1
+                            await self.push_meters()
+                finally:
+                    feed.close()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - the database away: the poll says so
+                self.last_error = str(e).splitlines()[0] if str(e) else type(e).__name__
+            await asyncio.sleep(LISTEN_RETRY_S)
+
+    async def push_meters(self) -> None:
+        """The meter strip rendered now, and pushed if it changed."""
+        assert self.meters is not None
+        html = await run_in_threadpool(self.meters.render)
+        if html != self.current.meters:
+            self.current = replace(self.current, meters=html)
+            self.publish("meter", {"html": html})
 
     async def scan_once(self) -> None:
         at = now()

@@ -30,10 +30,11 @@ class MeterHeard:
 
 
 class MeterFeed:
-    """The changes of the meter called `name`, heard on a connection kept for them (taken
-    from the engine's pool and never given back: it stays in LISTEN until closed)."""
+    """The changes of the meter called `name` (None: of every meter, as the floor hears
+    them), heard on a connection kept for them (taken from the engine's pool and never
+    given back: it stays in LISTEN until closed)."""
 
-    def __init__(self, engine: Engine, name: str) -> None:
+    def __init__(self, engine: Engine, name: str | None) -> None:
         self.name = name
         try:
             raw = engine.raw_connection()
@@ -65,9 +66,9 @@ class MeterFeed:
 
     def _heard(self, payload: str) -> MeterHeard | None:
         said = json.loads(payload)
-        if said.get("name") != self.name:
+        if self.name is not None and said.get("name") != self.name:
             return None
-        return MeterHeard(self.name, int(said["amount"]), int(said["seq"]))
+        return MeterHeard(str(said["name"]), int(said["amount"]), int(said["seq"]))
 
     def close(self) -> None:
         try:
@@ -86,7 +87,7 @@ class MeterFeed:
 def _newer(old: MeterHeard | None, new: MeterHeard | None) -> MeterHeard | None:
     if new is None:
         return old
-    return new if old is None or new.seq > old.seq else old
+    return new if old is None or new.name != old.name or new.seq > old.seq else old
 
 
 def _first_line(e: BaseException) -> str:

@@ -12,8 +12,9 @@ then `take_progressive_hits`), at the rate the cards give; and once a minute a s
 made to hit five aces (10% of the meter), so the meter drops where everyone can see it.
 
 Every station's felt hears the meter as the station's felt does on PostgreSQL (a
-connection of its own in LISTEN, `MeterFeed`; migration 0017); the floor server (`paigow-floor`, its own
-process) is followed as a browser follows it (its stream, meter only).
+connection of its own in LISTEN, `MeterFeed`; migration 0017); the floor server
+(`paigow-floor`, its own process) is followed as a browser follows it (its stream, meter
+only).
 
     .venv/bin/python -m tests.bench.bench_progressive                 # 200 stations, 10 min
     .venv/bin/python -m tests.bench.bench_progressive --minutes 1     # a quick try
@@ -25,8 +26,9 @@ Prints what it kept of the pace, where a round's time went, and then exactly:
 
 lost: rounds settled with progressive wagers whose contribution is not in the ledger (or
 not all of it); doubled: a contribution or a hit recorded twice; meter-exact: the audit;
-meter-p95: from a hit's commit until each other station's read of the meter, and the
-floor's stream, show it (the 95th percentile over every hit and every onlooker).
+meter-p95: from a hit's commit until each other station's felt, and the floor's stream,
+show it: the worse of the two 95th percentiles (the felts' over every hit and every other
+station; the floor's over every hit).
 """
 
 from __future__ import annotations
@@ -58,6 +60,13 @@ IN_FLIGHT = 2  # rounds a station process deals at once (see _station_worker)
 READERS = 2  # processes for the felts' meter feeds (a thread and a connection a felt)
 FORCED_EVERY_S = 60.0
 SUPERVISOR, SECRET = "Pat Lee", "bench-pat-secret-27"
+# A pit supervisor for every 20 tables, as a floor has: one name signed in for every hit of
+# 200 tables met the database's pace of a name's checks (20 at once, then one every 30 s)
+TABLES_A_SUPERVISOR = 20
+
+
+def _supervisor(table: int) -> str:
+    return f"{SUPERVISOR} {table // TABLES_A_SUPERVISOR + 1}"
 FLOOR_USER, FLOOR_PASSWORD = "bench", "bench password 27"
 
 
@@ -160,15 +169,16 @@ def _station_worker(url: str, folder: str, tables: list[str], clock: Any, second
         c3 = time.perf_counter()
         rec.save()
         c4 = time.perf_counter()
+        with lock:  # settled and contributed, whatever becomes of its hit
+            expected.append((t, rec.round_id, len(seats)))
         if paid:
-            pat = st.authorise(SUPERVISOR, SECRET, "progressive")
+            pat = st.authorise(_supervisor(int(t.removeprefix('T-')) - 1), SECRET, "progressive")
             moves = st.take_progressive_hits(CARD, rec.round_id, paid, str(uuid.uuid4()), pat)
             committed = time.time()
             with lock:
                 hits.append((t, moves[-1].seq, committed, sum(-m.to_meter for m in moves)))
         c5 = time.perf_counter()
         with lock:
-            expected.append((t, rec.round_id, len(seats)))
             timings.rounds += 1
             timings.play += (c1 - c0) + (c3 - c2)
             timings.begin += c2 - c1
@@ -368,7 +378,8 @@ def main(argv: list[str] | None = None) -> None:
         add_user(engine, FLOOR_USER, "shift-manager", FLOOR_PASSWORD)
         admin = Store(url, table="bench", station="bench-admin", data_dir=Path(folder) / "admin")
         ana = admin.authorise(FLOOR_USER, FLOOR_PASSWORD, "manage users")
-        admin.add_person(SUPERVISOR, "pit supervisor", SECRET, by=ana)
+        for pit in range(0, args.stations, TABLES_A_SUPERVISOR):
+            admin.add_person(_supervisor(pit), "pit supervisor", SECRET, by=ana)
         admin.close()
 
         port = 19_000 + os.getpid() % 1000
@@ -524,7 +535,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  error: {e}")
         if len(errors) > 10:
             print(f"  ... {len(errors) - 10} more errors")
-        p95 = _p95(delays + floor_delays)
+        p95 = max(_p95(delays), _p95(floor_delays))  # the felts' and the floor's, the worse
         print(f"bench progressive stations={args.stations} rounds={tm.rounds} lost={lost} "
               f"doubled={doubled} meter-exact={'yes' if found.exact else 'no'} "
               f"meter-p95={p95:.2f}s")

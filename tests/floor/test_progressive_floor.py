@@ -15,6 +15,7 @@ import asyncio
 import re
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from html import unescape
 from pathlib import Path
 
@@ -241,6 +242,52 @@ def test_the_hub_pushes_the_meter_when_it_moves_and_a_page_follows_the_meter_onl
     assert "$10,002.10" in messages[1]
     assert messages[2].startswith("event: meter\n")  # not the tile that changed with it
     assert "$10,002.80" in messages[2] and dollars_in_words(1_000_280) in messages[2]
+
+
+def test_on_postgresql_the_hub_pushes_the_meter_when_the_database_says_it_moved(
+        pg_up: PgServer, pg_template: str, tmp_path: Path) -> None:
+    """The floor hears the meter (migration 0017) as the felts do: with the hub's poll an
+    hour apart, a table's settlement still reaches a following page as soon as it commits."""
+    url = pg_up.url(pg_up.create_database(template=pg_template))
+    store = _station(url, "PG-1", tmp_path / "one")
+    progressive_round(store, [1, 2, 3], 1)  # $10,002.10
+    floor = Floor(replace(settings(url, tmp_path), poll_s=3600.0))
+
+    async def follow() -> list[str]:
+        floor.hub.start()
+        try:
+            stream = floor.hub.follow(meter_only=True)
+            first = [await asyncio.wait_for(anext(stream), 60) for _ in range(2)]
+            await _listening(floor)
+            await asyncio.to_thread(progressive_round, store, [4], 2)  # the meter moves
+            pushed = await asyncio.wait_for(anext(stream), 60)
+            await stream.aclose()
+            return [*first, pushed]
+        finally:
+            await floor.hub.stop()
+
+    try:
+        messages = asyncio.run(follow())
+    finally:
+        floor.close()
+        store.close()
+    assert "$10,002.10" in messages[1]
+    assert floor.hub.polls == 1 and floor.hub.heard >= 1  # pushed as heard, not polled
+    assert messages[2].startswith("event: meter\n") and "$10,002.80" in messages[2]
+
+
+async def _listening(floor: Floor) -> None:
+    """Until the hub's connection is in LISTEN (the database's own list of listeners)."""
+    def listeners() -> int:
+        with floor.session() as s:
+            return int(s.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN %'"
+            )).scalar_one())
+    for _ in range(1200):
+        if await asyncio.to_thread(listeners):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the floor's hub never listened for the meter in 60 s")
 
 
 def test_an_amount_in_words_is_written_as_on_a_cheque() -> None:
