@@ -64,6 +64,10 @@ class MeterFeed:
                                     f"meter's messages stopped ({_first_line(e)})") from None
         return newest
 
+    def fileno(self) -> int:
+        """The connection's socket: readable when a message may be there (`selectors`)."""
+        return self._conn.fileno()
+
     def _heard(self, payload: str) -> MeterHeard | None:
         said = json.loads(payload)
         if self.name is not None and said.get("name") != self.name:
