@@ -119,10 +119,14 @@ class MeterReader(QObject):
     `seen` on the GUI thread, never one older than the move already shown.
 
     On PostgreSQL the meter is heard: one job on the station's pool listens for the
-    database's message of each change (app/ledger/meter_feed.py), and a read every ten
-    seconds is the safety net. On SQLite, which sends no messages, it is read about twice
-    a second on a lane of its own (never behind the journal's writes). One read at a
-    time: a slow database skips ticks rather than piling reads up."""
+    database's message of each change (app/ledger/meter_feed.py), shows it, and asks for a
+    read to confirm it (at once, then at most one every 0.5 s while moves keep coming); a
+    read every ten seconds is the safety net. What a read finds always stands: any login
+    of the database can send a message on the channel (PostgreSQL has no right to
+    NOTIFY), so a forged amount lasts until the confirming read, and a forged move number
+    cannot hold back the true ones. On SQLite, which sends no messages, the meter is read
+    about twice a second. Reads go on a lane of their own (never behind the journal's
+    writes), one at a time: a slow database skips ticks rather than piling reads up."""
 
     _heard = Signal(object)  # from the listening job to the GUI thread
     _listens = Signal(bool)
@@ -133,13 +137,16 @@ class MeterReader(QObject):
         super().__init__(parent)
         self.ledger, self.card, self.lane, self.seen, self.jobs = ledger, card, lane, seen, jobs
         self.asking = False
+        self.again = False  # a message came while a read was out: read once more after it
+        self.read_at = 0.0  # when the last read was asked (time.monotonic)
+        self.confirming = False  # a read to confirm a message is waiting its turn
         self.shown = -1  # the meter's move on the felt
         self.listening = False
         self._stop = threading.Event()
         self.timer = QTimer(self)
         self.timer.setInterval(METER_EVERY_MS)
         self.timer.timeout.connect(self.ask)
-        self._heard.connect(self._show)
+        self._heard.connect(self._message)
         self._listens.connect(self._listening)
 
     def start(self) -> None:
@@ -153,9 +160,13 @@ class MeterReader(QObject):
         self._stop.set()
 
     def ask(self) -> None:
-        if self.asking or self.lane.closed:
+        if self.lane.closed:
+            return
+        if self.asking:
+            self.again = True
             return
         self.asking = True
+        self.read_at = time.monotonic()
         card = self.card
 
         def read() -> MeterSeen:
@@ -167,16 +178,40 @@ class MeterReader(QObject):
         def answered(result: object, error: BaseException | None) -> None:
             self.asking = False
             if isinstance(result, MeterSeen):
-                self._show(result)
+                if not (self.again and result.seq < self.shown):  # else the next read says
+                    self._show(result)
             else:  # never a guessed amount: the felt says it is closed, and why on a tap
                 self._show(MeterSeen("Progressive closed", False, str(error) or "no answer"))
+            if self.again:
+                self.again = False
+                self.confirm()
         self.lane.submit(read, answered)
 
     def _show(self, seen: MeterSeen) -> None:
-        if seen.online and seen.seq < self.shown:
-            return  # a read that left before a change already heard
         self.shown = seen.seq if seen.online else -1
         self.seen(seen)
+
+    def _message(self, seen: MeterSeen) -> None:
+        """A message heard (on the GUI thread): shown if it is newer than the felt's, then
+        confirmed by a read, which stands whatever the message said."""
+        if not seen.online or seen.seq > self.shown:
+            self._show(seen)
+        self.confirm()
+
+    def confirm(self) -> None:
+        """A read now, or once 0.5 s have passed since the last one was asked."""
+        if self.confirming:
+            return
+        wait_ms = int((self.read_at + METER_EVERY_MS / 1000 - time.monotonic()) * 1000)
+        if wait_ms <= 0:
+            self.ask()
+            return
+        self.confirming = True
+
+        def now() -> None:
+            self.confirming = False
+            self.ask()
+        QTimer.singleShot(wait_ms, self, now)
 
     def _listen(self) -> None:
         """On the pool until stopped: the meter's messages to the GUI thread; a lost

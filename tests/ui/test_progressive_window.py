@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.core.progressive import progressive_card
@@ -248,6 +248,14 @@ def test_on_postgresql_the_felt_hears_another_table_s_move_without_reading_the_m
     try:
         progressive_round(other, [1, 2, 3])
         meter_shows(s, "Progressive $10,002.10")  # three wagers' 70 cents, heard
+        # any login may send on the channel: a forged amount with a move number far ahead
+        # is put right by the read that confirms it, and holds back no true move
+        with Session(other.engine) as db, db.begin():
+            db.execute(text("SELECT pg_notify('paigow_meter', :said)"), {"said": (
+                '{"name": "linked-pai-gow", "amount": 99999999, "seq": 999999}')})
+        meter_shows(s, "Progressive $10,002.10")
+        progressive_round(other, [5])
+        meter_shows(s, "Progressive $10,002.80")
         pg_up.stop()
         try:
             meter_shows(s, "Progressive closed")
@@ -256,9 +264,9 @@ def test_on_postgresql_the_felt_hears_another_table_s_move_without_reading_the_m
         finally:
             pg_up.start()
         s.qtbot.waitUntil(lambda: reader.listening, timeout=60_000)
-        meter_shows(s, "Progressive $10,002.10")  # read once as it listens again
+        meter_shows(s, "Progressive $10,002.80")  # read once as it listens again
         reader.timer.stop()
         progressive_round(other, [4])
-        meter_shows(s, "Progressive $10,002.80")
+        meter_shows(s, "Progressive $10,003.50")
     finally:
         other.close()
