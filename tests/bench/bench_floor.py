@@ -141,6 +141,16 @@ class Browser:
                                                                   else "")
 
 
+def floor_process(url: str, port: int) -> subprocess.Popen[str]:
+    """`paigow-floor` on the ledger at `url`, in a process of its own, once it says where."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "app.floor.main", "--database-url", url, "--port",
+         str(port), "--offline-after", "30"], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    server.stdout.readline()  # "The pit floor is at ..."
+    return server
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) >= 20 else max(values)
 
@@ -180,11 +190,7 @@ def main(argv: list[str] | None = None) -> None:
         for w in workers:
             w.start()
         port = 18_000 + os.getpid() % 1000
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app.floor.main", "--database-url", url, "--port",
-             str(port), "--offline-after", "30"], stdout=subprocess.PIPE, text=True)
-        assert server.stdout is not None
-        server.stdout.readline()  # "The pit floor is at ..."
+        server = floor_process(url, port)
         time.sleep(2)
         base = f"http://127.0.0.1:{port}"
         browsers = [Browser(base, f"b{i}") for i in range(args.browsers)]

@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.bench.bench_floor import floor_process
+
 STATIONS = 200
 ROUND_S = 12.0  # ten times a real table's pace: 30 rounds an hour is one every 120 s
 POLL_S = 0.5  # the floor's hub reads the meters twice a second
@@ -405,11 +407,7 @@ def main(argv: list[str] | None = None) -> None:
         admin.close()
 
         port = 19_000 + os.getpid() % 1000
-        server = subprocess.Popen(
-            [sys.executable, "-m", "app.floor.main", "--database-url", url, "--port",
-             str(port), "--offline-after", "30"], stdout=subprocess.PIPE, text=True)
-        assert server.stdout is not None
-        server.stdout.readline()  # "The pit floor is at ..."
+        server = floor_process(url, port)
         base = f"http://127.0.0.1:{port}"
 
         tables = [f"T-{i + 1:03d}" for i in range(args.stations)]
