@@ -35,8 +35,10 @@ def verify_open(p: Parts) -> None:
     cannot record it."""
     progressive = p.play.progressive
     if not progressive.online:
-        raise TableError(f"{CLOSED} ({progressive.why}): no new progressive wager is taken "
-                         f"until it can; the wagers already taken stay")
+        # the why (a database's own words, its address) is on a tap of the felt's meter and
+        # in the log: in the message it pushed the panel's buttons off a station's screen
+        raise TableError(f"{CLOSED}: no new progressive wager is taken until it can; the "
+                         f"wagers already taken stay (tap the meter for why)")
     checks.verify_ledger_takes(p, "progressive wager")
 
 
@@ -195,5 +197,5 @@ def meter_status(p: Parts, event: MeterStatus) -> None:
                  "progressive)." if progressive.due() else ""), "ok")
         return
     p.out.note(f"{CLOSED} ({event.why})")
-    p.say(f"{CLOSED} ({event.why}). No new progressive wager is taken; the wagers already "
-          f"taken stay and go to the meter with the settlement.", "warn")
+    p.say(f"{CLOSED}. No new progressive wager is taken; the wagers already taken stay and "
+          f"go to the meter with the settlement (tap the meter for why).", "warn")

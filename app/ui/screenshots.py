@@ -446,7 +446,10 @@ def _devices_away(window: MainWindow, c: Dealer, devices: Devices, shoot: Camera
         c.key("H")
     c.key("S")
     c.key("P")
-    pump(lambda: c.s.devices.slip_printed == "kept" and window.banner.isVisible(), seconds=20)
+    # the meter is the same database: the felt says the progressive is closed as well (its
+    # warning and the printer's race for the message: the walk shows both states settled)
+    pump(lambda: c.s.devices.slip_printed == "kept" and window.banner.isVisible()
+         and not c.s.play.progressive.online, seconds=20)
     shoot("17-printer-unplugged-database-away")
     devices.back()
     pump(lambda: devices.ledger.status().online and not devices.ledger.status().pending
