@@ -49,8 +49,16 @@ class Strengths:
     def of_hands(self, hands: Arr) -> Arr:
         """Packed strengths (front << SHIFT | back) of the card's setting of each row of
         seven card indexes: each row's key (table.hand_key) found among the keys."""
-        key = PRIMES[hands].prod(axis=1) << 7
-        suits = SUITS[hands].sum(axis=1)
+        # Place by place over the rows (a row of `hands.T` is one place of every hand, in
+        # a row of memory as `deal` lays them): 3.8 -> 1.4 ms a batch for each of the
+        # product and the sum, against numpy's reduction along rows of seven (measured).
+        places = hands.T
+        key = PRIMES[places[0]]
+        suits = SUITS[places[0]]
+        for place in places[1:]:
+            key *= PRIMES[place]
+            suits += SUITS[place]
+        key <<= 7
         flush = np.flatnonzero((suits + PLUS_THREE) & FIVE_OF_A_SUIT)
         if len(flush):
             placed = np.sort(PLACES[hands[flush]], axis=1) & 63  # card indexes, place order
@@ -60,7 +68,12 @@ class Strengths:
                 suit[((s >> (4 * k)) & 0xF) >= 5] = k
             held = (SUIT_OF[placed] == suit[:, None]) | (placed == JOKER_INDEX)
             key[flush] |= (held * PLACE_BITS).sum(axis=1)
-        at = np.searchsorted(self.keys, key)
+        # The keys looked for in order: the search then walks the table's keys (3.6 MB)
+        # front to back, where keys in deal order miss the cache at each step: 17 -> 8 ms
+        # a batch of 65,536 hands, the sort included (measured).
+        order = np.argsort(key)
+        at = np.empty_like(order)
+        at[order] = np.searchsorted(self.keys, key[order])
         if not np.array_equal(self.keys[np.minimum(at, len(self.keys) - 1)], key):
             raise KeyError("a hand has no entry in its card's table")
         found: Arr = self.strengths[at]
@@ -73,9 +86,11 @@ ONE = np.uint64(1)
 def deal(rng: np.random.Generator, rounds: int, cards: int = 14) -> Arr:
     """`rounds` deals of `cards` different cards of the 53: each card drawn from the 53
     and drawn again while it is one already dealt in its row (a bit mask a row), so every
-    deal is equally likely; the same generator calls for the same seed."""
+    deal is equally likely; the same generator calls for the same seed. A round a row; in
+    memory each place's cards of every round lie together (the transpose of an array a
+    place a row), as `Strengths.of_hands` reads them."""
     used = np.zeros(rounds, dtype=np.uint64)
-    dealt = np.empty((rounds, cards), dtype=np.int16)
+    dealt = np.empty((cards, rounds), dtype=np.int16)
     for i in range(cards):
         x = rng.integers(0, 53, size=rounds, dtype=np.int64).astype(np.uint64)
         again = np.flatnonzero((used >> x) & ONE)
@@ -84,8 +99,8 @@ def deal(rng: np.random.Generator, rounds: int, cards: int = 14) -> Arr:
             x[again] = y
             again = again[((used[again] >> y) & ONE) != 0]
         used |= ONE << x
-        dealt[:, i] = x
-    return dealt
+        dealt[i] = x
+    return dealt.T
 
 
 def tally(mine: Arr, bank: Arr) -> Tally:
