@@ -365,7 +365,15 @@ def _round_one(window: MainWindow, c: Dealer, shoot: Camera) -> None:
 
     c.key("R")
     pump(lambda: len(c.s.deal.stream) >= 24)
+    # The built-in feed (the tests') deals a card each turn of the event loop: held, no card
+    # lands while a size is checked (a text changed mid-check was found cut, under load).
+    # A shoe on a pseudo-terminal deals slower than the walk looks.
+    demo = window.shoe if isinstance(window.shoe, DemoShoe) else None
+    if demo is not None:
+        demo.hold(True)
     shoot("03-dealing")
+    if demo is not None:
+        demo.hold(False)
     pump(lambda: c.phase_is(Phase.SETTING))
     shoot("04-dealt-dragon-offered")
 

@@ -116,6 +116,14 @@ class DemoShoe(ShoeFeed):
         self._timer.stop()
         self._pending = []
 
+    def hold(self, held: bool) -> None:
+        """Stop handing out the deal's cards (True), or go on with them (False): the
+        screenshot walk looks at the window mid-deal, with no card landing as it looks."""
+        if held:
+            self._timer.stop()
+        elif self._pending:
+            self._timer.start()
+
     def set_online(self, online: bool) -> None:
         if online == self.online:
             return
