@@ -23,6 +23,7 @@ from pathlib import Path
 from drivers.private import open_private
 
 DEMO_USER = "demo"
+DEMO_PROGRESSIVE = "linked-pai-gow"  # the shipped card every demo table is on
 DEMO_ROLE = "pit-supervisor"
 EXIT_REFUSED = 2
 EXIT_UNREACHABLE = 4  # as `paigow ledger`: the database cannot be reached
@@ -191,6 +192,8 @@ def serve(args: argparse.Namespace) -> int:
     url = args.database_url
     try:
         if args.demo:
+            from app.core.progressive import progressive_card
+
             from .stations import DemoFloor
 
             folder = tempfile.mkdtemp(prefix="paigow-floor-demo-")
@@ -200,8 +203,10 @@ def serve(args: argparse.Namespace) -> int:
             password = secrets.token_urlsafe(9)
             add_user(engine, DEMO_USER, DEMO_ROLE, password, by="demo")
             engine.dispose()
+            # every demo table on the shipped linked progressive: its page has a meter
             demo = DemoFloor(url, folder, tables=args.tables, round_s=args.round_seconds,
-                             supervisor=(DEMO_USER, password))
+                             supervisor=(DEMO_USER, password),
+                             progressive=progressive_card(DEMO_PROGRESSIVE))
             demo.start()
         if not url:
             print("paigow-floor: give the ledger's database with --database-url (or try "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -23,7 +23,8 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from app.core.bonus.table_bonus import TableBonus
-from app.core.cards import DECK
+from app.core.cards import DECK, Card
+from app.core.progressive import ProgressiveCard
 from app.core.round import Phase, RoundRules
 from app.core.table import DEALER, Table
 from app.ledger import Store
@@ -50,16 +51,25 @@ class HeadlessStation:
                  dealer: str = "Demo dealer", seed: int | None = None,
                  void_chance: float = 0.03, foul_chance: float = 0.15,
                  status_engine: Engine | None = None, supervisor: tuple[str, str] | None = None,
-                 bonus: TableBonus | None = None, bonus_chance: float = 0.5) -> None:
+                 bonus: TableBonus | None = None, bonus_chance: float = 0.5,
+                 progressive: ProgressiveCard | None = None,
+                 progressive_chance: float = 0.5,
+                 decks: Iterable[Sequence[Card]] = ()) -> None:
         """`supervisor`: (name, secret) of the person in the ledger who stands at this
         headless table: its voids (its own and those the floor asks for) are theirs,
         checked by the ledger as a station's are, and so are its approvals of a big bonus
-        payout. `bonus`: the table's bonus bet, taken beside a wager at `bonus_chance`."""
+        payout and its sign-ins to pay a progressive hit. `bonus`: the table's bonus bet,
+        taken beside a wager at `bonus_chance`; `progressive`: the linked progressive the
+        table is on, its $1 wager taken beside a wager at `progressive_chance`. `decks`:
+        the decks the shoe reads first, in order (a test's stacked decks), then shuffled
+        ones."""
         self.table = table
         self.rng = random.Random(seed)
         self.void_chance = void_chance
         self.foul_chance = foul_chance
         self.bonus_chance = bonus_chance
+        self.progressive_chance = progressive_chance
+        self.decks = [tuple(d) for d in decks]
         self.store = Store(database_url, table=table, station=f"{table.lower()}-station",
                            data_dir=data_dir)
         self.supervisor = supervisor
@@ -67,7 +77,8 @@ class HeadlessStation:
             # the demo's supervisor enrolls each simulated station, as one would a real one
             self.store.enroll(self.store.authorise(*supervisor, "enroll"))
         # The store sends each write on as it is made (no sender on the pool).
-        self.station = Station(RoundRules(table=Table(table), bonus=bonus),
+        self.station = Station(RoundRules(table=Table(table), bonus=bonus,
+                                          progressive=progressive),
                                ledger=Ledger(self.store, send_every=None),
                                printer=MemoryPrinter(), randbelow=self.rng.randrange)
         self.session = self.station.session
@@ -181,13 +192,19 @@ class HeadlessStation:
                 self.key(str(seat))  # drawn only at a bonus table: the others play as before
                 self.cmd("bonus", str(self.rng.choice((bonus.minimum, 500, 2500,
                                                        bonus.maximum)) // 100))
+            if s.rules.progressive is not None and self.rng.random() < self.progressive_chance:
+                self.key(str(seat))
+                self.cmd("progressive")
 
     def _action(self) -> None:
         self.key("R")
 
     def _deal(self) -> None:
-        deck = list(DECK)
-        self.rng.shuffle(deck)
+        if self.decks:
+            deck = list(self.decks.pop(0))
+        else:
+            deck = list(DECK)
+            self.rng.shuffle(deck)
         for card in deck:
             self.seq += 1
             self.session.handle(CardRead(card, self.seq))
@@ -222,6 +239,13 @@ class HeadlessStation:
             who, secret = self.supervisor or ("Pat (pit)", "")
             if not s.handle(SupervisorCommand("approve_bonus", who, secret=secret)).done:
                 raise RuntimeError(f"{self.table}: the bonus was not approved: {s.message}")
+        progressive = s.play.progressive
+        while progressive.due() and progressive.online and not progressive.paying:
+            # a progressive hit waits: the table's supervisor signs in and it is paid
+            who, secret = self.supervisor or ("Pat (pit)", "")
+            if not s.handle(SupervisorCommand("pay_progressive", who, secret=secret)).done:
+                raise RuntimeError(f"{self.table}: the progressive hit was not paid: "
+                                   f"{s.message}")
         self.last_settled = now()
         self.settled.append(rnd.rotation.round_no)
 
@@ -248,14 +272,17 @@ class DemoFloor:
     def __init__(self, database_url: str, data_dir: str | Path, *, tables: int = 4,
                  round_s: float = 8.0, seed: int | None = None, prefix: str = "PG-",
                  supervisor: tuple[str, str] | None = None,
-                 bonus: TableBonus | None = None) -> None:
-        """`bonus`: every table's bonus bet (None: the tables take none)."""
+                 bonus: TableBonus | None = None,
+                 progressive: ProgressiveCard | None = None) -> None:
+        """`bonus`: every table's bonus bet (None: the tables take none); `progressive`:
+        the linked progressive every table is on (None: none)."""
         self.round_s = round_s
         self.stations = [HeadlessStation(database_url, f"{prefix}{i + 1}",
                                          Path(data_dir) / f"station-{i + 1}",
                                          dealer=DEALERS[i % len(DEALERS)],
                                          seed=None if seed is None else seed + i,
-                                         supervisor=supervisor, bonus=bonus)
+                                         supervisor=supervisor, bonus=bonus,
+                                         progressive=progressive)
                          for i in range(tables)]
         self._stop = threading.Event()
         self._tables = Jobs(max(tables, 1), "demo-table")  # one table's rounds a thread
