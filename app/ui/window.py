@@ -214,6 +214,7 @@ class MainWindow(QMainWindow):
         for label in self.devices:
             bar.addWidget(label)
             label.installEventFilter(self)  # a tap tells what its tooltip tells (explain_device)
+        self.felt.center.meter.installEventFilter(self)  # and the meter's, when closed
         self.banner = named(QLabel(), "banner")  # on two lines if it must
         self.banner.setWordWrap(True)
         self.table_info = named(QLabel(), "tableInfo")  # two whole lines (view.table_info)
@@ -648,6 +649,11 @@ class MainWindow(QMainWindow):
         elif event.type() is QEvent.Type.MouseButtonRelease and watched is self.table_info:
             # the table's rules in sentences: the status bar holds only their short words
             self.panel.show_message(self.table_info.toolTip(), "info")
+        elif (event.type() is QEvent.Type.MouseButtonRelease
+              and watched is self.felt.center.meter and self.felt.center.meter.toolTip()):
+            # "Progressive closed": why, which only its tooltip holds (a finger cannot hover)
+            meter = self.felt.center.meter
+            self.panel.show_message(f"{meter.text()}: {meter.toolTip()}", "info")
         return super().eventFilter(watched, event)
 
     def explain_device(self, index: int) -> None:

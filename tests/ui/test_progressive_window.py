@@ -122,7 +122,7 @@ def test_a_round_with_progressive_wagers_and_a_hit_paid_after_the_sign_in(
 
 
 def test_the_meter_away_closes_the_progressive_and_a_hit_waits_for_it(
-        make_station, tmp_path, pg_up) -> None:  # noqa: ANN001
+        make_station, tmp_path, pg_up, qtbot) -> None:  # noqa: ANN001
     """The database stopped (the tests' PostgreSQL): the felt says the progressive is
     closed, J takes no new wager, a hit settled meanwhile waits for the meter; started
     again, the settlement's wagers reach the meter and the hit is paid from it then."""
@@ -144,6 +144,10 @@ def test_the_meter_away_closes_the_progressive_and_a_hit_waits_for_it(
     try:
         meter_shows(s, "Progressive closed")
         assert "cannot be reached" in s.window.felt.center.meter.toolTip()
+        # the message says "tap the meter for why": a tap tells it (a finger cannot hover)
+        qtbot.mouseClick(s.window.felt.center.meter, Qt.MouseButton.LeftButton)
+        why = s.window.felt.center.meter.toolTip()
+        assert s.message == f"Progressive closed: {why}" and "cannot be reached" in why
         s.key("2")
         s.key("J")
         assert "Progressive closed: the meter cannot be reached" in s.message
