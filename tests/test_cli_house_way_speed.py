@@ -1,5 +1,5 @@
 """`paigow house-way` answers from the card's table exactly as the card sets each hand, line
-for line, in text and in JSON, a file answered on every core too; a hand fed through a pipe
+for line, in text and in JSON, a large file in numpy batches too; a hand fed through a pipe
 is answered before the next is sent; the shipped config is read without the settings'
 models and says what they say."""
 
@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from app.commands.answer import PARALLEL_FROM, answer_hands
+from app.commands.answer import BATCH, answer_hands
 from app.commands.house_way import shipped_rules
 from app.core.cards import DECK, CardError, parse_cards
 from app.core.hands import DEFAULT_RULES
@@ -129,13 +129,15 @@ def test_a_site_config_or_the_environment_is_left_to_the_settings(
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
-def test_a_large_file_answered_on_every_core_prints_what_the_card_sets_in_order(
+def test_a_large_file_answered_in_batches_prints_what_the_card_sets_in_order(
         as_json: bool, tmp_path: pytest.TempPathFactory) -> None:
-    """A file of hands large enough to be answered in parts on every core, one part with
-    a mistake in it (that part answered again line by line, the mistake said in place)."""
+    """A file of hands large enough to be answered in numpy batches (some typed in lower
+    case), one batch with a mistake in it (that batch answered line by line, the mistake
+    said in place)."""
     rng = random.Random("parts")
-    lines = [" ".join(str(c) for c in rng.sample(DECK, 7)) for _ in range(PARALLEL_FROM + 5000)]
-    lines[PARALLEL_FROM // 3] = "AS AS 9C 8D 2S 3S 4D"
+    lines = [" ".join(str(c) for c in rng.sample(DECK, 7)) for _ in range(BATCH + 5000)]
+    lines[1::7] = [line.lower() for line in lines[1::7]]
+    lines[BATCH // 3] = "AS AS 9C 8D 2S 3S 4D"
     text = "\n".join(lines) + "\n"
     path = tmp_path / "hands.txt"  # type: ignore[operator]
     path.write_text(text)
@@ -145,5 +147,5 @@ def test_a_large_file_answered_on_every_core_prints_what_the_card_sets_in_order(
                                *(["--json"] if as_json else [])],
                               stdin=source, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2
-    assert f"line {PARALLEL_FROM // 3 + 1}: 'AS' is a duplicate" in proc.stderr
+    assert f"line {BATCH // 3 + 1}: 'AS' is a duplicate" in proc.stderr
     assert proc.stdout == by_the_card(text, "standard", as_json)

@@ -1,9 +1,10 @@
 """Without numpy (the `analysis` extra), many rounds are refused with what to install, not a
 traceback nor an hour of the standard library's loop; fewer rounds and `advise` (which
-never needed it) still answer."""
+never needed it) still answer, and a large file of hands is answered line by line."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,22 @@ def test_fewer_rounds_and_advise_answer_without_numpy() -> None:
     advice = _paigow("advise", "--samples", "500", "AS", "KD", "9H", "7C", "5D", "3S", "JK")
     assert advice.returncode == 0, advice.stderr
     assert "House Way" in advice.stdout
+
+
+def test_a_large_file_of_hands_is_answered_without_numpy_as_with_it(tmp_path: Path) -> None:
+    from app.commands.answer import VECTORS_FROM
+    from app.core.cards import DECK
+
+    rng = random.Random("no numpy")
+    hands = tmp_path / "hands.txt"
+    hands.write_text("".join(" ".join(str(c) for c in rng.sample(DECK, 7)) + "\n"
+                             for _ in range(VECTORS_FROM + 10)))
+    done = []
+    for command in ([sys.executable, "-c", WITHOUT_NUMPY], [sys.executable, "-m", "app.cli"]):
+        with open(hands, "rb") as source:
+            done.append(subprocess.run([*command, "house-way", "--json"], stdin=source,
+                                       cwd=ROOT, capture_output=True, text=True, timeout=600))
+    without, with_numpy = done
+    assert without.returncode == 0 and without.stderr == "", without.stderr
+    assert without.stdout.count("\n") == VECTORS_FROM + 10
+    assert without.stdout == with_numpy.stdout

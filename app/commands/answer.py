@@ -1,8 +1,9 @@
-"""`paigow house-way`'s answers: each hand set by the card's table
+"""`paigow house-way`'s run over its input: each hand set by the card's table
 (app/core/house_way/table.py), or by the card itself when one hand is asked and the table
-is not built yet (the same setting). A line of seven plainly typed cards is read here; any
-other line (`10H`, suit glyphs, commas, a mistake) by `parse_cards`, which names what is
-wrong. A large file is answered in parts on every core, written in input order.
+is not built yet (the same setting). A line of seven plainly typed cards is answered by
+`Answers` (answer_lines.py); any other line (`10H`, suit glyphs, commas, a mistake) by
+`parse_cards`, which names what is wrong. A large file is answered in numpy batches
+(answer_vectors.py), in input order.
 
 Input is read as it comes (`os.read` returns what the pipe holds), and the answers to
 everything read are written in one go: a file of hands is answered in large chunks, and a
@@ -16,138 +17,21 @@ import json
 import os
 import stat
 import sys
-from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from itertools import product
-from math import prod
 
-from app.core.cards import DECK, Card, CardError, parse_cards
+from app.core.cards import Card, CardError, parse_cards
 from app.core.hands import HandRules
-from app.core.house_way import HouseWay, HouseWayError, HouseWaySetting
-from app.core.house_way.engine import Rule
-from app.core.house_way.table import (
-    FIVE_OF_A_SUIT,
-    PLACE,
-    PLUS_THREE,
-    PRIME,
-    SUIT,
-    Table,
-    cores,
-    flush_places,
-)
+from app.core.house_way import HouseWay, HouseWayError
+from app.core.house_way.table import Table
 
+from .answer_lines import Answers
 from .common import InputError
 
 CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds (64 KiB at most)
-PARALLEL_FROM = 50_000  # hands in a file from which it is answered on every core
-
-
-def _tokens() -> dict[str, int]:
-    """Every way a card is typed that the quick reader takes (its text in any case) -> the
-    card's place (table.PLACE: rank, then deck order; its index in the low six bits), so a
-    hand's cards sort into place order by themselves."""
-    out: dict[str, int] = {}
-    for c in DECK:
-        for chars in product(*((ch.upper(), ch.lower()) for ch in str(c))):
-            out["".join(chars)] = PLACE[c.index]
-    return out
-
-
-TOKENS = _tokens()
-# By place: the card's rank prime, its suit count and its text (the table's, by index).
-BY_PLACE = max(PLACE) + 1
-PRIME_AT = [0] * BY_PLACE
-SUIT_AT = [0] * BY_PLACE
-for _i, _p in enumerate(PLACE):
-    PRIME_AT[_p], SUIT_AT[_p] = PRIME[_i], SUIT[_i]
-
-
-class Answers:
-    """The answer lines to hands, in text or JSON: `line` for any input line (None for a
-    line that is not seven plainly typed cards), `setting` for a card's answer."""
-
-    def __init__(self, card: HouseWay, rules: HandRules, table: Table | None,
-                 as_json: bool) -> None:
-        self.card, self.rules, self.table, self.as_json = card, rules, table, as_json
-        names = [str(c) for c in DECK]
-        self.names = [json.dumps(n) for n in names] if as_json else names
-        self.by_place = [""] * BY_PLACE  # a card's text by its place
-        for i, p in enumerate(PLACE):
-            self.by_place[p] = self.names[i]
-        # What follows the cards, by `row | step << 8` (as a table's entry holds them).
-        self.tails = {n | k << 8: self._tail(rule, step)
-                      for n, rule in enumerate(card.rules)
-                      for k, step in enumerate((None, *rule.steps))}
-
-    def _tail(self, rule: Rule, step: Rule | None) -> str:
-        if self.as_json:
-            return (f', "rule": {json.dumps(rule.id)}, "says": {json.dumps(rule.says)}, '
-                    f'"step": {json.dumps(step.id if step else None)}, '
-                    f'"section": {json.dumps(rule.section)}}}\n')
-        named = rule.id + (f" -> {step.id}" if step else "")
-        says = rule.says + (f" -> {step.id}: {step.says}" if step else "")
-        return f"   [{named}] {says}\n"
-
-    def _cards(self, low: Sequence[int], high: Sequence[int]) -> str:
-        n = self.names
-        if self.as_json:
-            return (f'{{"low": [{n[low[0]]}, {n[low[1]]}], '
-                    f'"high": [{", ".join(n[i] for i in high)}]')
-        return f"{n[low[0]]} {n[low[1]]} | {' '.join(n[i] for i in high)}"
-
-    def setting(self, result: HouseWaySetting) -> str:
-        """The answer line of the card's (or the table's) setting."""
-        row = self.card.rules.index(result.rule)
-        step = 0 if result.step is None else 1 + result.rule.steps.index(result.step)
-        return (self._cards([c.index for c in result.low], [c.index for c in result.high])
-                + self.tails[row | step << 8])
-
-    def line(self, text: str) -> str | None:
-        """The table's answer to seven plainly typed different cards, else None."""
-        return self.part(text.encode()) or None
-
-    def part(self, data: bytes) -> str | None:
-        """The table's answers to whole lines of seven plainly typed different cards, or
-        None when a line is anything else (blank lines are passed over)."""
-        if self.table is None:
-            return None
-        # The table's lookup written out here, over cards' places: this loop is the
-        # command's speed.
-        tokens, tails, names, as_json = TOKENS, self.tails, self.by_place, self.as_json
-        prime, suit = PRIME_AT.__getitem__, SUIT_AT.__getitem__
-        # A search of the sorted keys: a dict of the table was 0.7-1.7 us a hand quicker,
-        # but making it took 0.3 s before any hand, more than it saved below about 200,000
-        # hands a core (measured; the workers fork from it, so it was made on one core).
-        keys, column = self.table.keys, self.table.entries
-        out = []
-        try:
-            for raw in data.decode("utf-8", "replace").splitlines():
-                words = raw.split()
-                if not words:
-                    continue
-                placed = sorted(map(tokens.__getitem__, words))
-                if len(placed) != 7 or len(set(placed)) != 7:
-                    return None
-                key = prod(map(prime, placed)) << 7
-                suits = sum(map(suit, placed))
-                if (suits + PLUS_THREE) & FIVE_OF_A_SUIT:
-                    key |= flush_places([p & 63 for p in placed], suits)
-                e = column[bisect_left(keys, key)]
-                a, b = placed[e & 7], placed[e >> 3 & 7]
-                if a < b:
-                    a, b = b, a
-                placed.reverse()  # the back highest first
-                placed.remove(a)
-                placed.remove(b)
-                back = (", " if as_json else " ").join(map(names.__getitem__, placed))
-                if as_json:
-                    out.append(f'{{"low": [{names[a]}, {names[b]}], "high": [{back}]')
-                else:
-                    out.append(f"{names[a]} {names[b]} | {back}")
-                out.append(tails[e >> 6])
-        except KeyError:  # a word that is not a plainly typed card
-            return None
-        return "".join(out)
+# Hands in a file from which it is answered in numpy batches (when numpy is installed: the
+# `analysis` extra): importing numpy costs about what 15,000 hands do here.
+VECTORS_FROM = 20_000
+BATCH = 1 << 16  # lines a batch
 
 
 class Command:
@@ -206,44 +90,36 @@ class Command:
                                 data.decode("utf-8", "replace").splitlines()) if s])
 
     def file(self, data: bytes) -> None:
-        """A whole file of hands, in parts on every core: a part with a line that the quick
-        reader does not take is answered again here, line by line, saying what is wrong."""
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        """A large file of hands in batches: a batch of plain lines answered in numpy
+        (answer_vectors.py), any other batch here, line by line, saying what is wrong;
+        without numpy, the whole file here."""
+        try:
+            from .answer_vectors import Vectors
+        except ModuleNotFoundError as err:
+            if err.name != "numpy":
+                raise
+            self.chunk(data)
+            return
 
-        parts = _parts(data, cores())
-        with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_start_worker,
-                                 initargs=(self.answers,)) as pool:
-            for part, answered in zip(parts, pool.map(_answer_part, parts), strict=True):
-                if answered is None:
-                    self.chunk(part)
-                    continue
-                self.number += sum(1 for raw in part.splitlines() if raw.strip())
-                sys.stdout.write(answered)
+        vectors = Vectors(self.answers)
+        for part in _parts(data, BATCH * 21):
+            answered = vectors.answer(part)
+            if answered is None:
+                self.chunk(part)
+                continue
+            self.number += part.count(b"\n")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(answered)
         sys.stdout.flush()
 
 
-_worker: list[Answers] = []  # a worker's answers (given at its start, never pickled)
-
-
-def _start_worker(answers: Answers) -> None:
-    _worker[:] = [answers]
-
-
-def _answer_part(data: bytes) -> str | None:
-    return _worker[0].part(data)
-
-
-def _parts(data: bytes, k: int) -> list[bytes]:
-    """k contiguous parts of whole lines."""
-    out, start = [], 0
-    for n in range(1, k + 1):
-        end = len(data) if n == k else data.find(b"\n", len(data) * n // k) + 1 or len(data)
-        if end > start:
-            out.append(data[start:end])
-        start = max(start, end)
-    return out
+def _parts(data: bytes, size: int) -> Iterator[bytes]:
+    """Parts of whole lines, each about `size` bytes."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start + size) + 1 or len(data)
+        yield data[start:end]
+        start = end
 
 
 def answer_hands(args: argparse.Namespace, card: HouseWay, rules: HandRules,
@@ -253,7 +129,7 @@ def answer_hands(args: argparse.Namespace, card: HouseWay, rules: HandRules,
     for batch in _batches(args, table is not None):
         if isinstance(batch, list):
             command.lines(batch)
-        elif len(batch) >= PARALLEL_FROM * 21 and cores() > 1:
+        elif len(batch) >= VECTORS_FROM * 21:
             command.file(batch)
         else:
             command.chunk(batch)

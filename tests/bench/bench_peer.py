@@ -4,8 +4,8 @@ Way, MGM-style), installed by the bench into .bench/ (ignored by git). Goals (is
 30x the peer's hands per second on 200,000 hands; one hand answered in under 0.1 s from a
 cold process.
 
-Ours answers a file of 50,000 hands or more on every core (app/commands/answer.py): the
-line says on how many (`cores=`); the peer runs on one.
+Ours answers a file of 20,000 hands or more in numpy batches (app/commands/answer_vectors.py),
+on one core, as the peer does.
 
 Each figure is the best of a few runs (the least disturbed by other work on the machine),
 wall time of the whole command, start-up included; the machine's load when the bench began
@@ -107,18 +107,14 @@ def main() -> None:
         print(f"bench house-way-vs-pokersolver not run: {why_not}")
         return
     (HERE / "peer.js").write_text(PEER_SCRIPT)
-    from app.commands.answer import PARALLEL_FROM
-    from app.core.house_way.table import cores
-
     for count, goal in SIZES:
         path = hands_file(count)
         mine = count / best_seconds([*ours, "--json"], path, repeats=10)
         theirs = count / best_seconds(["node", str(HERE / "peer.js"), str(path)], None,
                                       repeats=2)
         ratio = mine / theirs
-        on = cores() if count >= PARALLEL_FROM else 1
-        print(f"bench house-way-vs-pokersolver hands={count} ours={mine:.0f}/s "
-              f"cores={on} pokersolver={theirs:.0f}/s (one core) "
+        print(f"bench house-way-vs-pokersolver hands={count} ours={mine:.0f}/s (one core) "
+              f"pokersolver={theirs:.0f}/s (one core) "
               f"ratio={ratio:.1f}x goal={goal:.0f}x {'met' if ratio >= goal else 'missed'}")
 
 
