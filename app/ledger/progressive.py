@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import cast
 
-from sqlalchemy import RowMapping, Table, select, update
+from sqlalchemy import Connection, RowMapping, Table, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -295,8 +295,11 @@ def _reading(row: RowMapping) -> MeterReading:
                         row["updated_at"])
 
 
-def meter(s: Session, name: str) -> MeterReading | None:
-    row = s.execute(select(METERS).where(METERS.c.name == name)).mappings().first()
+_METER = select(METERS).where(METERS.c.name == bindparam("name"))  # made once: read often
+
+
+def meter(s: Session | Connection, name: str) -> MeterReading | None:
+    row = s.execute(_METER, {"name": name}).mappings().first()
     return None if row is None else _reading(row)
 
 
