@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from app.commands.answer import BATCH, answer_hands
+from app.commands.answer import BATCH, VECTORS_FROM, answer_hands
 from app.commands.house_way import shipped_rules
 from app.core.cards import DECK, CardError, parse_cards
 from app.core.hands import DEFAULT_RULES
@@ -135,7 +135,9 @@ def test_a_large_file_answered_in_batches_prints_what_the_card_sets_in_order(
     case), one batch with a mistake in it (that batch answered line by line, the mistake
     said in place)."""
     rng = random.Random("parts")
-    lines = [" ".join(str(c) for c in rng.sample(DECK, 7)) for _ in range(BATCH + 5000)]
+    lines = [" ".join(str(c) for c in rng.sample(DECK, 7))
+             for _ in range(VECTORS_FROM + 5000)]
+    assert len(lines) > BATCH  # a batch with the mistake, and one without
     lines[1::7] = [line.lower() for line in lines[1::7]]
     lines[BATCH // 3] = "AS AS 9C 8D 2S 3S 4D"
     text = "\n".join(lines) + "\n"
