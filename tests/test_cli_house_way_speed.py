@@ -151,3 +151,28 @@ def test_a_large_file_answered_in_batches_prints_what_the_card_sets_in_order(
     assert proc.returncode == 2
     assert f"line {BATCH // 3 + 1}: 'AS' is a duplicate" in proc.stderr
     assert proc.stdout == by_the_card(text, "standard", as_json)
+
+
+@pytest.mark.parametrize("count", [3, VECTORS_FROM], ids=["few", "many"])
+def test_a_file_saved_with_a_byte_order_mark_is_answered_as_without_it(
+        count: int, tmp_path: pytest.TempPathFactory) -> None:
+    """A spreadsheet's "UTF-8 with BOM" export begins with three bytes that are no card:
+    read as a regular file and through a pipe, the answers are those of the same hands
+    without them."""
+    rng = random.Random("bom")
+    text = "".join(" ".join(str(c) for c in rng.sample(DECK, 7)) + "\n" for _ in range(count))
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"  # type: ignore[operator]
+    plain.write_bytes(text.encode())
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    command = [sys.executable, "-m", "app.cli", "house-way", "--way", "standard",
+               "--joker", "bug", "--wheel", "second"]
+    with open(plain, "rb") as source:
+        expected = subprocess.run(command, stdin=source, capture_output=True, timeout=600)
+    with open(marked, "rb") as source:
+        as_file = subprocess.run(command, stdin=source, capture_output=True, timeout=600)
+    through_pipe = subprocess.run(command, input=marked.read_bytes(), capture_output=True,
+                                  timeout=600)
+    assert expected.returncode == 0 and expected.stdout.count(b"\n") == count
+    for got in (as_file, through_pipe):
+        assert (got.returncode, got.stderr) == (0, b""), got.stderr
+        assert got.stdout == expected.stdout

@@ -31,6 +31,7 @@ CHUNK = 1 << 20  # a read of a file; a pipe gives what it holds (64 KiB at most)
 # Hands in a file from which it is answered in numpy batches (when numpy is installed: the
 # `analysis` extra): importing numpy costs about what 15,000 hands do here.
 VECTORS_FROM = 20_000
+BOM = b"\xef\xbb\xbf"  # a spreadsheet's "UTF-8 with BOM" export begins so: not a card
 BATCH = 1 << 14  # lines a batch (16,384 and 65,536 answer as fast: measured)
 
 
@@ -152,12 +153,14 @@ def _batches(args: argparse.Namespace, whole_files: bool) -> Iterator[list[str] 
         yield [s for s in (line.strip() for line in sys.stdin) if s]
         return
     if whole_files and stat.S_ISREG(os.fstat(fd).st_mode):
-        data = b"".join(iter(lambda: os.read(fd, 1 << 24), b""))
+        data = b"".join(iter(lambda: os.read(fd, 1 << 24), b"")).removeprefix(BOM)
         if data:
             yield data if data.endswith(b"\n") else data + b"\n"
         return
-    rest = b""
+    rest, first = b"", True
     while data := os.read(fd, CHUNK):
+        if first:
+            data, first = data.removeprefix(BOM), False
         data = rest + data
         end = data.rfind(b"\n") + 1
         rest = data[end:]
