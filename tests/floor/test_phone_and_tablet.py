@@ -41,7 +41,7 @@ def _text(html: str) -> str:
 def _floor_with(client: TestClient, table: str) -> str:
     """The floor page's words once it shows the table: the page shows the hub's last poll,
     which may have been taken just before the beat (a poll is 50 ms here; CI saw it)."""
-    for _ in range(200):
+    for _ in range(600):  # 30 s at the least: generous beside a poll of 50 ms
         shown = _text(client.get("/").text)
         if table in shown:
             return shown
