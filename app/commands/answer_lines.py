@@ -96,13 +96,12 @@ class Answers:
         None when a line is anything else (blank lines are passed over)."""
         if self.table is None:
             return None
-        # The table's lookup written out here, over cards' places: this loop is the
-        # command's speed.
+        # The table's lookup written out here, over cards' places: this loop is the speed
+        # of a pipe's hands and of a file too small for numpy (answer_vectors.py).
         tokens, tails, names, cards_line = TOKENS, self.tails, self.by_place, self.cards_line
         prime, suit = PRIME_AT.__getitem__, SUIT_AT.__getitem__
         # A search of the sorted keys: a dict of the table was 0.7-1.7 us a hand quicker,
-        # but making it took 0.3 s before any hand, more than it saved below about 200,000
-        # hands a core (measured; the workers fork from it, so it was made on one core).
+        # but making it took 0.3 s before any hand, more than it saves on such input.
         keys, column = self.table.keys, self.table.entries
         out = []
         try:
