@@ -24,8 +24,14 @@ def test_a_deal_stopped_right_after_the_unplugging_does_not_drop_it(qtbot):
         qtbot.waitUntil(lambda: shoe.online, timeout=60_000)
         shoe.set_online(False)
         shoe.stop_deal()  # a deal ended at that moment: the unplugging stays asked
-        qtbot.waitUntil(lambda: not shoe.online, timeout=60_000)
-        assert not shoe.sim.plugged
+
+        def unplugged() -> None:
+            # The simulator's thread pulls the plug (dropped, it never would); the reader
+            # may say offline first, on a missed heartbeat of a busy machine (CI saw it).
+            assert not shoe.sim.plugged, "the simulator is still plugged in"
+            assert not shoe.online, "the reader still says online"
+
+        qtbot.waitUntil(unplugged, timeout=60_000)
         qtbot.wait(1500)  # the reader tries the port again: nothing comes back
         assert not shoe.online and not shoe.sim.plugged
     finally:
