@@ -3,6 +3,7 @@
 PYTHON ?= python3.11
 VENV   := .venv
 BIN    := $(VENV)/bin
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test proof bench soak bundle lock lint clean postgres-server qt-libraries xvfb screenshots floor \
@@ -71,10 +72,13 @@ floor-screenshots: $(STAMP) postgres-server chromium
 
 # Tests run off screen, so missing window libraries are a warning here (the tests that need
 # them say so); `make run` stops on them. lint-imports checks the import contracts of
-# pyproject.toml (the layers, no circle: docs/session.md). One test process a core
-# (pytest-xdist), given whole files (a module's fixtures are made once; xdist's loadgroup
-# groups nothing under pytest 9.2, pytest-xdist issue 1386), in the order tests/conftest.py puts them in: the files with
-# slow tests first. Python keeps its compiled modules (PYTHONDONTWRITEBYTECODE unset): each
+# pyproject.toml (the layers, no circle: docs/session.md). One test process a core and one
+# more (pytest-xdist; TEST_WORKERS): a test spends a third of its time waiting on the station
+# processes, PostgreSQL and the browser it starts, and the extra process runs meanwhile (on
+# the 2-core machine, 3 processes against 2: the cores idle 28 core-seconds of a run, not
+# 95; pytest 359 s against 389-391 s, the same hour). Each is given whole files (a module's
+# fixtures are made once; xdist's loadgroup groups nothing under pytest 9.2, pytest-xdist
+# issue 1386), in the order tests/conftest.py puts them in: the files with slow tests first. Python keeps its compiled modules (PYTHONDONTWRITEBYTECODE unset): each
 # worker and each station process the tests start would otherwise compile every module, and
 # pytest rewrite every test, again.
 test: $(STAMP) postgres-server chromium
@@ -82,14 +86,16 @@ test: $(STAMP) postgres-server chromium
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \
-	  --dist loadfile --no-loadscope-reorder --durations=15 -m "not proof"
+	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q \
+	  -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not proof"
 
-# The checks of minutes by nature (marked `proof`), which `make test` leaves out to stay
-# within 5 minutes: every card over all 154,143,080 hands (the rows each fires, none fouls,
-# the Trump Plaza file the same as its Python card), advice against a card file's dealer
-# (the file's House Way table is built), and the station's bundle built and started. CI
-# (.ci/run) runs `make test` and then this.
+# The checks over every hand or of minutes by nature (marked `proof`), which `make test`
+# leaves out to stay within 5 minutes: every card over all 154,143,080 hands (the rows each
+# fires, none fouls, the Trump Plaza file the same as its Python card), the second and third
+# exact counts of the bonus and the odds, the larger decks counted hand by hand, Trump Plaza's
+# published figures over a million rounds, advice against a card file's dealer (the file's
+# House Way table is built), and the station's bundle built and started. CI (.ci/run) runs
+# `make test` and then this.
 proof: $(STAMP)
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \

@@ -5,19 +5,12 @@ said in a sentence with exit code 2."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from app.core.bonus.exact import ALL_HANDS
 
 
-def paigow(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app.cli", "bonus", *args],
-                          capture_output=True, text=True, timeout=300)
-
-
-def test_exact_json_has_the_hands_the_counts_by_name_and_the_house_edge():
-    out = json.loads(paigow("--exact", "fortune-8000", "--json").stdout)
+def test_exact_json_has_the_hands_the_counts_by_name_and_the_house_edge(paigow):
+    out = json.loads(paigow("bonus", "--exact", "fortune-8000", "--json").stdout)
     assert out["hands"] == ALL_HANDS == sum(out["counts"].values())
     assert list(out["counts"])[:5] == [
         "natural-seven-card-straight-flush", "royal-flush-with-royal-match",
@@ -27,18 +20,18 @@ def test_exact_json_has_the_hands_the_counts_by_name_and_the_house_edge():
     assert out["method"] == "exact"
 
 
-def test_the_house_edge_falls_with_each_other_player_by_the_envys_value():
-    out = json.loads(paigow("fortune-8000", "--players", "3", "--json").stdout)
+def test_the_house_edge_falls_with_each_other_player_by_the_envys_value(paigow):
+    out = json.loads(paigow("bonus", "fortune-8000", "--players", "3", "--json").stdout)
     per = out["envy"]["edge_per_other_player"]
     assert abs(out["house_edge_with_players"] - (out["house_edge"] - 3 * per)) < 1e-12
 
 
-def test_an_unknown_table_is_refused_in_a_sentence():
-    proc = paigow("--exact", "fortune-9000")
+def test_an_unknown_table_is_refused_in_a_sentence(paigow):
+    proc = paigow("bonus", "--exact", "fortune-9000")
     assert proc.returncode == 2 and "fortune-8000" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_more_other_players_than_the_table_seats_is_refused():
-    proc = paigow("fortune-8000", "--players", "6")
+def test_more_other_players_than_the_table_seats_is_refused(paigow):
+    proc = paigow("bonus", "fortune-8000", "--players", "6")
     assert proc.returncode == 2 and "0 to 5" in proc.stderr

@@ -161,6 +161,7 @@ ROUNDS = 1_000_000
 SEED = 2026
 
 
+@pytest.mark.proof  # a million rounds on both cores (20 s of CPU)
 def test_trump_plaza_against_itself_gives_the_published_win_push_loss_and_house_edge() -> None:
     """Each of our figures must lie within 4 standard errors of the published one, plus
     the published figure's own rounding (0.05%; about 0.1% for the edge derived from two

@@ -75,6 +75,7 @@ def test_the_fortune_counts_agree_with_the_published_ones(fortune_counts):
             + 40 == 26_132)
 
 
+@pytest.mark.proof  # a second count over every hand (make test counts Fortune's)
 def test_pai_gow_manias_card_gives_its_published_counts_and_house_edge():
     odds = bonus_odds(pay_card("pai-gow-mania-seven"))
     assert odds.counts == PUBLISHED_MANIA
@@ -87,6 +88,7 @@ def test_the_house_edge_is_the_loss_per_unit_wagered(fortune_odds):
     assert odds.house_edge == -back
 
 
+@pytest.mark.proof  # a count over every hand
 def test_a_fully_wild_joker_still_counts_every_hand():
     counts = count_categories(pay_card("fortune-8000"), joker="fully-wild")
     assert sum(counts.values()) == ALL_HANDS
@@ -167,10 +169,13 @@ def sub_deck(ranks: Sequence[int], suits: int) -> list[Card]:
     return [c for c in DECK[:52] if c.rank in ranks and c.index // 13 < suits] + [JOKER]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("ranks", "suits"), [((14, 2, 3, 4, 5, 6, 7, 8), 2),
-                                              ((8, 9, 10, 11, 12, 13, 14), 2),
-                                              ((10, 11, 12, 13, 14), 3)])
+# The two larger decks (hundreds of thousands of hands each, 5-8 s of CPU a case) in
+# `make proof`; the 8-to-ace deck of two suits, which holds the royal match and the
+# seven-card straight flushes, in `make test` too.
+@pytest.mark.parametrize(("ranks", "suits"), [
+    pytest.param((14, 2, 3, 4, 5, 6, 7, 8), 2, marks=pytest.mark.proof),
+    ((8, 9, 10, 11, 12, 13, 14), 2),
+    pytest.param((10, 11, 12, 13, 14), 3, marks=pytest.mark.proof)])
 @pytest.mark.parametrize("joker", ["bug", "fully-wild"])
 def test_the_count_of_a_small_deck_is_the_count_of_its_hands_one_by_one(ranks, suits, joker):
     card = pay_card("fortune-5000-push")
