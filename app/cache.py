@@ -25,9 +25,13 @@ def cache_dir() -> Path:
 
 
 def use_cache() -> None:
-    """Keep the House Way tables in the cache folder (each program calls this at start;
-    the folder is looked up when a table is first wanted)."""
+    """Keep the House Way tables, and what python-escpos reads of its printers, in the
+    cache folder (each program calls this at start; the folder is looked up when a table
+    or a printer is first wanted)."""
+    from drivers.escpos_cache import keep_capabilities_in
+
     use_cache_folder(cache_dir)
+    keep_capabilities_in(lambda: cache_dir() / "escpos")
 
 
 def main(names: list[str]) -> int:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from ..escpos_cache import capabilities_folder
+
 KINDS = ("none", "file", "serial", "network", "pdf")
 COLUMNS = (42, 48)
 BAUDRATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
@@ -142,7 +144,9 @@ def _whole(value: object) -> TypeGuard[int]:
 
 
 def load_escpos() -> None:
-    """Import python-escpos without the root logging handler its import installs."""
+    """Import python-escpos without the root logging handler its import installs (its
+    capabilities kept in the program's cache: keep_capabilities_in)."""
+    capabilities_folder()
     root = logging.getLogger()
     before = list(root.handlers)
     import escpos.capabilities  # noqa: F401  (calls logging.basicConfig() on import)
