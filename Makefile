@@ -91,8 +91,9 @@ test: $(STAMP) postgres-server chromium
 
 # The checks over every hand or of minutes by nature (marked `proof`), which `make test`
 # leaves out to stay within 5 minutes: every card over all 154,143,080 hands (the rows each
-# fires, none fouls, the Trump Plaza file the same as its Python card), the second and third
-# exact counts of the bonus and the odds, the larger decks counted hand by hand, Trump Plaza's
+# fires, none fouls, the Trump Plaza file the same as its Python card), the 52-card deck's
+# hand classes and each House Way pattern's hands, the second and third exact counts of the
+# bonus and the odds, the larger decks counted hand by hand, Trump Plaza's
 # published figures over a million rounds, advice against a card file's dealer (the file's
 # House Way table is built), and the station's bundle built and started. CI (.ci/run) runs
 # `make test` and then this.
