@@ -95,7 +95,8 @@ test: $(STAMP) postgres-server chromium
 # hand classes and each House Way pattern's hands, the second and third exact counts of the
 # bonus and the odds, the larger decks counted hand by hand, Trump Plaza's
 # published figures over a million rounds, advice against a card file's dealer (the file's
-# House Way table is built), and the station's bundle built and started. CI (.ci/run) runs
+# House Way table is built), twenty stations killed and six restarted mid-deal (the fault
+# suite), and the station's bundle built and started. CI (.ci/run) runs
 # `make test` and then this.
 proof: $(STAMP)
 	@$(BIN)/python -m app.ui.qtlibs --install --warn

@@ -520,8 +520,11 @@ class Form:
     forgeries: int = 1
 
 
-SHORT = Form(shoe_rounds=1, restarts=2, kills=5, pg_rounds=8, pg_outages=1, disk_trials=1,
+# The short form (make test): each fault made at least once. A restart or a kill costs two
+# station processes (5-9 s); `make proof` kills and restarts more (tests/faults/test_suite.py).
+SHORT = Form(shoe_rounds=1, restarts=1, kills=3, pg_rounds=8, pg_outages=1, disk_trials=1,
              fuzz_examples=150)
+PROOF_RESTARTS, PROOF_KILLS = 6, 20
 SOAK = Form(shoe_rounds=10, restarts=20, kills=100, pg_rounds=40, pg_outages=4,
             disk_trials=3, fuzz_examples=3000, noise_trials=10, forgeries=20)
 

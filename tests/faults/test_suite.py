@@ -13,7 +13,7 @@ import pytest
 from tests.ledger.pg import PgServer
 
 from . import suite
-from .suite import SHORT
+from .suite import PROOF_KILLS, PROOF_RESTARTS, SHORT
 
 pytestmark = pytest.mark.slow  # each fault starts station processes (half a minute and more)
 
@@ -49,10 +49,24 @@ def test_a_restart_mid_deal_loses_and_misplaces_no_card() -> None:
     _zero(counted(lambda: suite.restart_mid_deal(SHORT.restarts)))
 
 
+@pytest.mark.proof  # more restarts, at other moments than make test's
+def test_six_restarts_mid_deal_lose_and_misplace_no_card() -> None:
+    row = counted(lambda: suite.restart_mid_deal(PROOF_RESTARTS, seed=1706))
+    _zero(row)
+    assert row.trials == PROOF_RESTARTS
+
+
 def test_kill_9_at_random_moments_loses_doubles_and_half_writes_no_round() -> None:
     row = counted(lambda: suite.kill_9(SHORT.kills))
     _zero(row)
     assert row.seen["open round resumed"] + row.seen["killed between rounds"] == row.trials
+
+
+@pytest.mark.proof  # more kills, at other moments than make test's
+def test_twenty_kill_9s_lose_double_and_half_write_no_round() -> None:
+    row = counted(lambda: suite.kill_9(PROOF_KILLS, seed=2009))
+    _zero(row)
+    assert row.seen["open round resumed"] + row.seen["killed between rounds"] == PROOF_KILLS
 
 
 def test_two_stations_with_one_identity_are_never_merged(pg_up: PgServer,

@@ -4,7 +4,6 @@ copied from a migrated template, and the store over SQLite or PostgreSQL."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 from app.ledger import Store
 
 from .enrolled import enrolled_key
+from .migrated import migrated_sqlite
 from .pg import PgServer
 
 TABLE = "PG-1"
@@ -23,27 +23,11 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite ledger migrated to head, copied for each test that needs one (as
-    `pg_template`): running every migration took half a second of CPU a test."""
-    from app.ledger.database import make_engine, migrate
-
-    path = tmp_path_factory.mktemp("sqlite-template") / "ledger.sqlite"
-    engine = make_engine(f"sqlite:///{path}")
-    migrate(engine)
-    engine.dispose()  # the last connection closed: the write-ahead log is in the file
-    return path
-
-
 @pytest.fixture()
 def database_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
     """A fresh, migrated ledger database on the backend."""
     if backend == "sqlite":
-        path = tmp_path / "ledger.sqlite"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        path.chmod(0o600)  # as the station makes its ledger file
-        return f"sqlite:///{path}"
+        return migrated_sqlite(tmp_path / "ledger.sqlite")  # as `pg_template` is copied
     pg: PgServer = request.getfixturevalue("pg_up")
     template: str = request.getfixturevalue("pg_template")
     return pg.url(pg.create_database(template=template))

@@ -20,13 +20,14 @@ from app.cli import main
 from app.ledger import Recording, Store
 
 from .conftest import TABLE
+from .migrated import migrated_sqlite
 from .play import record_rounds
 
 
 @pytest.fixture()
 def ledger(tmp_path: Path) -> tuple[Path, list[Recording]]:
     path = tmp_path / "ledger.sqlite"
-    with Store(f"sqlite:///{path}", table=TABLE, station="s", data_dir=tmp_path / "s") as st:
+    with Store(migrated_sqlite(path), table=TABLE, station="s", data_dir=tmp_path / "s") as st:
         st.open_shift("Kim")
         recs = [r for r in record_rounds(st, 3, "bad-input") if isinstance(r, Recording)]
     return path, [r for r in recs if r.game.slip is not None]

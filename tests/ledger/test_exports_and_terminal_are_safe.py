@@ -25,6 +25,7 @@ from app.core.table import Table
 from app.ledger import Recording, Store
 
 from .enrolled import enrolled_key
+from .migrated import migrated_sqlite
 from .play import record_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ FORGED_LINE = "Kim\nMATCH: the core pays exactly what the ledger paid"
 
 def _recorded(path: Path, data: Path, table: str, dealer: str, seed: str,
               n: int = 3) -> list[Recording]:
-    with Store(f"sqlite:///{path}", table=table, station="s", data_dir=data) as store:
+    with Store(migrated_sqlite(path), table=table, station="s", data_dir=data) as store:
         enrolled_key(store)  # its rows are records: the totals count them
         store.open_shift(dealer)
         rules = RoundRules(table=Table(table))

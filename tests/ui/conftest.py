@@ -25,6 +25,7 @@ from app.ui.services import Printer, StationPrinter
 from app.ui.shoe import DemoShoe, ShoeFeed
 from app.ui.window import MainWindow
 from app.ui.worker import Worker
+from tests.ledger.migrated import migrated_sqlite
 
 SHOWCASE_ACTION = 3  # RNG 4 counts the dealer as 1: seat 3
 
@@ -125,7 +126,7 @@ def add_people(store: Store) -> None:
 def supervised(data_dir: Path) -> Path:
     """The station's default ledger in `data_dir` with people in it, as a station on a
     table has (a station refuses to start without); `data_dir` back."""
-    with Store(f"sqlite:///{data_dir / 'ledger.sqlite'}", data_dir=data_dir) as store:
+    with Store(migrated_sqlite(data_dir / "ledger.sqlite"), data_dir=data_dir) as store:
         add_people(store)
     return data_dir
 

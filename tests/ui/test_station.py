@@ -33,6 +33,7 @@ from app.ui.shoe import PtyDemoShoe
 from drivers.printer import SlipPrinter
 from drivers.printer.config import PrinterConfig
 from drivers.printer.device import connect as escpos_connect
+from tests.ledger.migrated import migrated_sqlite
 
 from .conftest import SHOWCASE_ACTION, Station, supervised
 from .test_window import WAGERS, open_and_wager
@@ -44,7 +45,7 @@ DECK = stacked_deck(SHOWCASE, SHOWCASE_ACTION)
 # --- the station's parts, in the test's own directory ----------------------------------------
 
 def make_ledger(tmp: Path, url: str | None = None, dealer: str | None = "Kim") -> Ledger:
-    store = Store(url or f"sqlite:///{tmp / 'ledger.sqlite'}", table="PG-1", station="pg1-test",
+    store = Store(url or migrated_sqlite(tmp / "ledger.sqlite"), table="PG-1", station="pg1-test",
                   data_dir=tmp / "station", migrate_now=False, send_on_save=False)
     ledger = Ledger(store, TableConfig(), send_every=0.05)
     if dealer:
