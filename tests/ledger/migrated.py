@@ -16,12 +16,12 @@ from app.ledger.database import make_engine, migrate
 
 
 def migrated_sqlite(path: Path) -> str:
-    """A new ledger at `path` (which must not exist yet), at the newest schema; its URL."""
-    if path.exists():
-        raise FileExistsError(f"{path} is already a file: a new ledger goes where none is")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_template(), path)
-    path.chmod(0o600)  # as the station makes its ledger file
+    """The URL of the SQLite ledger at `path`, made there at the newest schema when there is
+    none yet (as a station's first start makes it; a station started again opens its own)."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_template(), path)
+        path.chmod(0o600)  # as the station makes its ledger file
     return f"sqlite:///{path}"
 
 
