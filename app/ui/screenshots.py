@@ -321,6 +321,8 @@ def play(out: Path | None = None, sizes: Sequence[tuple[int, int]] = SIZES,
     window.move(0, 0)
     window.resize(*sizes[0])
     window.show()
+    if out is None:  # checked, not photographed: what is checked is laid out, not painted
+        window.setUpdatesEnabled(False)
     shoot = Camera(window, sizes, out)
     c = Dealer(window)
     try:
