@@ -183,11 +183,11 @@ def _round_begin(s: Session, p: RoundBeginOp) -> bool:
 def _without_secrets(stored: RoundSnapshot) -> RoundSnapshot:
     """A round's {"rules", "config"} without any secret in the table config: a journal
     written by an older station may still hold the supervisor's PIN there."""
-    from app.settings import NOT_IN_SNAPSHOT
-
     config = stored.get("config")
     if not isinstance(config, dict):
         return stored
+    from app.settings import NOT_IN_SNAPSHOT  # pydantic-settings: only for a config to clean
+
     return {**stored, "config": {k: v for k, v in config.items()
                                  if k not in NOT_IN_SNAPSHOT}}
 

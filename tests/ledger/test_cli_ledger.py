@@ -15,7 +15,7 @@ import pytest
 
 from app.cli import main
 from app.ledger import Recording, Store
-from app.ledger.database import head_revision
+from app.ledger.database import HEAD
 
 from .conftest import TABLE
 from .enrolled import enrolled_key
@@ -131,7 +131,7 @@ def test_migrate_creates_the_ledger_or_prints_the_sql(
     code, out, _ = _run(capsys, "migrate", "--database-url", empty_database_url, "--sql")
     assert code == 0 and "CREATE TABLE rounds" in out
     code, out, _ = _run(capsys, "migrate", "--database-url", empty_database_url, "--create")
-    assert code == 0 and out.strip().endswith(f"schema {head_revision()}")
+    assert code == 0 and out.strip().endswith(f"schema {HEAD}")
 
 
 def test_a_mistyped_sqlite_path_is_refused_and_nothing_is_created(

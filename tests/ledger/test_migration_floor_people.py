@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.floor import auth
 from app.ledger import Store, chain, people
-from app.ledger.database import alembic_config, head_revision, make_engine, migrate
+from app.ledger.database import HEAD, alembic_config, make_engine, migrate
 from app.ledger.models import FloorLog, User
 
 from .enrolled import enroll
@@ -96,5 +96,5 @@ def test_a_floor_user_already_a_person_keeps_the_person_and_down_again_brings_th
     with engine.connect() as conn:
         back = [(r.name, r.role, r.disabled) for r in conn.execute(select(FLOOR_USERS))]
     assert back == [("Pat Lee", "shift-manager", False)]
-    assert migrate(engine) == head_revision()  # up again, past 0007 to the newest
+    assert migrate(engine) == HEAD  # up again, past 0007 to the newest
     engine.dispose()

@@ -26,7 +26,7 @@ from app.core.settlement import CommissionPolicy, Rounding
 from app.core.table import Direction, Table
 from app.ledger import Store
 from app.ledger.codec import decode_rules
-from app.ledger.database import head_revision, make_engine, migrate
+from app.ledger.database import HEAD, make_engine, migrate
 from app.ledger.models import Event, RoundRow, Shift, Station
 from app.settings import load_config
 
@@ -124,7 +124,7 @@ def _stored(engine: Engine, rid: uuid.UUID) -> tuple[dict[str, Any], dict[str, A
 def test_migration_0003_gives_a_first_ledger_round_its_full_rules(
         empty_database_url: str) -> None:
     engine, ids = _old_ledger(empty_database_url)
-    assert migrate(engine) == head_revision()
+    assert migrate(engine) == HEAD
     stored, begun, way = _stored(engine, ids["settled"])
     # The keys added since, written out at the value the round was played by.
     assert stored["rules"]["table"]["no_play"] is False
@@ -178,7 +178,7 @@ def test_migration_0003_leaves_a_round_with_nothing_readable_as_it_was(
         empty_database_url: str, caplog: pytest.LogCaptureFixture) -> None:
     engine, ids = _old_ledger(empty_database_url)
     with caplog.at_level("WARNING"):
-        assert migrate(engine) == head_revision()
+        assert migrate(engine) == HEAD
     with engine.connect() as conn:
         config = conn.execute(select(RoundRow.config)
                               .where(RoundRow.id == ids["unreadable"])).scalar_one()

@@ -14,10 +14,10 @@ from sqlalchemy import inspect
 
 from app.ledger import Store
 from app.ledger.database import (
+    HEAD,
     VERSION_TABLE,
     alembic_config,
     current_revision,
-    head_revision,
     make_engine,
     migrate,
     migration_sql,
@@ -39,11 +39,17 @@ def _differences(url: str) -> list[object]:
         engine.dispose()
 
 
+def test_head_names_the_newest_migration_as_alembic_reads_the_scripts() -> None:
+    from alembic.script import ScriptDirectory
+
+    assert ScriptDirectory.from_config(alembic_config()).get_heads() == [HEAD]
+
+
 def test_migrations_take_an_empty_database_to_head(empty_database_url: str) -> None:
     engine = make_engine(empty_database_url)
     assert current_revision(engine) is None
-    assert migrate(engine) == head_revision()
-    assert current_revision(engine) == head_revision()
+    assert migrate(engine) == HEAD
+    assert current_revision(engine) == HEAD
     assert set(TABLES) <= set(inspect(engine).get_table_names())
     engine.dispose()
 
@@ -63,20 +69,20 @@ def test_migrations_go_down_to_empty_and_up_again(empty_database_url: str) -> No
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "base")
     assert not set(TABLES) & set(inspect(engine).get_table_names())
-    assert migrate(engine) == head_revision()
+    assert migrate(engine) == HEAD
     engine.dispose()
 
 
 def test_the_store_creates_and_migrates_its_database_on_first_start(
         empty_database_url: str, tmp_path: Path) -> None:
     with Store(empty_database_url, data_dir=tmp_path) as store:
-        assert store.revision() == head_revision()
+        assert store.revision() == HEAD
         assert store.history() == []
 
 
 def test_a_database_at_head_is_left_as_it_is(database_url: str) -> None:
     engine = make_engine(database_url)
-    assert migrate(engine) == head_revision() == current_revision(engine)
+    assert migrate(engine) == HEAD == current_revision(engine)
     engine.dispose()
 
 

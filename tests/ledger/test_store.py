@@ -24,7 +24,7 @@ from app.core.settlement import Role
 from app.core.table import DEALER, Action, Misdeal
 from app.ledger import LedgerError, Recording, RoundSettled, Store
 from app.ledger.codec import decode_rotation, decode_rules, replay
-from app.ledger.database import head_revision
+from app.ledger.database import HEAD
 from app.ledger.journal import Op
 from app.ledger.models import (
     BankDecision,
@@ -626,7 +626,7 @@ def test_the_default_ledger_is_a_sqlite_file_in_the_users_data_directory(
     assert default_url() == f"sqlite:///{expected}"
     assert not expected.exists()
     with Store(table=TABLE, station="x") as store:
-        assert store.revision() == head_revision()
+        assert store.revision() == HEAD
         store.open_shift("Kim")
         (rec,) = [r for r in record_rounds(store, 1, "default") if isinstance(r, Recording)]
     assert expected.exists()
