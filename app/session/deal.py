@@ -113,8 +113,8 @@ class Deal:
         """The cards each position has so far in this deal, read or typed."""
         out: dict[int, list[Card]] = {}
         if rnd is not None and rnd.action is not None and rnd.phase is Phase.DEALING:
-            for i, c in enumerate(self.stream[:DEALT]):
-                p = rnd.table.position_of_card(rnd.action.position, i)
+            order = rnd.table.deal_order(rnd.action.position)
+            for c, p in zip(self.stream[:DEALT], order, strict=False):
                 if p is not None and c is not None:  # None: a card the shoe lost
                     out.setdefault(p, []).append(c)
         for p, cards in self.manual.items():
@@ -125,8 +125,9 @@ class Deal:
         """The shoe lost a card of this position's hand (a hole in the deal): it is typed."""
         if rnd.action is None:
             return False
-        return any(c is None and rnd.table.position_of_card(rnd.action.position, i) == position
-                   for i, c in enumerate(self.stream[:DEALT]))
+        order = rnd.table.deal_order(rnd.action.position)
+        return any(c is None and p == position
+                   for c, p in zip(self.stream[:DEALT], order, strict=False))
 
     # --- action ------------------------------------------------------------------------------
 
