@@ -16,28 +16,59 @@ import pytest
 from app.ui import screencheck, screenshots
 from app.ui.screenshots import SIZES, Camera, size_name
 
-pytestmark = pytest.mark.slow  # three rounds played at five screen sizes
+pytestmark = pytest.mark.slow  # the rounds played at every screen size
+
+# make test walks the smallest screen and the largest (the smallest style and the largest);
+# make proof, which CI runs too, the three between: each size is a restyle of the whole
+# window at every stage (15-20 s of CPU for the five).
+EXTREMES = (SIZES[0], SIZES[-1])
+BETWEEN = SIZES[1:-1]
 
 
 @pytest.fixture(scope="module")
 def walk(qapp) -> Camera:  # noqa: ANN001 - pytest-qt's QApplication
-    return screenshots.play(None, SIZES, fast=True)
+    return screenshots.play(None, EXTREMES, fast=True)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=size_name)
-def test_every_text_fits_its_widget_and_every_widget_lies_in_the_window_at(
-        walk: Camera, size: tuple[int, int]) -> None:
-    found = [f"{stage}: {p}" for stage, problems in walk.found[size].items()
-             for p in problems]
-    assert not found, "\n".join(found)
+@pytest.fixture(scope="module")
+def walk_between(qapp) -> Camera:  # noqa: ANN001 - pytest-qt's QApplication
+    return screenshots.play(None, BETWEEN, fast=True)
 
 
-def test_the_walk_reaches_every_stage_of_a_round_at_every_size(walk: Camera) -> None:
+def _problems(walk: Camera, size: tuple[int, int]) -> str:
+    return "\n".join(f"{stage}: {p}" for stage, problems in walk.found[size].items()
+                     for p in problems)
+
+
+def _stages(walk: Camera) -> None:
     stages = {size: list(found) for size, found in walk.found.items()}
     # the bonus: 25-27; the progressive: 28-30
     assert all(len(names) == 30 for names in stages.values()), stages
-    assert stages[SIZES[0]][0] == "01-opened" and stages[SIZES[0]][-1] == \
-        "24-shoe-offline-bad-card"
+    first = next(iter(stages.values()))
+    assert first[0] == "01-opened" and first[-1] == "24-shoe-offline-bad-card"
+
+
+@pytest.mark.parametrize("size", EXTREMES, ids=size_name)
+def test_every_text_fits_its_widget_and_every_widget_lies_in_the_window_at(
+        walk: Camera, size: tuple[int, int]) -> None:
+    assert not _problems(walk, size), _problems(walk, size)
+
+
+@pytest.mark.proof
+@pytest.mark.parametrize("size", BETWEEN, ids=size_name)
+def test_every_text_fits_and_every_widget_lies_in_the_window_between_at(
+        walk_between: Camera, size: tuple[int, int]) -> None:
+    assert not _problems(walk_between, size), _problems(walk_between, size)
+
+
+def test_the_walk_reaches_every_stage_of_a_round_at_every_size(walk: Camera) -> None:
+    _stages(walk)
+
+
+@pytest.mark.proof
+def test_the_walk_between_reaches_every_stage_of_a_round_at_every_size(
+        walk_between: Camera) -> None:
+    _stages(walk_between)
 
 
 # --- the checker itself: it finds what it is for -----------------------------------------
