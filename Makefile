@@ -96,8 +96,9 @@ test: $(STAMP) postgres-server chromium
 # bonus and the odds, the larger decks counted hand by hand, Trump Plaza's
 # published figures over a million rounds, advice against a card file's dealer (the file's
 # House Way table is built), twenty stations killed and six restarted mid-deal (the fault
-# suite), the dealer's screen at the three sizes between the smallest and the largest, and
-# the station's bundle built and started. CI (.ci/run) runs
+# suite), the dealer's screen at the three sizes between the smallest and the largest, the
+# window in all 64 device states, five stations writing one ledger at once, and the
+# station's bundle built and started. CI (.ci/run) runs
 # `make test` and then this.
 proof: $(STAMP)
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
