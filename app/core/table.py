@@ -166,7 +166,7 @@ class Table:
 
 
 # Kept: the window asks where each card of a deal goes at every look (150,000 times in 40
-# rounds, a tenth of a round's CPU when it was worked out each time).
+# rounds, about a twentieth of a round's profile when it was worked out each time).
 @cache
 def _deal_order(positions: int, direction: Direction, mode: DealMode,
                 action: int) -> tuple[int | None, ...]:
