@@ -303,6 +303,9 @@ class DemoFloor:
             self._stop.wait(step_s)
 
     def stop(self) -> None:
+        """Stop every table (after its step under way) and close its station; once."""
+        if self._stop.is_set():
+            return
         self._stop.set()
         self._tables.close()
         for st in self.stations:

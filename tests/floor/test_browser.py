@@ -94,6 +94,17 @@ def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Liv
     assert not demo.errors, demo.errors
 
 
+@pytest.fixture
+def still(live: Live) -> Live:
+    """The floor once every table has settled two rounds, its stations then stopped: what
+    follows reads the pages as they are, and four tables playing a round every 2 s took the
+    CPU the other tests needed (the first tests watch them play)."""
+    until(lambda: min(len(st.settled) for st in live.demo.stations), lambda n: n >= 2,
+          "every table to settle two rounds", timeout=60)
+    live.demo.stop()
+    return live
+
+
 def shot(live: Live, name: str) -> None:
     path = live.shots / f"{name}.png"
     live.driver.save_screenshot(str(path))
@@ -259,6 +270,7 @@ def test_7_an_auditor_is_refused_an_acknowledgement(live: Live) -> None:
     assert refused.startswith("You are logged in as auditor (read-only)")
 
 
+@pytest.mark.usefixtures("still")
 def test_8_an_expired_session_must_log_in_again(live: Live) -> None:
     class Yesterday(itsdangerous.TimestampSigner):
         def get_timestamp(self) -> int:
@@ -305,6 +317,7 @@ def _every_page(live: Live) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.usefixtures("still")
 def test_9_every_floor_page_fits_a_phone_a_tablet_and_a_desktop(live: Live, screen: str) -> None:
     """Issue 25: no page scrolls sideways, cuts a text or shows a word of the one word list
     (app/session/glossary.py, the station's own), at a phone's 390 px, a tablet's 820 and a
@@ -346,6 +359,7 @@ def _following(live: Live) -> int:
     return int(found.group(1))
 
 
+@pytest.mark.usefixtures("still")
 def test_10_a_page_left_closes_its_stream_so_the_seventh_page_does_not_wait(
         live: Live) -> None:
     """A browser keeps six connections to one server: a page left (and kept for the Back
