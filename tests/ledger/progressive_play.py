@@ -25,13 +25,14 @@ def wagers(seats: list[int]) -> dict[str, object]:
 
 
 def progressive_round(store: Store, seats: list[int], seed: object = 0) -> Recording:
-    """A round played to its slip with a progressive wager on each of `seats`."""
-    from .play import play
+    """A round played to its slip with a progressive wager on each of `seats`, saved at
+    each phase."""
+    from .play import by_phase, play
 
     game = Round(RoundRules(table=Table(name=store.table)), store.rotation())
     rec = store.begin(game)
     rec.progressive = wagers(seats)  # type: ignore[assignment]
-    play(game, random.Random(str(seed)), rec.save, misdeal_chance=0)
+    play(game, random.Random(str(seed)), by_phase(game, rec.save), misdeal_chance=0)
     return rec
 
 
