@@ -13,6 +13,7 @@ import random
 import select
 import subprocess
 import sys
+from functools import cache
 
 import pytest
 
@@ -20,7 +21,7 @@ from app.commands.answer import BATCH, VECTORS_FROM, answer_hands
 from app.commands.house_way import shipped_rules
 from app.core.cards import DECK, CardError, parse_cards
 from app.core.hands import DEFAULT_RULES
-from app.core.house_way import house_way
+from app.core.house_way import HouseWaySetting, house_way
 from app.core.house_way.table import table_of
 
 
@@ -50,16 +51,27 @@ def answered(text: str, *, as_json: bool, way: str, capsys: pytest.CaptureFixtur
     return code, out, err
 
 
-def by_the_card(text: str, way: str, as_json: bool) -> str:
-    """Each line set by the card itself, printed as the command prints a setting."""
+@cache
+def _set_by_the_card(text: str, way: str) -> tuple[tuple[str, HouseWaySetting | CardError], ...]:
+    """Each line and what the card makes of it, worked out once for the text and the JSON
+    forms of a file (the card, hand by hand, is most of a large file's test)."""
     card = house_way(way)
-    out = []
+    out: list[tuple[str, HouseWaySetting | CardError]] = []
     for line in text.splitlines():
         try:
-            r = card.set(parse_cards(line, count=7))
+            out.append((line, card.set(parse_cards(line, count=7))))
         except CardError as err:
+            out.append((line, err))
+    return tuple(out)
+
+
+def by_the_card(text: str, way: str, as_json: bool) -> str:
+    """Each line set by the card itself, printed as the command prints a setting."""
+    out = []
+    for line, r in _set_by_the_card(text, way):
+        if isinstance(r, CardError):
             if as_json:
-                out.append(json.dumps({"input": line, "error": str(err)}))
+                out.append(json.dumps({"input": line, "error": str(r)}))
             continue
         if as_json:
             out.append(json.dumps({
