@@ -96,9 +96,10 @@ def live(tmp_path_factory: pytest.TempPathFactory, pg: PgServer) -> Iterator[Liv
 
 @pytest.fixture
 def still(live: Live) -> Live:
-    """The floor once every table has settled two rounds, its stations then stopped: what
-    follows reads the pages as they are, and four tables playing a round every 2 s took the
-    CPU the other tests needed (the first tests watch them play)."""
+    """The floor once every table has settled two rounds, its stations then stopped: the
+    last test counts the pages' streams, and four tables playing a round every 2 s took the
+    CPU the other tests needed. The tests before watch them play, and the pages are checked
+    for fit at every width with the tables live (stopped, a table shows offline after 16 s)."""
     until(lambda: min(len(st.settled) for st in live.demo.stations), lambda n: n >= 2,
           "every table to settle two rounds", timeout=60)
     live.demo.stop()
@@ -270,7 +271,6 @@ def test_7_an_auditor_is_refused_an_acknowledgement(live: Live) -> None:
     assert refused.startswith("You are logged in as auditor (read-only)")
 
 
-@pytest.mark.usefixtures("still")
 def test_8_an_expired_session_must_log_in_again(live: Live) -> None:
     class Yesterday(itsdangerous.TimestampSigner):
         def get_timestamp(self) -> int:
@@ -317,7 +317,6 @@ def _every_page(live: Live) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("screen", list(SCREENS))
-@pytest.mark.usefixtures("still")
 def test_9_every_floor_page_fits_a_phone_a_tablet_and_a_desktop(live: Live, screen: str) -> None:
     """Issue 25: no page scrolls sideways, cuts a text or shows a word of the one word list
     (app/session/glossary.py, the station's own), at a phone's 390 px, a tablet's 820 and a
