@@ -21,6 +21,7 @@ from app.core.cards import Card
 from app.core.table import CARDS_PER_HAND
 
 from .cards import ASPECT, LIFT, CardWidget
+from .layouts import add_layout
 from .present import SeatState
 from .theme import px
 
@@ -194,8 +195,8 @@ class SeatView(QFrame):
         self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         self.box = box = QVBoxLayout(self)
-        box.addLayout(self.header)
-        box.addLayout(self.badge_row)
+        add_layout(box, self.header)
+        add_layout(box, self.badge_row)
         box.addWidget(self.row, 1)
         box.addWidget(self.hands)
         box.addWidget(self.result)

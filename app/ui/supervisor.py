@@ -40,6 +40,7 @@ from app.core.round_rules import RoundRules
 from app.core.settlement import money
 
 from . import theme
+from .layouts import add_layout
 from .pit import HandChoice, PitController, money_or_blank, seats_text
 from .present import unbroken_money
 from .seat import restyle
@@ -222,10 +223,10 @@ class ActionDialog(QDialog):
         buttons.addWidget(self.ok)
         box = QVBoxLayout(self)
         box.addWidget(self.says)
-        box.addLayout(self.fields)
+        add_layout(box, self.fields)
         box.addWidget(self.form)
         box.addWidget(self.answer)
-        box.addLayout(buttons)
+        add_layout(box, buttons)
         self.submit: Callable[[Callable[[bool], None]], bool] = lambda _done: False
         self.waiting = False  # the ledger is checking the person now
         self.setMinimumWidth(640)
@@ -316,14 +317,14 @@ class AdviceDialog(QDialog):
         top.addWidget(QLabel("Hand"))
         top.addWidget(self.choice, 1)
         box = QVBoxLayout(self)
-        box.addLayout(top)
+        add_layout(box, top)
         box.addWidget(self.heading)
         box.addWidget(self.table, 1)
         box.addWidget(self.summary)
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(close)
-        box.addLayout(row)
+        add_layout(box, row)
         self.advice: Advice | None = None
         self.choice.currentIndexChanged.connect(self.show_hand)
         index = next((i for i, h in enumerate(self.hands) if h.position == selected), 0)
@@ -414,7 +415,7 @@ class RecallDialog(QDialog):
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(close)
-        box.addLayout(row)
+        add_layout(box, row)
         self.resize(1000, 720)
 
     def show_recall(self, found: Recall | None) -> None:
@@ -456,7 +457,7 @@ class SupervisorWindow(QDialog):
         top.addWidget(self.title, 1)
         top.addWidget(close)
         box = QVBoxLayout(self)
-        box.addLayout(top)
+        add_layout(box, top)
         box.addWidget(self.message)
         box.addWidget(self.tabs, 1)
         for key in ("F2", "Esc"):
@@ -527,14 +528,14 @@ class SupervisorWindow(QDialog):
         # on the line above the deal's acts, which fill a 1024x768 screen's width already;
         # shown only at a table on a linked progressive
         floor.addWidget(self.pay_progressive, 0, Qt.AlignmentFlag.AlignRight)
-        box.addLayout(floor)
-        box.addLayout(checks)
+        add_layout(box, floor)
+        add_layout(box, checks)
         deal = QHBoxLayout()  # the deal's own supervisor acts
         deal.addStretch(1)
         deal.addWidget(self.approve_bonus)
         deal.addWidget(self.allow_typing)
         deal.addWidget(self.misdeal)
-        box.addLayout(deal)
+        add_layout(box, deal)
         return w
 
     def refresh_round(self) -> None:
@@ -720,9 +721,9 @@ class SupervisorWindow(QDialog):
         for b in (self.recall, self.reprint, self.advise_past, self.correct):
             actions.addWidget(b)
         box = QVBoxLayout(w)
-        box.addLayout(filters)
+        add_layout(box, filters)
         box.addWidget(split, 1)
-        box.addLayout(actions)
+        add_layout(box, actions)
         self._slip_buttons()
         return w
 
@@ -894,7 +895,7 @@ class SupervisorWindow(QDialog):
         top.addWidget(QLabel("Shift"))
         top.addWidget(self.totals_shift, 1)
         box = QVBoxLayout(w)
-        box.addLayout(top)
+        add_layout(box, top)
         box.addWidget(self.totals_summary)
         box.addWidget(self.totals_table, 1)
         box.addWidget(_label("pitText", "Drop: every wager against the bank (main and dragon). "
