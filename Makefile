@@ -80,14 +80,17 @@ floor-screenshots: $(STAMP) postgres-server chromium
 # fixtures are made once; xdist's loadgroup groups nothing under pytest 9.2, pytest-xdist
 # issue 1386), in the order tests/conftest.py puts them in: the files with slow tests first. Python keeps its compiled modules (PYTHONDONTWRITEBYTECODE unset): each
 # worker and each station process the tests start would otherwise compile every module, and
-# pytest rewrite every test, again.
+# pytest rewrite every test, again. A worker that crashes ends the run at once, naming its
+# test (--max-worker-restart=0): with loadfile, xdist's replacement is given no work and the
+# run waits forever (pytest-xdist issue 784; seen here after a segmentation fault).
 test: $(STAMP) postgres-server chromium
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	$(BIN)/ruff check app drivers tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q \
-	  -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 -m "not proof"
+	  -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --max-worker-restart=0 \
+	  --durations=15 -m "not proof"
 
 # The checks over every hand or of minutes by nature (marked `proof`), which `make test`
 # leaves out to stay within 5 minutes: every card over all 154,143,080 hands (the rows each
@@ -103,7 +106,7 @@ test: $(STAMP) postgres-server chromium
 proof: $(STAMP)
 	@$(BIN)/python -m app.ui.qtlibs --install --warn
 	QT_QPA_PLATFORM=offscreen PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto \
-	  --dist loadfile --no-loadscope-reorder --durations=15 -m proof
+	  --dist loadfile --no-loadscope-reorder --max-worker-restart=0 --durations=15 -m proof
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
