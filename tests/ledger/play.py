@@ -286,7 +286,7 @@ def by_phase(game: Round, save: Save) -> Save:
 def record_rounds(store: object, n: int, seed: object,
                   rules: RoundRules | None = None) -> list[object]:
     """Play `n` rounds in a row into the store (its rotation carried on), saved at each
-    phase (`by_phase`) and whole at the end; returns the recordings."""
+    phase (`by_phase`: the slip's phase saves the rest); returns the recordings."""
     from app.ledger import Store
 
     assert isinstance(store, Store)
@@ -296,6 +296,5 @@ def record_rounds(store: object, n: int, seed: object,
         game = Round(rules or RoundRules(), store.rotation())
         rec = store.begin(game)
         play(game, rng, by_phase(game, rec.save))
-        rec.save()
         out.append(rec)
     return out
